@@ -1,0 +1,38 @@
+# penkit: two commands on a fresh Debian 12 machine with Swift installed.
+#   make demo   - replay a bundled real trace and show what penkit makes of it
+#   make test   - install what the tests need, build, and run every test
+SHELL := /bin/bash
+SWIFT ?= swift
+BUILD_FLAGS ?=
+DEBS := pkg-config libinput-dev libevdev-dev libudev-dev
+DEMO_TRACE ?= traces/wacom-intuos4-6x9-stylus-drag.evemu
+
+.PHONY: all deps build release demo test unit fuzz e2e clean install uninstall
+
+all: build
+
+# Install the Debian packages that are missing; silent when all are present.
+deps:
+	@missing=$$(for p in $(DEBS); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+		echo "installing Debian packages:" $$missing; \
+		if [ "$$(id -u)" -ne 0 ]; then SUDO=sudo; else SUDO=; fi; \
+		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
+	fi
+
+build: deps
+	$(SWIFT) build $(BUILD_FLAGS)
+
+release: deps
+	$(SWIFT) build -c release $(BUILD_FLAGS)
+
+demo: build
+	$(SWIFT) run $(BUILD_FLAGS) penkit replay $(DEMO_TRACE) --events
+
+unit: deps
+	$(SWIFT) test --disable-xctest $(BUILD_FLAGS)
+
+test: unit
+
+clean:
+	rm -rf .build .build-*

@@ -1,0 +1,49 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "penkit",
+    products: [
+        .library(name: "PenKit", targets: ["PenKit"]),
+        .executable(name: "penkitd", targets: ["penkitd"]),
+        .executable(name: "penkit", targets: ["penkit"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/jpsim/Yams", from: "5.0.1"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+    ],
+    targets: [
+        .systemLibrary(name: "CLibinput", pkgConfig: "libinput", providers: [.apt(["libinput-dev"])]),
+        .systemLibrary(name: "CLibevdev", pkgConfig: "libevdev", providers: [.apt(["libevdev-dev"])]),
+        .systemLibrary(name: "CUdev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
+
+        // Shared vocabulary: events, samples, strokes, the wire protocol. Foundation only.
+        .target(name: "PenKit"),
+        // Estimation, prediction and stroke assembly; deterministic under an injected clock.
+        .target(name: "PenEngine", dependencies: [
+            "PenKit",
+            .product(name: "DequeModule", package: "swift-collections"),
+        ]),
+        // Trace readers, the evdev tablet decoder, live libinput and uinput replay.
+        .target(name: "PenInput", dependencies: [
+            "PenKit", "CLibinput", "CLibevdev", "CUdev",
+            .product(name: "Yams", package: "Yams"),
+        ]),
+        .executableTarget(name: "penkitd", dependencies: [
+            "PenKit", "PenEngine", "PenInput",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        .executableTarget(name: "penkit", dependencies: [
+            "PenKit", "PenEngine", "PenInput",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+
+        .testTarget(name: "PenKitTests", dependencies: ["PenKit"]),
+        .testTarget(name: "PenInputTests", dependencies: ["PenInput", "PenKit"]),
+        .testTarget(name: "PenEngineTests", dependencies: ["PenEngine", "PenInput", "PenKit"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["PenKit"]),
+    ]
+)

@@ -1,0 +1,1 @@
+public enum PenEngineVersion { public static let value = 1 }

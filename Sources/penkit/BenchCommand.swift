@@ -1,0 +1,9 @@
+import ArgumentParser
+
+struct BenchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench",
+        abstract: "Benchmarks that print figures (never tests).",
+        subcommands: []
+    )
+}

@@ -1,0 +1,10 @@
+import ArgumentParser
+
+@main
+struct Penkit: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "penkit",
+        abstract: "Pen input for Linux tablets: replay traces, watch the daemon, benchmark.",
+        subcommands: [ReplayCommand.self, BenchCommand.self]
+    )
+}

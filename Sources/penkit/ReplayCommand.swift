@@ -1,0 +1,48 @@
+import ArgumentParser
+import PenInput
+import PenKit
+
+/// `penkit replay TRACE`: one front door for three jobs, each in its own file —
+/// decoded tablet events (ReplayEvents.swift), the daemon's messages
+/// (ReplayMessages.swift), and playback through the kernel (ReplayUinput.swift).
+struct ReplayCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "replay",
+        abstract: "Decode a recorded trace (evemu or libinput record YAML)."
+    )
+
+    @Argument(help: "An evemu recording or a `libinput record` YAML file.")
+    var trace: String
+
+    @Flag(help: "Print decoded tablet events, like `libinput debug-events`.")
+    var events = false
+
+    @Flag(help: "Print JSON, one object per line.")
+    var json = false
+
+    @Option(help: "Move pressure into a second stream delayed by MS[±JITTER] milliseconds.")
+    var latePressure: String?
+
+    @Flag(help: "Play the trace through a new uinput device with its original timing.")
+    var uinput = false
+
+    @Flag(inversion: .prefixedNo, help: "libinput's 4-sample smoothing of x, y and tilt.")
+    var smoothing = true
+
+    @Option(help: "Resolution in units/mm to assume for a trace that records none.")
+    var resolution: Int32?
+
+    var decoderOptions: DecoderOptions {
+        DecoderOptions(smoothing: smoothing, fallbackResolution: resolution)
+    }
+
+    func run() async throws {
+        if uinput {
+            try await replayThroughUinput(self)
+        } else if events {
+            try replayEvents(self)
+        } else {
+            try await replayMessages(self)
+        }
+    }
+}

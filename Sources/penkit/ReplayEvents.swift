@@ -1,0 +1,5 @@
+import ArgumentParser
+
+func replayEvents(_ command: ReplayCommand) throws {
+    throw ValidationError("--events is not implemented yet")
+}

@@ -1,1 +1,0 @@
-print("penkit: not yet")

@@ -51,6 +51,8 @@ private struct EvemuParser {
     private var checker: EventStreamChecker?
     private var events: [EvdevEvent] = []
 
+    private static let lineKinds = Set("NIPBALSE".utf8)
+
     init(file: String) { self.file = file }
 
     private func error(_ line: Int, _ message: String) -> TraceError {
@@ -72,6 +74,9 @@ private struct EvemuParser {
         }
         var fields = ByteFields(bytes, from: i + 2, to: end)
         let kind = bytes[i]
+        guard Self.lineKinds.contains(kind) else {
+            throw error(line, "unrecognised line: expected `N:`, `I:`, `P:`, `B:`, `A:`, `L:`, `S:`, `E:` or a `#` comment")
+        }
         if kind == UInt8(ascii: "E") {
             try readEvent(&fields, line: line)
             return

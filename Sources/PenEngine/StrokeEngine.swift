@@ -63,10 +63,10 @@ public struct StrokeEngine {
             emitSample(event, key: key, contact: true, into: &out)
         case .tip:
             noteTilt(event, key: key, into: &out)
-            if tools[key]?.activeStroke != nil {
-                if !event.changedAxes.isEmpty { emitSample(event, key: key, contact: true, into: &out) }
-                end(key, at: event.time, cancelled: false, into: &out)
-            }
+            // The tip-up event's axes are the first hover position (libinput reports
+            // pressure 0 there), so they follow the stroke's end as a hover frame.
+            if tools[key]?.activeStroke != nil { end(key, at: event.time, cancelled: false, into: &out) }
+            if !event.changedAxes.isEmpty { emitSample(event, key: key, contact: false, into: &out) }
         case .axis:
             noteTilt(event, key: key, into: &out)
             emitSample(event, key: key, contact: tools[key]?.activeStroke != nil, into: &out)

@@ -7,7 +7,7 @@ BUILD_FLAGS ?=
 DEBS := pkg-config libinput-dev libevdev-dev libudev-dev
 DEMO_TRACE ?= traces/wacom-intuos4-6x9-stylus-drag.evemu
 
-.PHONY: all deps build release demo test unit fuzz e2e clean install uninstall
+.PHONY: all deps build release demo test unit fuzz e2e oracle clean install uninstall
 
 all: build
 
@@ -33,6 +33,10 @@ unit: deps
 	$(SWIFT) test --disable-xctest $(BUILD_FLAGS)
 
 test: unit
+
+# Regenerate Tests/Fixtures/libinput/ with real libinput in a VM (see README).
+oracle: deps
+	scripts/vm/oracle.sh
 
 clean:
 	rm -rf .build .build-*

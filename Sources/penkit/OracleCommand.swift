@@ -25,6 +25,9 @@ struct OracleCommand: ParsableCommand {
     var nosmooth = false
 
     func run() throws {
+        if !MemoryLock.lockAll() {
+            FileHandle.standardError.write(Data("penkit oracle: mlockall failed; page faults may stall the replay\n".utf8))
+        }
         var variants = [LibinputOracle.Variant(name: "")]
         if nosmooth {
             variants.append(.init(name: "nosmooth", quirksDirectory: try NoSmoothingQuirks.makeDirectory(copying: systemQuirks)))

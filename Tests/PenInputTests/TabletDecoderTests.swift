@@ -98,6 +98,19 @@ import Testing
         for e in frames { decoder.feed(e, into: &out) }
         decoder.advance(to: 500_000, into: &out)
         #expect(out.map(\.summary) == ["proximity:in", "tip:down"])
+        // lifting the tip lets the timer end the proximity 50 ms after the last event
+        for e in Pen.frame(600_000, [(a, ABS_PRESSURE, 0)]) { decoder.feed(e, into: &out) }
+        decoder.advance(to: 649_999, into: &out)
+        #expect(out.map(\.summary) == ["proximity:in", "tip:down", "tip:up"])
+        decoder.advance(to: 650_000, into: &out)
+        #expect(out.map(\.summary) == ["proximity:in", "tip:down", "tip:up", "proximity:out"])
+        #expect(out.last?.time == 650_000)
+        // a gap of centuries in a damaged trace re-arms the timer without looping through it
+        var stuck = try TabletDecoder(device: Pen.wacom(), options: .standalone)
+        var events: [TabletEvent] = []
+        for e in frames { stuck.feed(e, into: &events) }
+        stuck.advance(to: UInt64.max - 1, into: &events)
+        #expect(events.count == 2)
     }
 
     @Test func tabletWithoutToolPenEntersProximityOnItsFirstAxisEvent() throws {

@@ -15,21 +15,31 @@ struct LibinputOracleTests {
 
     @Test(arguments: TraceFixtures.evemuTraces)
     func decoderMatchesLibinput(trace name: String) throws {
-        let fixture = TraceFixtures.fixture("libinput/" + name.replacingOccurrences(of: ".evemu", with: ".jsonl"))
+        try compare(trace: name, fixtureSuffix: ".jsonl", options: DecoderOptions(), required: true)
+    }
+
+    /// libinput run with the quirk AttrTabletSmoothing=0, against the decoder's --no-smoothing.
+    @Test(arguments: TraceFixtures.evemuTraces)
+    func decoderWithoutSmoothingMatchesLibinput(trace name: String) throws {
+        try compare(trace: name, fixtureSuffix: ".nosmooth.jsonl", options: DecoderOptions(smoothing: false), required: false)
+    }
+
+    private func compare(trace name: String, fixtureSuffix: String, options: DecoderOptions, required: Bool) throws {
+        let fixture = TraceFixtures.fixture("libinput/" + name.replacingOccurrences(of: ".evemu", with: fixtureSuffix))
         guard FileManager.default.fileExists(atPath: fixture) else {
-            Issue.record("no libinput fixture for \(name)")
+            if required { Issue.record("no libinput fixture for \(name)") }
             return
         }
         let expected = try TraceFixtures.lines(fixture).filter { !$0.isEmpty }.map { try OracleEvent(line: $0) }
         let trace = try TraceFile.load(path: TraceFixtures.trace(name))
         var actual: [OracleEvent] = []
         for device in trace.devices {
-            guard let events = try? TabletDecoder.decode(device.events, device: device.description) else { continue }
+            guard let events = try? TabletDecoder.decode(device.events, device: device.description, options: options) else { continue }
             actual += try events.map { try OracleEvent(line: Substring($0.jsonLine())) }
         }
         let comparison = OracleComparison(expected: expected, actual: actual,
                                           timeTolerance: Self.timeTolerance, valueTolerance: Self.valueTolerance)
-        print("oracle \(name): \(comparison.summary)")
+        print("oracle \(name)\(fixtureSuffix == ".jsonl" ? "" : " (no smoothing)"): \(comparison.summary)")
         for problem in comparison.problems.prefix(5) { Issue.record("\(name): \(problem)") }
     }
 }

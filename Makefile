@@ -7,7 +7,7 @@ BUILD_FLAGS ?=
 DEBS := pkg-config libinput-dev libevdev-dev libudev-dev
 DEMO_TRACE ?= traces/wacom-intuos4-6x9-stylus-drag.evemu
 
-.PHONY: all deps build release demo test unit fuzz e2e clean install uninstall
+.PHONY: all deps build release demo test unit fuzz e2e oracle clean install uninstall
 
 all: build
 
@@ -38,6 +38,10 @@ fuzz: deps
 	SWIFT=$(SWIFT) bash Fuzz/run.sh $(FUZZ_SECONDS)
 
 test: unit fuzz
+
+# Regenerate Tests/Fixtures/libinput/ with real libinput in a VM (see README).
+oracle: deps
+	scripts/vm/oracle.sh
 
 clean:
 	rm -rf .build .build-*

@@ -15,5 +15,10 @@ KERNEL=/boot/vmlinuz-$KVER
 [ -r "$KERNEL" ] || { echo "vm: kernel $KERNEL not found" >&2; exit 1; }
 # The command as one shell-quoted string, run from this directory inside the guest.
 printf -v CMD '%q ' "$@"
-PATH=$(dirname "$VNG"):$PATH exec "$VNG" --disable-kvm --memory "${VM_MEMORY:-1G}" --cpus "${VM_CPUS:-2}" \
+# Replays run in real time inside a software-emulated guest: on a busy host the vCPU
+# threads get descheduled for tens of ms, which changes libinput's 50 ms proximity timeout
+# decisions. Give QEMU a higher priority when we may (root); VM_NICE=0 turns this off.
+NICE=()
+if [ "$(id -u)" -eq 0 ] && [ "${VM_NICE:--10}" != 0 ]; then NICE=(nice -n "${VM_NICE:--10}"); fi
+PATH=$(dirname "$VNG"):$PATH exec "${NICE[@]}" "$VNG" --disable-kvm --memory "${VM_MEMORY:-1G}" --cpus "${VM_CPUS:-2}" \
     --rwdir="$OUT" --run "$KERNEL" --exec "cd $(printf %q "$PWD") && $CMD"

@@ -2,66 +2,84 @@ import Foundation
 
 /// penkit's default predictor.
 ///
-/// It works in the pen's own frame: speed along the direction of travel and the rate at
-/// which that direction turns, both from a weighted quadratic fit over a fixed span of time
-/// (not a fixed number of samples, so reports 1 ms apart average out instead of amplifying
-/// noise). It extrapolates along a circular arc, which follows curves where a straight line
-/// cuts them and, unlike a raw acceleration term, never curls back on itself. Changes of
-/// speed and turn rate are damped, because hands rarely keep accelerating for long.
+/// - Velocity and acceleration come from a weighted quadratic least-squares fit of the
+///   recent samples placed at evenly spaced times. Tablets sample at a fixed rate but their
+///   timestamps carry USB polling jitter (an Intuos4 reports 3 and 8 ms apart with the same
+///   travel per report); fitting against raw timestamps turns that jitter into velocity
+///   noise, which is why the two-sample linear predictor blows up on closely spaced reports.
+/// - It extrapolates in the pen's own frame: distance along the direction of travel, and a
+///   damped turn rate bending the path into a circular arc, which follows curves without the
+///   runaway of a raw acceleration term.
+/// - It keeps slightly less than the full extrapolated travel (shrinkage: the velocity is an
+///   estimate, and overshoot is as visible as lag), and grows predictions in over the first
+///   milliseconds of a stroke, when velocity estimates swing from frame to frame.
+/// Parameters were chosen on the shared traces; see docs/prediction.md.
 public struct PenkitPredictor: Predictor {
     public struct Parameters: Sendable, Hashable {
         /// Seconds of history fitted.
-        public var window = 0.030
+        public var window = 0.100
         /// Age (s) at which a sample's weight has fallen to 1/e.
-        public var decay = 0.012
-        /// Share of the fitted tangential acceleration kept.
-        public var tangentialGain = 0.3
+        public var decay = 0.007
+        /// Share of the fitted change of speed kept (0: constant speed).
+        public var tangentialGain = 0.0
         /// Share of the fitted turn rate kept.
-        public var turnGain = 0.8
+        public var turnGain = 0.5
         /// Largest turn (radians) the arc may make over any horizon.
         public var maxTurn = 0.8
-        /// Weight of the fitted position versus the newest sample as the starting point.
-        public var fittedAnchor = 0.0
+        /// Share of the extrapolated travel kept.
+        public var travelGain = 0.9
+        /// Seconds after a stroke starts over which predictions grow to full length.
+        public var rampTime = 0.040
+        /// Fit against evenly spaced times instead of the timestamps.
+        public var uniformTime = true
         /// Gain of the force and orientation trend.
-        public var attributeGain = 0.5
+        public var attributeGain = 0.75
         public init() {}
     }
 
     public var parameters: Parameters
-    private var history = SampleHistory(capacity: 16)
+    private var history = SampleHistory(capacity: 32)
+    private var startTime: UInt64?
 
     public init(parameters: Parameters = .init()) {
         self.parameters = parameters
     }
 
     public var name: String { "penkit" }
-    public mutating func reset() { history.removeAll() }
-    public mutating func update(_ sample: PredictionSample) { history.append(sample) }
+
+    public mutating func reset() {
+        history.removeAll()
+        startTime = nil
+    }
+
+    public mutating func update(_ sample: PredictionSample) {
+        history.append(sample)
+        if startTime == nil { startTime = sample.time }
+    }
 
     public func extrapolate(by dt: Double) -> PredictionSample? {
         let p = parameters
         let decay = p.decay
         guard let newest = history.last,
               let fit = PolynomialFit.fit(history, maxSamples: history.capacity, window: p.window, degree: 2,
-                                          weight: { age in exp(-age / decay) }) else { return nil }
+                                          uniformTime: p.uniformTime, weight: { age in exp(-age / decay) })
+        else { return nil }
         let v = fit.velocity
-        let a = fit.acceleration
         let speed = (v * v).sum().squareRoot()
-        let anchor = SIMD2(newest.x, newest.y) * (1 - p.fittedAnchor) + fit.position * p.fittedAnchor
         var result = newest
-        if speed < 1e-6 {
-            result.x = anchor[0]
-            result.y = anchor[1]
-        } else {
+        if speed > 1e-6 {
+            let a = fit.acceleration
             let tangent = v / speed
             let normal = SIMD2(-tangent[1], tangent[0])
-            let tangential = (a * tangent).sum()
+            let tangential = (a * tangent).sum() * p.tangentialGain
             let turnRate = (a * normal).sum() / speed * p.turnGain
-            // Distance along the path; never backwards, a pen slowing down stops.
-            let travelTime = tangential < 0 ? min(dt, speed / (-tangential * p.tangentialGain + 1e-12)) : dt
-            let travel = max(0, speed * travelTime + 0.5 * tangential * p.tangentialGain * travelTime * travelTime)
+            // A pen slowing down stops; it never runs backwards.
+            let moving = tangential < 0 ? min(dt, speed / -tangential) : dt
+            let age = Double(newest.time - (startTime ?? newest.time)) * 1e-6
+            let ramp = p.rampTime > 0 ? min(1, age / p.rampTime) : 1
+            let travel = ramp * p.travelGain * max(0, speed * moving + 0.5 * tangential * moving * moving)
             let turn = clamp(turnRate * dt, -p.maxTurn, p.maxTurn)
-            // Chord of an arc of length `travel` turning by `turn`, in the (tangent, normal) frame.
+            // The chord of an arc of length `travel` turning by `turn`, in the (tangent, normal) frame.
             let along: Double, across: Double
             if abs(turn) < 1e-6 {
                 along = travel
@@ -71,9 +89,8 @@ public struct PenkitPredictor: Predictor {
                 along = radius * sin(turn)
                 across = radius * (1 - cos(turn))
             }
-            let position = anchor + tangent * along + normal * across
-            result.x = position[0]
-            result.y = position[1]
+            result.x = newest.x + tangent[0] * along + normal[0] * across
+            result.y = newest.y + tangent[1] * along + normal[1] * across
         }
         AttributeTrend.extrapolate(&result, newest: newest,
                                    reference: AttributeTrend.reference(in: history, span: 0.008),

@@ -12,17 +12,31 @@ struct PolynomialFit: Sendable {
 
     /// Fits the newest `maxSamples` samples no older than `window` seconds. Degree 2 needs
     /// three samples and falls back to a line with two; `weight` maps age (s, ≥ 0) to weight.
-    static func fit(_ history: SampleHistory, maxSamples: Int, window: Double, degree: Int,
+    ///
+    /// With `uniformTime`, sample i back from the newest is placed at −i × the mean interval
+    /// of the window instead of at its timestamp: tablets sample at a fixed rate, and their
+    /// timestamps carry the jitter of USB polling (reports 3 and 8 ms apart that moved the
+    /// same distance), which a fit on raw timestamps turns into velocity noise.
+    static func fit(_ history: SampleHistory, maxSamples: Int, window: Double, degree: Int, uniformTime: Bool = false,
                     weight: (Double) -> Double = { _ in 1 }) -> PolynomialFit? {
-        let available = min(history.count, maxSamples)
+        var available = min(history.count, maxSamples)
         guard available >= 2 else { return nil }
         let newestTime = history[fromEnd: 0].time
+        var meanInterval = 0.0
+        if uniformTime {
+            var oldest = 1
+            while oldest + 1 < available && Double(newestTime - history[fromEnd: oldest + 1].time) * 1e-6 <= window {
+                oldest += 1
+            }
+            available = oldest + 1
+            meanInterval = Double(newestTime - history[fromEnd: oldest].time) * 1e-6 / Double(oldest)
+        }
         var s = SIMD8<Double>()           // Σw·t^k, k = 0...4
         var sx = SIMD3<Double>(), sy = SIMD3<Double>()  // Σw·t^k·x, k = 0...2
         var used = 0
         for i in 0..<available {
             let sample = history[fromEnd: i]
-            let age = Double(newestTime - sample.time) * 1e-6
+            let age = uniformTime ? Double(i) * meanInterval : Double(newestTime - sample.time) * 1e-6
             if i > 0 && age > window { break }
             let w = weight(age)
             let t = -age

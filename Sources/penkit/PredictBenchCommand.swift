@@ -77,14 +77,7 @@ struct PredictBenchCommand: ParsableCommand {
     }
 
     private func loadStrokesForBench(path: String) throws -> PredictionStrokes {
-        let options = DecoderOptions(smoothing: smoothing)
-        do {
-            return try loadPredictionStrokes(path: path, options: options, minFrames: minFrames)
-        } catch DecoderError.notImplemented {
-            return splitIntoStrokes(try fallbackTabletEvents(path: path, smoothing: smoothing), minFrames: minFrames)
-        } catch let error as TraceError where error.message.contains("not implemented") {
-            return splitIntoStrokes(try fallbackTabletEvents(path: path, smoothing: smoothing), minFrames: minFrames)
-        }
+        try loadPredictionStrokes(path: path, options: DecoderOptions(smoothing: smoothing), minFrames: minFrames)
     }
 }
 

@@ -16,9 +16,7 @@ func loadPredictionStrokes(path: String, options: DecoderOptions, minFrames: Int
     var firstError: Error?
     for device in trace.devices {
         do {
-            var decoder = try TabletDecoder(device: device.description, options: options)
-            for event in device.events { decoder.feed(event, into: &events) }
-            if let last = device.events.last { decoder.advance(to: last.time + 1_000_000, into: &events) }
+            events += try TabletDecoder.decode(device.events, device: device.description, options: options)
             decoded += 1
         } catch {
             // Devices libinput ignores (pads, tablets without resolution) hold no strokes.

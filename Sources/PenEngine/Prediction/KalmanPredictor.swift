@@ -104,8 +104,9 @@ public struct KalmanPredictor: Predictor {
     private func state() -> (x: SIMD4<Double>, y: SIMD4<Double>)? {
         guard xAxis.iterations >= parameters.minStableIterations, history.count >= 2 else { return nil }
         let span = Double(history[fromEnd: 0].time - history[fromEnd: history.count - 1].time) * 1e-6
-        // ink-stroke-modeler divides the span by the sample count, not the interval count.
-        let dt = span / Double(history.count)
+        // ink-stroke-modeler divides the span by the sample count, which overstates every
+        // velocity by n/(n-1) (5 % with its 20 samples); the interval count is right.
+        let dt = span / Double(history.count - 1)
         guard dt > 0 else { return nil }
         let scale = SIMD4<Double>(1, 1 / dt, parameters.accelerationWeight / (dt * dt),
                                   parameters.jerkWeight / (dt * dt * dt))

@@ -1,6 +1,7 @@
 import Testing
 import Foundation
 @testable import PenEngine
+import PenKit
 
 /// Samples every `interval` µs moving at `velocity` mm/s along x, with pressure `pressure(i)`.
 private func uniformStroke(count: Int, interval: UInt64 = 4_000, start: UInt64 = 1_000_000,
@@ -145,5 +146,25 @@ struct PredictionContractTests {
         sample.predicted = true
         s.add(sample)
         #expect(s.tip(horizon: 0.016)?.predicted == false)
+    }
+}
+
+@Suite("Prediction through the engine's seam")
+struct StageFramePredictorTests {
+    @Test("contact frames get predicted samples at the report interval, with force and angles")
+    func framePredictions() {
+        var seam = StageFramePredictor.penkit(horizon: 0.016)
+        var recent: [Sample] = []
+        var last: [Sample] = []
+        for i in 0..<20 {
+            recent.append(Sample(time: 1_000_000 + UInt64(i) * 5_000, x: 10 + 0.5 * Double(i), y: 5,
+                                 force: 0.4, azimuth: 1, altitude: 0.9, roll: 0.25))
+            last = seam.predict(after: recent[...])
+        }
+        let newest = recent.last!
+        #expect(last.map(\.time) == [newest.time + 5_000, newest.time + 10_000, newest.time + 15_000])
+        #expect(last.allSatisfy { $0.x > newest.x && $0.force == 0.4 && $0.azimuth == 1 && $0.altitude == 0.9 && $0.roll == 0.25 })
+        seam.reset()
+        #expect(seam.predict(after: recent.suffix(1)).isEmpty)
     }
 }

@@ -40,6 +40,9 @@ public struct PenkitPredictor: Predictor {
     public var parameters: Parameters
     private var history = SampleHistory(capacity: 32)
     private var startTime: UInt64?
+    /// Fitted once per real sample, so each predicted sample costs only the arc.
+    private var fit: PolynomialFit?
+    private var attributeReference: PredictionSample?
 
     public init(parameters: Parameters = .init()) {
         self.parameters = parameters
@@ -50,20 +53,22 @@ public struct PenkitPredictor: Predictor {
     public mutating func reset() {
         history.removeAll()
         startTime = nil
+        fit = nil
+        attributeReference = nil
     }
 
     public mutating func update(_ sample: PredictionSample) {
         history.append(sample)
         if startTime == nil { startTime = sample.time }
+        let decay = parameters.decay
+        fit = PolynomialFit.fit(history, maxSamples: history.capacity, window: parameters.window, degree: 2,
+                                uniformTime: parameters.uniformTime, weight: { age in exp(-age / decay) })
+        attributeReference = AttributeTrend.reference(in: history, span: 0.008)
     }
 
     public func extrapolate(by dt: Double) -> PredictionSample? {
         let p = parameters
-        let decay = p.decay
-        guard let newest = history.last,
-              let fit = PolynomialFit.fit(history, maxSamples: history.capacity, window: p.window, degree: 2,
-                                          uniformTime: p.uniformTime, weight: { age in exp(-age / decay) })
-        else { return nil }
+        guard let newest = history.last, let fit else { return nil }
         let v = fit.velocity
         let speed = (v * v).sum().squareRoot()
         var result = newest
@@ -93,8 +98,7 @@ public struct PenkitPredictor: Predictor {
             result.y = newest.y + tangent[1] * along + normal[1] * across
         }
         AttributeTrend.extrapolate(&result, newest: newest,
-                                   reference: AttributeTrend.reference(in: history, span: 0.008),
-                                   by: dt, gain: p.attributeGain)
+                                   reference: attributeReference, by: dt, gain: p.attributeGain)
         return result
     }
 

@@ -92,13 +92,22 @@ public struct LeastSquaresPredictor: Predictor {
         self.sampleCount = sampleCount
     }
 
+    private var fit: PolynomialFit?
+
     public var name: String { "lsq2" }
-    public mutating func reset() { history.removeAll() }
-    public mutating func update(_ sample: PredictionSample) { history.append(sample) }
+
+    public mutating func reset() {
+        history.removeAll()
+        fit = nil
+    }
+
+    public mutating func update(_ sample: PredictionSample) {
+        history.append(sample)
+        fit = PolynomialFit.fit(history, maxSamples: sampleCount, window: .infinity, degree: 2)
+    }
 
     public func extrapolate(by dt: Double) -> PredictionSample? {
-        guard let fit = PolynomialFit.fit(history, maxSamples: sampleCount, window: .infinity, degree: 2),
-              let newest = history.last else { return nil }
+        guard let fit, let newest = history.last else { return nil }
         var result = newest
         result.x = fit.x[0] + fit.x[1] * dt + 0.5 * fit.x[2] * dt * dt
         result.y = fit.y[0] + fit.y[1] * dt + 0.5 * fit.y[2] * dt * dt

@@ -41,10 +41,14 @@ func writePredictionSVGs(strokes: [Trajectory], benchmark: PredictionBenchmark, 
         let minX = xs.min()! - margin, minY = ys.min()! - margin
         let width = xs.max()! - minX + margin, height = ys.max()! - minY + margin
         let scale = 800 / max(width, height)
-        func point(_ x: Double, _ y: Double) -> String { String(format: "%.2f,%.2f", (x - minX) * scale, (y - minY) * scale) }
+        func coordinate(_ x: Double, _ y: Double) -> (String, String) {
+            (String(format: "%.2f", (x - minX) * scale), String(format: "%.2f", (y - minY) * scale))
+        }
+        func point(_ x: Double, _ y: Double) -> String { let (u, v) = coordinate(x, y); return "\(u),\(v)" }
         var body: [String] = []
         for tip in benchmark.tips(.none, stroke: stroke, horizon: horizon) {
-            body.append("<line x1=\"\(point(tip.truth.x, tip.truth.y).split(separator: ",")[0])\" y1=\"\(point(tip.truth.x, tip.truth.y).split(separator: ",")[1])\" x2=\"\(point(tip.tip.x, tip.tip.y).split(separator: ",")[0])\" y2=\"\(point(tip.tip.x, tip.tip.y).split(separator: ",")[1])\" stroke=\"#bbb\" stroke-width=\"1\"/>")
+            let (x1, y1) = coordinate(tip.truth.x, tip.truth.y), (x2, y2) = coordinate(tip.tip.x, tip.tip.y)
+            body.append("<line x1=\"\(x1)\" y1=\"\(y1)\" x2=\"\(x2)\" y2=\"\(y2)\" stroke=\"#bbb\" stroke-width=\"1\"/>")
         }
         body.append("<polyline fill=\"none\" stroke=\"black\" stroke-width=\"2\" points=\"\(stroke.samples.map { point($0.x, $0.y) }.joined(separator: " "))\"/>")
         var legend: [String] = ["<text x=\"8\" y=\"18\" font-size=\"14\">\(f0(horizon * 1000)) ms ahead; black: real path; grey: lag without prediction</text>"]

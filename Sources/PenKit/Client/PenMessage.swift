@@ -36,18 +36,14 @@ public struct ReceivedLine: Sendable {
 }
 
 /// A server message, typed. Stroke-engine messages (frame, began, update,
-/// ended, stroke) carry their JSON object; their fields are in docs/protocol.md.
+/// ended, stroke) are decoded into the engine's own types.
 public enum PenMessage: Sendable {
     case hello(version: Int, devices: [DeviceInfo], lastSeq: UInt64, oldestSeq: UInt64, settings: [String: String])
     case subscribed(channels: [SubscriptionChannel], replaying: Int)
     case device(DeviceChangeMessage)
     case proximity(ProximityMessage)
     case button(ButtonMessage)
-    case frame(JSONObject)
-    case began(JSONObject)
-    case update(JSONObject)
-    case ended(JSONObject)
-    case stroke(seq: UInt64, stroke: JSONObject)
+    case engine(EngineMessage)
     case dropped(DroppedMessage)
     case error(code: String, message: String, fatal: Bool)
     case shutdown(reason: String)
@@ -80,12 +76,9 @@ public enum PenMessage: Sendable {
             self = .button(ButtonMessage(device: json.int("device") ?? 0, time: json.uint("t") ?? 0,
                                          button: UInt32(json.uint("button") ?? 0),
                                          pressed: object["state"] as? String == "pressed", tool: ToolIdentity(json: object["tool"])))
-        case "frame": self = .frame(json)
-        case "began": self = .began(json)
-        case "update": self = .update(json)
-        case "ended": self = .ended(json)
-        case "stroke":
-            self = .stroke(seq: json.uint("seq") ?? 0, stroke: JSONObject(object["stroke"] as? [String: Any] ?? [:]))
+        case "frame", "began", "update", "ended", "stroke":
+            guard let message = try? EngineMessage.decode(jsonLine: line) else { return nil }
+            self = .engine(message)
         case "dropped":
             self = .dropped(DroppedMessage(frames: json.uint("frames") ?? 0, updates: json.uint("updates") ?? 0,
                                            buttons: json.uint("buttons") ?? 0))

@@ -1,0 +1,66 @@
+/// Checks that a trace is text before any format parser sees it, so binary garbage gets one
+/// clear error naming its line instead of a confusing complaint from deep inside a parser.
+enum TraceText {
+    /// No real evemu or `libinput record` line comes near this (the longest, a keyboard's code
+    /// list, is a few KiB); a longer one is garbage or an attack on the parser.
+    static let maximumLineLength = 64 * 1024
+
+    /// Rejects NUL and other control bytes (tab, CR and LF excepted), invalid UTF-8 and overlong lines.
+    static func validate(_ bytes: UnsafeBufferPointer<UInt8>, file: String) throws {
+        var line = 1
+        var lineStart = 0
+        var i = 0
+        let n = bytes.count
+        while i < n {
+            let b = bytes[i]
+            if b < 0x80 {
+                if b == 0x0A {
+                    line += 1
+                    lineStart = i + 1
+                } else if b < 0x20 && b != 0x09 && b != 0x0D {
+                    let what = b == 0 ? "a NUL byte" : "control byte " + hexByte(b)
+                    throw TraceError(file: file, line: line, message: "binary data (\(what) at byte \(i - lineStart + 1) of the line): not a text trace")
+                }
+                i += 1
+            } else {
+                let length = utf8SequenceLength(bytes, at: i)
+                if length == 0 {
+                    throw TraceError(file: file, line: line, message: "invalid UTF-8 (byte \(hexByte(b)) at byte \(i - lineStart + 1) of the line): not a text trace")
+                }
+                i += length
+            }
+            if i - lineStart > maximumLineLength {
+                throw TraceError(file: file, line: line, message: "line longer than \(maximumLineLength) bytes: not a trace line")
+            }
+        }
+    }
+
+    /// The length of the well-formed UTF-8 sequence starting at `i`, or 0 when it is malformed
+    /// (overlong forms, surrogates and code points above U+10FFFF included, per RFC 3629).
+    private static func utf8SequenceLength(_ bytes: UnsafeBufferPointer<UInt8>, at i: Int) -> Int {
+        let b = bytes[i]
+        let length: Int
+        var low: UInt8 = 0x80
+        var high: UInt8 = 0xBF
+        switch b {
+        case 0xC2...0xDF: length = 2
+        case 0xE0: length = 3; low = 0xA0
+        case 0xE1...0xEC, 0xEE...0xEF: length = 3
+        case 0xED: length = 3; high = 0x9F
+        case 0xF0: length = 4; low = 0x90
+        case 0xF1...0xF3: length = 4
+        case 0xF4: length = 4; high = 0x8F
+        default: return 0
+        }
+        guard i + length <= bytes.count else { return 0 }
+        let second = bytes[i + 1]
+        guard second >= low && second <= high else { return 0 }
+        for k in 2..<length where bytes[i + k] & 0xC0 != 0x80 { return 0 }
+        return length
+    }
+
+    static func hexByte(_ b: UInt8) -> String {
+        let digits = String(b, radix: 16)
+        return "0x" + (digits.count < 2 ? "0" : "") + digits
+    }
+}

@@ -20,11 +20,13 @@ enum ConfigFile {
 
     /// Applies the file at `path` over `config`. A missing file is fine when `required` is false.
     static func apply(path: String, required: Bool, to config: inout DaemonConfig) throws {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            if required { throw Error(path: path, line: 0, message: "cannot read config file") }
+        guard let bytes = readAll(path) else {
+            if required || FileManager.default.fileExists(atPath: path) {
+                throw Error(path: path, line: 0, message: "cannot read config file: \(String(cString: strerror(errno)))")
+            }
             return
         }
-        guard let text = String(data: data, encoding: .utf8) else {
+        guard let text = String(validating: bytes, as: UTF8.self) else {
             throw Error(path: path, line: 0, message: "not UTF-8")
         }
         for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
@@ -41,6 +43,22 @@ enum ConfigFile {
             } catch {
                 throw Error(path: path, line: index + 1, message: error.message)
             }
+        }
+    }
+
+    /// Plain read(2), so that /dev/null and other special files work as an empty config.
+    private static func readAll(_ path: String) -> [UInt8]? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var result: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n < 0 { if errno == EINTR { continue } else { return nil } }
+            if n == 0 { return result }
+            if result.count + n > 1 << 20 { errno = EFBIG; return nil }
+            result.append(contentsOf: chunk[..<n])
         }
     }
 

@@ -30,6 +30,6 @@ struct PeerPolicy: Sendable {
     func allows(_ peer: PeerCredentials) -> Bool {
         if users.contains(peer.uid) { return true }
         if groups.isEmpty { return false }
-        return !groups.isDisjoint(with: Identity.groups(ofProcess: peer.pid, primary: peer.gid))
+        return !groups.isDisjoint(with: Identity.groups(ofProcess: peer.pid, uid: peer.uid, primary: peer.gid))
     }
 }

@@ -6,6 +6,7 @@ SWIFT ?= swift
 BUILD_FLAGS ?=
 DEBS := pkg-config libinput-dev libevdev-dev libudev-dev
 DEMO_TRACE ?= traces/wacom-intuos4-6x9-stylus-drag.evemu
+DAEMON_DEMO_TRACE ?= traces/wacom-dth2242-pen.evemu
 
 .PHONY: all deps build release demo test unit fuzz e2e clean install uninstall demo-daemon install-no-smoothing
 
@@ -85,4 +86,4 @@ uninstall:
 
 # penkitd on a bundled trace, on a temporary socket: one line per finalized stroke, an SVG, a clean stop.
 demo-daemon: build
-	./scripts/demo-daemon.sh $(DEMO_TRACE)
+	./scripts/demo-daemon.sh $(DAEMON_DEMO_TRACE)

@@ -48,6 +48,6 @@ let package = Package(
         .testTarget(name: "PenKitTests", dependencies: ["PenKit"]),
         .testTarget(name: "PenInputTests", dependencies: ["PenInput", "PenKit"]),
         .testTarget(name: "PenEngineTests", dependencies: ["PenEngine", "PenInput", "PenKit"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["PenKit"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["PenKit", "PenInput", "penkitd"]),
     ]
 )

@@ -3,7 +3,7 @@
 # `penkit strokes` prints one line per finalized stroke and writes an SVG; then
 # penkitd stops cleanly (it tells the client, which exits).
 set -euo pipefail
-trace=${1:-traces/wacom-intuos4-6x9-stylus-drag.evemu}
+trace=${1:-traces/wacom-dth2242-pen.evemu}
 bin=$(swift build --show-bin-path)
 dir=$(mktemp -d)
 trap 'kill "$daemon" 2>/dev/null || true; rm -rf "$dir"' EXIT

@@ -38,7 +38,7 @@ class PenkitClient:
         self.sock.sendall((json.dumps(request) + "\n").encode())
 
     def __iter__(self):
-        for line in self.reader:
+        for line in self.reader:  # ends at EOF (server closed) 
             try:
                 message = json.loads(line)
             except ValueError:
@@ -76,16 +76,27 @@ def main():
     except OSError as error:
         print("cannot connect to penkitd at %s: %s" % (args.socket, error), file=sys.stderr)
         return 1
+    messages = iter(client)
+    hello = next(messages, None)
+    # The server speaks first: hello, or an error when it refuses this client.
+    if hello is None or hello["type"] != "hello":
+        if hello is not None and hello["type"] == "error":
+            print("penkitd: %s: %s" % (hello["code"], hello["message"]), file=sys.stderr)
+        else:
+            print("penkitd closed the connection", file=sys.stderr)
+        return 2
+    if args.all:
+        print(json.dumps(hello, separators=(",", ":")))
+    else:
+        print("connected to %s, protocol %d, %d device(s)" % (
+            hello["server"], hello["version"], len(hello["devices"])))
     client.subscribe(["frames", "updates", "strokes", "buttons", "devices"] if args.all else ["strokes"],
                      since=args.since)
     strokes = 0
-    for message in client:
+    for message in messages:
         kind = message["type"]
         if args.all:
             print(json.dumps(message, separators=(",", ":")))
-        elif kind == "hello":
-            print("connected to %s, protocol %d, %d device(s)" % (
-                message["server"], message["version"], len(message["devices"])))
         elif kind == "stroke":
             print(describe(message))
         elif kind == "error":

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import PenKit
 
 /// `penkit events`: everything penkitd publishes, live, like `libinput debug-events`.
@@ -32,6 +33,7 @@ struct EventsCommand: AsyncParsableCommand {
             } else if let message = PenMessage(line: line.text) {
                 print(EventsFormatter.describe(message))
             }
+            fflush(nil)
             if case .error(_, _, true)? = PenMessage(line: line.text) { throw ExitCode(1) }
         }
     }

@@ -33,6 +33,7 @@ struct StrokesCommand: AsyncParsableCommand {
             case .engine(.stroke(let finalized)):
                 strokes.append(finalized)
                 print(json ? line.text : StrokeLine.describe(finalized))
+                fflush(nil)  // one line per stroke as it arrives, even into a pipe
                 if let svg { try StrokesSVG.write(strokes.map(\.stroke), to: svg) }
                 if let count, strokes.count >= count {
                     client.disconnect()

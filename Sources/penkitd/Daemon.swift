@@ -79,7 +79,8 @@ final class Daemon: @unchecked Sendable {
                 var pipeline = MessagePipeline()
                 var lastTime: UInt64 = 0
                 do {
-                    lastTime = try replay.run(devices: devices, pipeline: &pipeline) { hub.publish($0) }
+                    lastTime = try replay.run(devices: devices, pipeline: &pipeline,
+                                              publish: { hub.publish($0) }, waitForCapacity: { hub.waitForCapacity() })
                 } catch {
                     logger.error("replay failed", metadata: ["error": "\(error)"])
                 }

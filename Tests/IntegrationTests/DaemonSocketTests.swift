@@ -196,11 +196,13 @@ struct DaemonSocketTests {
                                         "--wait-clients", "1", "--exit-after-replay"])
         let client = try PenKitClient(path: daemon.socket)
         try client.subscribe([.strokes, .devices])
-        var hello = false, devices = 0, strokes: [FinalizedStroke] = [], shutdown = false
+        var hello = false, devices = 0, removed = 0, strokes: [FinalizedStroke] = [], shutdown = false
         for try await message in client.messages {
             switch message {
-            case .hello: hello = true
-            case .device(let change) where change.change == .added: devices += 1
+            case .hello(let version, let announced, _, _, _):
+                hello = version == 1
+                devices = announced.count
+            case .device(let change) where change.change == .removed: removed += 1
             case .engine(.stroke(let stroke)): strokes.append(stroke)
             case .shutdown: shutdown = true
             default: break
@@ -208,6 +210,7 @@ struct DaemonSocketTests {
         }
         #expect(hello)
         #expect(devices == 1)
+        #expect(removed == 1)
         #expect(strokes.count == expected)
         #expect(strokes.allSatisfy { !$0.stroke.points.isEmpty })
         #expect(shutdown)

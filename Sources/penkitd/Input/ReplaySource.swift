@@ -35,7 +35,9 @@ final class ReplaySource: Sendable {
     }
 
     /// Runs until the trace ends (or forever with `loop`) or `requestStop`; returns the last event time.
-    func run(devices: [DeviceInfo], pipeline: inout MessagePipeline, publish: ([Outbound]) -> Void) throws -> UInt64 {
+    /// `waitForCapacity` is called before each batch of an unpaced replay.
+    func run(devices: [DeviceInfo], pipeline: inout MessagePipeline, publish: ([Outbound]) -> Void,
+             waitForCapacity: () -> Void) throws -> UInt64 {
         let trace = try TraceFile.load(path: path)
         // Merge every device's events by time; (time, device, index) keeps the order stable.
         var merged: [(time: UInt64, device: Int, event: EvdevEvent)] = []
@@ -65,6 +67,7 @@ final class ReplaySource: Sendable {
                     pipeline.consume(event, device: devices[item.device].id, into: &batch)
                 }
                 if !batch.isEmpty {
+                    if !realtime { waitForCapacity() }
                     publish(batch)
                     batch.removeAll(keepingCapacity: true)
                 }

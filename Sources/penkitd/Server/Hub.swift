@@ -1,6 +1,8 @@
+import Glibc
 import Logging
 import NIOCore
 import PenKit
+import Synchronization
 
 /// The clients, the stroke history and the device list, all confined to the
 /// server's one event loop. The input thread reaches it only through
@@ -15,6 +17,11 @@ final class Hub: @unchecked Sendable {
     private var queueLimit: Int
     private let logger: Logger
     private(set) var stopping = false
+    /// Batches handed to the event loop and not yet delivered. Live input is
+    /// paced by the hardware; an unpaced replay waits on this instead of
+    /// growing the loop's task queue without bound.
+    private let inFlight = Atomic<Int>(0)
+    static let maxInFlight = 64
 
     init(eventLoop: EventLoop, config: DaemonConfig, settings: [String: String], logger: Logger) {
         self.eventLoop = eventLoop
@@ -29,7 +36,16 @@ final class Hub: @unchecked Sendable {
     /// Hands a batch of messages to the event loop. Never blocks.
     func publish(_ batch: [Outbound]) {
         guard !batch.isEmpty else { return }
-        eventLoop.execute { self.deliver(batch) }
+        inFlight.add(1, ordering: .relaxed)
+        eventLoop.execute {
+            self.deliver(batch)
+            self.inFlight.subtract(1, ordering: .relaxed)
+        }
+    }
+
+    /// For sources that may go faster than clients (unpaced replays): waits until the loop catches up.
+    func waitForCapacity() {
+        while inFlight.load(ordering: .relaxed) > Self.maxInFlight { usleep(200) }
     }
 
     // MARK: on the event loop

@@ -33,7 +33,12 @@ demo: build
 unit: deps
 	$(SWIFT) test --disable-xctest $(BUILD_FLAGS)
 
-test: unit
+# Each trace reader's libFuzzer target, FUZZ_SECONDS each (Fuzz/run.sh; separate .build-fuzz).
+FUZZ_SECONDS ?= 30
+fuzz: deps
+	SWIFT=$(SWIFT) bash Fuzz/run.sh $(FUZZ_SECONDS)
+
+test: unit fuzz
 
 clean:
 	rm -rf .build .build-*

@@ -5,6 +5,8 @@ let package = Package(
     name: "penkit",
     products: [
         .library(name: "PenKit", targets: ["PenKit"]),
+        // For Fuzz/, the libFuzzer package, which builds the trace readers with -sanitize=fuzzer.
+        .library(name: "PenInput", targets: ["PenInput"]),
         .executable(name: "penkitd", targets: ["penkitd"]),
         .executable(name: "penkit", targets: ["penkit"]),
     ],

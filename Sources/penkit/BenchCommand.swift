@@ -4,6 +4,6 @@ struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract: "Benchmarks that print figures (never tests).",
-        subcommands: [BenchLatencyCommand.self]
+        subcommands: [BenchTraceReadCommand.self, BenchLatencyCommand.self]
     )
 }

@@ -8,7 +8,8 @@ DEBS := pkg-config libinput-dev libevdev-dev libudev-dev
 DEMO_TRACE ?= traces/wacom-intuos4-6x9-stylus-drag.evemu
 DAEMON_DEMO_TRACE ?= traces/wacom-dth2242-pen.evemu
 
-.PHONY: all deps build release demo test unit fuzz e2e clean install uninstall demo-daemon install-no-smoothing
+.PHONY: all deps build release demo test unit fuzz e2e oracle clean install uninstall
+.PHONY: demo-daemon install-no-smoothing
 
 all: build
 
@@ -39,6 +40,10 @@ fuzz: deps
 	SWIFT=$(SWIFT) bash Fuzz/run.sh $(FUZZ_SECONDS)
 
 test: unit fuzz
+
+# Regenerate Tests/Fixtures/libinput/ with real libinput in a VM (see README).
+oracle: deps
+	scripts/vm/oracle.sh
 
 clean:
 	rm -rf .build .build-*

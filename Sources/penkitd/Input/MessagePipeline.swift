@@ -1,11 +1,20 @@
+import PenEngine
 import PenKit
 
 /// Turns tablet events into the lines clients receive. The daemon writes
 /// proximity and button messages itself; frames, updates and strokes are the
 /// stroke engine's `EngineMessage`s, sent exactly as `penkit replay --json` prints them.
+///
+/// The engine runs synchronously on the input thread, which is its serial
+/// executor: no actor hop between an event and its frame on the hot path.
 struct MessagePipeline {
-    private var strokes = StrokeMessages()
+    private var engine: StrokeEngine
     private var engineOutput: [EngineMessage] = []
+
+    init(configuration: EngineConfiguration = EngineConfiguration(), predictor: (any FramePredictor)? = nil) {
+        engine = StrokeEngine(configuration: configuration, predictor: predictor)
+        engineOutput.reserveCapacity(16)
+    }
 
     mutating func consume(_ event: TabletEvent, device: Int, into out: inout [Outbound]) {
         switch event.kind {
@@ -21,14 +30,34 @@ struct MessagePipeline {
             break
         }
         engineOutput.removeAll(keepingCapacity: true)
-        strokes.consume(event, device: device, into: &engineOutput)
-        for message in engineOutput { out.append(Self.outbound(message)) }
+        engine.handle(event, device: UInt32(device), into: &engineOutput)
+        append(into: &out)
     }
 
-    /// Ends every open stroke as cancelled (shutdown, device removal).
-    mutating func cancelOpenStrokes(at time: UInt64, device: Int? = nil, into out: inout [Outbound]) {
+    /// Lets the engine's timeouts (late updates, missing tilt) fire up to `time`.
+    mutating func advance(to time: UInt64, into out: inout [Outbound]) {
         engineOutput.removeAll(keepingCapacity: true)
-        strokes.cancelOpen(at: time, device: device, into: &engineOutput)
+        engine.advance(to: time, into: &engineOutput)
+        append(into: &out)
+    }
+
+    /// A device went away: its open strokes end cancelled.
+    mutating func removeDevice(_ device: Int, at time: UInt64, into out: inout [Outbound]) {
+        engineOutput.removeAll(keepingCapacity: true)
+        engine.removeDevice(UInt32(device), at: time, into: &engineOutput)
+        append(into: &out)
+    }
+
+    /// Shutdown: every open stroke ends cancelled and every pending update expires,
+    /// so each begun stroke is published exactly once.
+    mutating func cancelOpenStrokes(at time: UInt64, into out: inout [Outbound]) {
+        engineOutput.removeAll(keepingCapacity: true)
+        engine.cancelAll(at: time, into: &engineOutput)
+        engine.flush(into: &engineOutput)
+        append(into: &out)
+    }
+
+    private mutating func append(into out: inout [Outbound]) {
         for message in engineOutput { out.append(Self.outbound(message)) }
     }
 

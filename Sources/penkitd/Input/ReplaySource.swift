@@ -82,6 +82,9 @@ final class ReplaySource: Sendable {
                     pipeline.consume(event, device: devices[index].id, into: &batch)
                 }
             }
+            if !loop {
+                for device in devices { pipeline.removeDevice(device.id, at: lastTime, into: &batch) }
+            }
             if !batch.isEmpty { publish(batch); batch.removeAll(keepingCapacity: true) }
             iteration += 1
             if realtime, loop { MonotonicClock.sleep(until: base + span) }

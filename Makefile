@@ -7,7 +7,7 @@ BUILD_FLAGS ?=
 DEBS := pkg-config libinput-dev libevdev-dev libudev-dev
 DEMO_TRACE ?= traces/wacom-intuos4-6x9-stylus-drag.evemu
 
-.PHONY: all deps build release demo test unit fuzz e2e oracle clean install uninstall
+.PHONY: all deps build release demo test unit fuzz e2e e2e-if-possible oracle clean install uninstall
 
 all: build
 
@@ -32,7 +32,16 @@ demo: build
 unit: deps
 	$(SWIFT) test --disable-xctest $(BUILD_FLAGS)
 
-test: unit
+test: unit e2e-if-possible
+
+# Traces through the real kernel and libinput in a VM (QEMU, software emulation; see README).
+e2e: deps
+	scripts/vm/e2e.sh
+
+# make test runs e2e wherever QEMU and the Debian kernel can be installed.
+e2e-if-possible:
+	@if scripts/vm/setup.sh >/dev/null; then $(MAKE) --no-print-directory e2e; \
+	else echo "make test: e2e skipped: QEMU or the Debian kernel cannot be installed here"; fi
 
 # Regenerate Tests/Fixtures/libinput/ with real libinput in a VM (see README).
 oracle: deps

@@ -33,7 +33,7 @@ struct ReplayCommand: AsyncParsableCommand {
     var resolution: Int32?
 
     var decoderOptions: DecoderOptions {
-        DecoderOptions(smoothing: smoothing, fallbackResolution: resolution)
+        DecoderOptions(smoothing: smoothing ? nil : false, fallbackResolution: resolution)  // nil: as libinput decides
     }
 
     func run() async throws {

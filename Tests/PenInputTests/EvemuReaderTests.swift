@@ -117,3 +117,15 @@ struct HeaderComments {
         }
     }
 }
+
+@Test(arguments: TraceFixtures.evemuTraces)
+func bundledTracesKeepTheTraceInvariants(name: String) throws {
+    #expect(TraceInvariants.firstViolation(in: try TraceFile.load(path: TraceFixtures.trace(name))) == nil)
+}
+
+@Test func invariantsCatchABackwardsTrace() {
+    let device = Trace.Device(description: DeviceDescription(name: "x"), events: [
+        EvdevEvent(time: 2, type: 0, code: 0, value: 0), EvdevEvent(time: 1, type: 0, code: 0, value: 0),
+    ])
+    #expect(TraceInvariants.firstViolation(in: Trace(devices: [device])) == "device 0: time goes backwards at 1")
+}

@@ -1,31 +1,83 @@
 import PenKit
 
-/// Options that change what libinput reports, so the decoder can match the live path.
-public struct DecoderOptions: Sendable, Hashable {
-    /// libinput averages x, y and tilt over the last 4 samples unless the quirk
-    /// AttrTabletSmoothing=0 turns it off.
-    public var smoothing: Bool = true
-    /// Resolution (units/mm) to assume when the device reports none; libinput ignores such devices.
-    public var fallbackResolution: Int32? = nil
-    public init(smoothing: Bool = true, fallbackResolution: Int32? = nil) {
-        self.smoothing = smoothing
-        self.fallbackResolution = fallbackResolution
-    }
-}
-
 /// Turns raw evdev events of one device into the tablet-tool events libinput 1.22 emits.
+///
+/// The input stage models what stands between a device and libinput: the kernel (which drops
+/// events that repeat the current state and frames left empty), libevdev (which drops codes
+/// libinput disabled, and resynchronises after SYN_DROPPED). The tablet stage follows libinput's
+/// evdev-tablet.c state machine; its timer (the forced proximity-out) runs on event time.
 public struct TabletDecoder: Sendable {
+    let device: TabletDevice
+
+    // Kernel and libevdev state (EvdevInput.swift)
+    var kernelKeys: [Bool]
+    var kernelAbs: [Int32]
+    var frameHasEvents = false
+    var libevdevKeys: [Bool]
+    var absValue: [Int32]
+    var resyncTime: UInt64?
+
+    // libinput's struct tablet_dispatch (TabletFrame.swift)
+    var status: TabletStatus = .toolOutOfProximity
+    var changed: TabletAxisSet = []
+    var axes = RawAxes()
+    var lastSmoothX: Int32 = 0
+    var lastSmoothY: Int32 = 0
+    var history: [RawAxes]
+    var historyIndex = 0
+    var historyCount = 0
+    var currentValue: [Int32]
+    var buttons: UInt16 = 0
+    var prevButtons: UInt16 = 0
+    var toolState: UInt32 = 0
+    var prevToolState: UInt32 = 0
+    var currentType: ToolType?
+    var currentId: UInt32 = 0
+    var currentSerial: UInt32 = 0
+    var tools: [TabletTool] = []
+
+    // The forced proximity-out (ProximityTimer.swift)
+    var needToForceProximityOut = true
+    var proximityOutExpiry: UInt64?
+    var proximityOutForced = false
+    var lastEventTime: UInt64 = 0
+    var proximityOutInProgress = false
+
     public init(device: DeviceDescription, options: DecoderOptions = .init()) throws {
-        throw DecoderError.notImplemented
+        self.device = try TabletDevice(device, options: options)
+        let keyCount = Int(Code.keyMax) + 1
+        kernelKeys = Array(repeating: false, count: keyCount)
+        libevdevKeys = kernelKeys
+        kernelAbs = Array(repeating: 0, count: Code.absCount)
+        for (code, info) in device.absInfo where Int(code) < Code.absCount { kernelAbs[Int(code)] = info.value }
+        absValue = kernelAbs
+        currentValue = Array(repeating: 0, count: Code.absCount)
+        history = Array(repeating: RawAxes(), count: self.device.historySize)
+        proximityOutForced = self.device.lacksToolPen
     }
 
-    /// Feeds one raw event; appends any tablet events it completes (at SYN_REPORT).
-    public mutating func feed(_ event: EvdevEvent, into output: inout [TabletEvent]) {}
+    /// Whether x, y and tilt are averaged over the last 4 samples for this device.
+    public var smoothing: Bool { device.historySize > 1 }
+
+    /// Feeds one raw event; appends any tablet events it completes (at SYN_REPORT), and those
+    /// of any timer that expired before it.
+    public mutating func feed(_ event: EvdevEvent, into output: inout [TabletEvent]) {
+        fireTimers(upTo: event.time, into: &output)
+        receive(event, into: &output)
+    }
 
     /// Lets time pass without input, firing libinput's timers (the 50 ms forced proximity-out).
-    public mutating func advance(to time: UInt64, into output: inout [TabletEvent]) {}
-}
+    public mutating func advance(to time: UInt64, into output: inout [TabletEvent]) {
+        fireTimers(upTo: time, into: &output)
+    }
 
-public enum DecoderError: Error, Sendable, Equatable {
-    case notImplemented
+    /// Decodes a whole recording of this device, ending with the timers a quiet second fires.
+    public static func decode(_ events: [EvdevEvent], device: DeviceDescription,
+                              options: DecoderOptions = .init()) throws -> [TabletEvent] {
+        var decoder = try TabletDecoder(device: device, options: options)
+        var output: [TabletEvent] = []
+        for event in events { decoder.feed(event, into: &output) }
+        if let last = events.last { decoder.advance(to: last.time &+ 1_000_000, into: &output) }
+        return output
+    }
 }

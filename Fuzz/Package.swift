@@ -1,0 +1,19 @@
+// swift-tools-version:6.0
+// libFuzzer targets for penkit's trace readers, kept out of the main package so that its
+// normal build never sees -sanitize=fuzzer. Build and run them with `make fuzz` (Fuzz/run.sh).
+import PackageDescription
+
+let package = Package(
+    name: "penkit-fuzz",
+    dependencies: [
+        .package(name: "penkit", path: ".."),
+    ],
+    targets: [
+        .executableTarget(name: "FuzzEvemuReader", dependencies: [
+            .product(name: "PenInput", package: "penkit"),
+        ]),
+        .executableTarget(name: "FuzzLibinputRecordReader", dependencies: [
+            .product(name: "PenInput", package: "penkit"),
+        ]),
+    ]
+)

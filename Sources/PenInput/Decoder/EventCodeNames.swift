@@ -1,0 +1,23 @@
+import CLibevdev
+
+/// Event type and code names as quirks files write them (`ABS_TILT_X`, `EV_REL`, `BTN_STYLUS`).
+enum EventCodeNames {
+    /// (type, code) for a name; code nil for a bare `EV_*` type.
+    static func parse(_ name: String) -> (type: UInt16, code: UInt16?)? {
+        if let type = types[name] { return (type, nil) }
+        let type: UInt16
+        if name.hasPrefix("ABS_") { type = Code.evAbs }
+        else if name.hasPrefix("REL_") { type = Code.evRel }
+        else if name.hasPrefix("BTN_") || name.hasPrefix("KEY_") { type = Code.evKey }
+        else if name.hasPrefix("MSC_") { type = Code.evMsc }
+        else { return nil }
+        // libevdev knows every name; the library is linked already, so ask it.
+        let code = libevdev_event_code_from_name(UInt32(type), name)
+        return code < 0 ? nil : (type, UInt16(code))
+    }
+
+    static let types: [String: UInt16] = [
+        "EV_SYN": Code.evSyn, "EV_KEY": Code.evKey, "EV_REL": Code.evRel, "EV_ABS": Code.evAbs,
+        "EV_MSC": Code.evMsc, "EV_SW": UInt16(EV_SW), "EV_LED": UInt16(EV_LED),
+    ]
+}

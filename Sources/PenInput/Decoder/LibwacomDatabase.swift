@@ -1,0 +1,78 @@
+import Foundation
+import PenKit
+
+/// The parts of libwacom's database (its installed data files) that libinput 1.22 consults for
+/// tablets: which axes and wheel a stylus id has, and whether a tablet takes AES pens (which
+/// turns smoothing off by default).
+public struct LibwacomDatabase: Sendable {
+    struct Stylus: Sendable {
+        var axes: Set<String>
+        var isPuck: Bool
+        var hasWheel: Bool
+        var group: String?
+    }
+
+    struct Tablet: Sendable {
+        var matches: [String]
+        var styli: [String]
+    }
+
+    var styli: [Int: Stylus] = [:]
+    var tablets: [Tablet] = []
+
+    public static let defaultDirectory = "/usr/share/libwacom"
+
+    /// Loads `libwacom.stylus` and the `*.tablet` files; nil when the directory has no database,
+    /// in which case libinput behaves as if built without libwacom.
+    public init?(directory: String = LibwacomDatabase.defaultDirectory) {
+        guard let stylusFile = KeyFile(path: directory + "/libwacom.stylus") else { return nil }
+        for section in stylusFile.sections {
+            guard let id = KeyFile.integer(section.name) else { continue }
+            styli[id] = Stylus(
+                axes: Set(KeyFile.list(section.value("Axes"))),
+                isPuck: section.value("Type") == "Puck",
+                hasWheel: section.value("HasWheel") == "true",
+                group: section.value("Group"))
+        }
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        for file in files.sorted() where file.hasSuffix(".tablet") {
+            guard let keyFile = KeyFile(path: directory + "/" + file),
+                  let device = keyFile.sections.first(where: { $0.name == "Device" }) else { continue }
+            tablets.append(Tablet(matches: KeyFile.list(device.value("DeviceMatch")).map { $0.lowercased() },
+                                  styli: KeyFile.list(device.value("Styli"))))
+        }
+    }
+
+    /// Shared per process: the files do not change while penkit runs.
+    static let installed: LibwacomDatabase? = LibwacomDatabase()
+
+    func stylus(id: UInt32) -> Stylus? { styli[Int(Int32(bitPattern: id))] }
+
+    /// libinput's tablet_is_aes: a Wacom tablet whose supported styli include the AES pen 0x11.
+    func isAES(_ d: DeviceDescription) -> Bool {
+        guard d.vendor == Code.vendorWacom, let bus = Self.busName(d.bustype) else { return false }
+        let key = String(format: "%@:%04x:%04x", bus, d.vendor, d.product)
+        guard let tablet = tablets.first(where: { t in
+            t.matches.contains { $0 == key || $0 == key + ":" + d.name.lowercased() }
+        }) else { return false }
+        for entry in tablet.styli {
+            if entry.hasPrefix("@") {
+                let group = String(entry.dropFirst())
+                if styli[0x11]?.group == group { return true }
+            } else if KeyFile.integer(entry) == 0x11 {
+                return true
+            }
+        }
+        return false
+    }
+
+    static func busName(_ bus: UInt16) -> String? {
+        switch bus {
+        case Code.busUSB: "usb"
+        case Code.busBluetooth: "bluetooth"
+        case Code.busI2C: "i2c"
+        case Code.busRS232: "serial"
+        default: nil
+        }
+    }
+}

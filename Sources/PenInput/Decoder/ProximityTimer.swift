@@ -1,0 +1,47 @@
+import PenKit
+
+/// libinput's proximity-out quirk. Some tablets send BTN_TOOL_PEN only when the pen first
+/// appears and never release it; until a device has shown a real release, 50 ms without
+/// events ends the proximity, and the next axis event starts a new one. The timer fires at
+/// its expiry on the event clock, as libinput's timerfd fires on the kernel's.
+extension TabletDecoder {
+    static let forcedProximityOutTimeout: UInt64 = 50_000
+
+    mutating func setProximityTimer(_ time: UInt64) {
+        guard needToForceProximityOut else { return }
+        let (sum, overflow) = time.addingReportingOverflow(Self.forcedProximityOutTimeout)
+        proximityOutExpiry = overflow ? UInt64.max : sum
+    }
+
+    mutating func fireTimers(upTo time: UInt64, into out: inout [TabletEvent]) {
+        while let expiry = proximityOutExpiry, expiry <= time, expiry != UInt64.max {
+            if status.contains(.toolInContact) || status.contains(.buttonsDown) {
+                // the timer only re-arms itself every 50 ms until the tip or buttons lift,
+                // which takes an event: jump to the last re-arm instead of looping through them
+                let periods = (time - expiry) / Self.forcedProximityOutTimeout
+                proximityOutExpiry = nil
+                setProximityTimer(expiry + periods * Self.forcedProximityOutTimeout)
+                continue
+            }
+            proximityOutExpiry = nil
+            proximityTimerFired(now: expiry, into: &out)
+        }
+    }
+
+    private mutating func proximityTimerFired(now: UInt64, into out: inout [TabletEvent]) {
+        if status.contains(.toolInContact) || status.contains(.buttonsDown) {
+            setProximityTimer(now)
+            return
+        }
+        if lastEventTime > now &- Self.forcedProximityOutTimeout {
+            setProximityTimer(lastEventTime)
+            return
+        }
+        // Injected straight into the tablet code: the kernel and libevdev still think the pen is in.
+        proximityOutInProgress = true
+        process(type: Code.evKey, code: Code.btnToolPen, value: 0, time: now, into: &out)
+        process(type: Code.evSyn, code: Code.synReport, value: 0, time: now, into: &out)
+        proximityOutInProgress = false
+        proximityOutForced = true
+    }
+}

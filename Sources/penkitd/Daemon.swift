@@ -32,8 +32,9 @@ final class Daemon: @unchecked Sendable {
 
     func run(replay: ReplaySource?, waitClients: Int, exitAfterReplay: Bool) throws {
         let devices = try replay?.validate() ?? []
-        try server.start(config: config, activatedSocket: SocketActivation.listeningSocket())
+        // Devices first, so that the first client's hello already lists them.
         for device in devices { server.hub.deviceAdded(device) }
+        try server.start(config: config, activatedSocket: SocketActivation.listeningSocket())
         if replay == nil {
             logger.warning("no live input source in this build yet; serving without devices (use --replay TRACE)")
         }

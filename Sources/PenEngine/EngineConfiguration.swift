@@ -1,0 +1,51 @@
+import PenKit
+
+/// Every tunable of the stroke engine, with its unit. Times are µs.
+public struct EngineConfiguration: Sendable, Hashable {
+    public enum PressureSource: Sendable, Hashable {
+        /// Pressure comes with position in each tablet event (libinput).
+        case inBand
+        /// Pressure comes in a second stream (`StrokeEngine.handlePressure`);
+        /// in-band pressure is ignored. A report matches the contact sample
+        /// nearest its timestamp within `matchTolerance` µs.
+        case separate(matchTolerance: UInt64)
+    }
+
+    public var pressureSource: PressureSource = .inBand
+    /// How long a sample waits for a late value before "no update coming", µs after the sample.
+    public var updateTimeout: UInt64 = 100_000
+    /// How long after proximity-in a tool that declares tilt may go without
+    /// changing it before the engine concludes that no real tilt is coming.
+    public var tiltTimeout: UInt64 = 100_000
+    /// Force assumed while the real one is unknown (no pressure axis, or not arrived yet
+    /// and no earlier value in this stroke).
+    public var defaultForce: Double = 0.5
+    /// Samples kept per stroke; later samples of a longer stroke are still
+    /// sent as frames but left out of the finalized stroke (counted in `droppedSamples`).
+    public var maxSamplesPerStroke: Int = 1 << 20
+    /// Samples expecting a tilt update kept per tool while hovering.
+    public var maxHoverSamplesAwaitingTilt: Int = 4096
+    /// How many recent samples the predictor sees.
+    public var predictorHistory: Int = 32
+    /// Ink of the strokes each tool type draws.
+    public var inks: [ToolType: Ink] = [.pencil: Ink(.pencil), .brush: Ink(.marker), .airbrush: Ink(.marker)]
+    public var defaultInk: Ink = Ink(.pen)
+
+    public init() {}
+
+    public func ink(for tool: ToolType) -> Ink { inks[tool] ?? defaultInk }
+}
+
+/// A pressure value from a second source: the normalized pressure the pen
+/// measured at `time` (µs, the digitizer's clock), on `device`.
+public struct PressureReport: Sendable, Hashable {
+    public var device: UInt32
+    public var time: UInt64
+    public var pressure: Double
+
+    public init(device: UInt32 = 0, time: UInt64, pressure: Double) {
+        self.device = device
+        self.time = time
+        self.pressure = pressure
+    }
+}

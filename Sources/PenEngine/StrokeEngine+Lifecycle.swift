@@ -1,0 +1,60 @@
+import PenKit
+
+extension StrokeEngine {
+    mutating func proximityIn(_ key: ToolKey, event: TabletEvent) {
+        let tilt: TiltPhase
+        if !event.toolAxes.isSuperset(of: [.tiltX, .tiltY]) {
+            tilt = .unsupported
+        } else if toolsWithoutTilt.contains(key) {
+            tilt = .absent
+        } else {
+            tilt = .unknown(deadline: event.time &+ configuration.tiltTimeout)
+            unknownTiltTools += 1
+        }
+        tools[key] = ToolState(tilt: tilt)
+    }
+
+    mutating func proximityOut(_ key: ToolKey, at time: UInt64, into out: inout [EngineMessage]) {
+        guard let state = tools[key] else { return }
+        if state.activeStroke != nil { end(key, at: time, cancelled: true, into: &out) }
+        if case .unknown = state.tilt {
+            // No more tilt can come in this proximity; whether the tool has tilt stays open.
+            unknownTiltTools -= 1
+            expireAwaitingTilt(key, into: &out)
+        }
+        tools[key] = nil
+    }
+
+    mutating func begin(_ key: ToolKey, event: TabletEvent, into out: inout [EngineMessage]) {
+        let id = nextStrokeID
+        nextStrokeID += 1
+        let ink = configuration.ink(for: key.tool.type)
+        strokes[id] = StrokeState(id: id, key: key, ink: ink)
+        tools[key]?.activeStroke = id
+        publicationOrder.append(id)
+        predictor?.reset()
+        out.append(.began(StrokeBegan(stroke: id, tool: key.tool, ink: ink, time: event.time)))
+    }
+
+    mutating func end(_ key: ToolKey, at time: UInt64, cancelled: Bool, into out: inout [EngineMessage]) {
+        guard let id = tools[key]?.activeStroke, var stroke = strokes[id] else { return }
+        stroke.ended = true
+        stroke.cancelled = cancelled
+        strokes[id] = stroke
+        tools[key]?.activeStroke = nil
+        out.append(.ended(StrokeEnded(stroke: id, time: time, cancelled: cancelled, pendingUpdates: stroke.pending)))
+    }
+
+    /// Publishes, in begin order, every stroke at the head of the queue that has
+    /// ended and has nothing pending.
+    mutating func publishReady(into out: inout [EngineMessage]) {
+        while let id = publicationOrder.first, let state = strokes[id], state.ended, state.pending == 0 {
+            publicationOrder.removeFirst()
+            strokes[id] = nil
+            let stroke = Stroke(id: id, tool: state.key.tool, ink: state.ink, cancelled: state.cancelled,
+                                samples: state.samples)
+            out.append(.stroke(FinalizedStroke(seq: nextSeq, stroke: stroke)))
+            nextSeq += 1
+        }
+    }
+}

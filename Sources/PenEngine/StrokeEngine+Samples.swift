@@ -1,0 +1,92 @@
+import PenKit
+
+extension StrokeEngine {
+    /// Turns one event into a sample, records what it expects, and sends its frame.
+    mutating func emitSample(_ event: TabletEvent, key: ToolKey, contact: Bool, into out: inout [EngineMessage]) {
+        guard let state = tools[key] else { return }
+        let strokeID = contact ? state.activeStroke : nil
+        var sample = makeSample(event, state: state, stroke: strokeID.flatMap { strokes[$0] })
+        if !sample.expectingUpdates.isEmpty {
+            sample.updateIndex = nextUpdateIndex
+            nextUpdateIndex += 1
+        }
+        var predicted: [Sample] = []
+        if let id = strokeID, var stroke = strokes[id] {
+            if stroke.samples.count < configuration.maxSamplesPerStroke {
+                let index = stroke.samples.count
+                stroke.samples.append(sample)
+                if !sample.expectingUpdates.isEmpty { stroke.pending += 1 }
+                if sample.expectingUpdates.contains(.force) {
+                    pendingForce.append(PendingForce(device: key.device, stroke: id, index: index, time: sample.time))
+                }
+                if sample.expectingUpdates.contains(.azimuth) {
+                    tools[key]?.awaitingTilt.append(.stroke(id: id, index: index))
+                }
+            } else {
+                // Not kept, so nothing could deliver its update: say so now.
+                droppedSamples += 1
+                sample.expectingUpdates = []
+            }
+            if predictor != nil {
+                let from = max(stroke.samples.count - configuration.predictorHistory, 0)
+                predicted = predictor!.predict(after: stroke.samples[from...])
+            }
+            strokes[id] = stroke
+        } else if sample.expectingUpdates.contains(.azimuth) {
+            if state.awaitingTilt.count >= configuration.maxHoverSamplesAwaitingTilt {
+                concludeNoTilt(key, into: &out)
+                sample.expectingUpdates.subtract([.azimuth, .altitude])
+            } else {
+                tools[key]?.awaitingTilt.append(.hover(sample))
+            }
+        }
+        out.append(.frame(Frame(tool: key.tool, stroke: strokeID, sample: sample, predicted: predicted)))
+    }
+
+    func makeSample(_ event: TabletEvent, state: ToolState, stroke: StrokeState?) -> Sample {
+        let axes = event.axes
+        var estimated: SampleProperties = []
+        var expecting: SampleProperties = []
+
+        var angles = TiltConversion.upright
+        switch state.tilt {
+        case .measured:
+            angles = TiltConversion.azimuthAltitude(tiltX: axes.tiltX, tiltY: axes.tiltY)
+        case .unknown:
+            estimated.formUnion([.azimuth, .altitude])
+            expecting.formUnion([.azimuth, .altitude])
+        case .absent, .unsupported:
+            estimated.formUnion([.azimuth, .altitude])
+        }
+
+        var roll = 0.0
+        if event.toolAxes.contains(.rotation) {
+            roll = axes.rotation * Double.pi / 180
+            roll -= 2 * Double.pi * (roll / (2 * Double.pi)).rounded(.down)
+        } else {
+            estimated.insert(.roll)
+        }
+
+        var force = 0.0
+        if let stroke {
+            switch configuration.pressureSource {
+            case .inBand:
+                if event.toolAxes.contains(.pressure) {
+                    force = axes.pressure
+                } else {
+                    force = configuration.defaultForce
+                    estimated.insert(.force)
+                }
+            case .separate:
+                force = stroke.lastMeasuredForce ?? state.lastMeasuredForce ?? configuration.defaultForce
+                estimated.insert(.force)
+                expecting.insert(.force)
+            }
+        }
+
+        let distance = stroke == nil && event.toolAxes.contains(.distance) ? axes.distance : 0
+        return Sample(time: event.time, x: axes.x, y: axes.y, force: force, azimuth: angles.azimuth,
+                      altitude: angles.altitude, roll: roll, distance: distance,
+                      estimated: estimated, expectingUpdates: expecting)
+    }
+}

@@ -1,0 +1,28 @@
+// Elementary functions from the C library that Swift links anyway, so PenKit
+// and PenEngine need neither Foundation nor a C module of the project's for them.
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+@inline(__always) private func libmCos(_ x: Double) -> Double { cos(x) }
+@inline(__always) private func libmSin(_ x: Double) -> Double { sin(x) }
+@inline(__always) private func libmTan(_ x: Double) -> Double { tan(x) }
+@inline(__always) private func libmAtan(_ x: Double) -> Double { atan(x) }
+@inline(__always) private func libmAtan2(_ y: Double, _ x: Double) -> Double { atan2(y, x) }
+@inline(__always) private func libmPow(_ x: Double, _ y: Double) -> Double { pow(x, y) }
+
+public enum PenMath {
+    @inline(__always) public static func cos(_ x: Double) -> Double { libmCos(x) }
+    @inline(__always) public static func sin(_ x: Double) -> Double { libmSin(x) }
+    @inline(__always) public static func tan(_ x: Double) -> Double { libmTan(x) }
+    @inline(__always) public static func atan(_ x: Double) -> Double { libmAtan(x) }
+    @inline(__always) public static func atan2(_ y: Double, _ x: Double) -> Double { libmAtan2(y, x) }
+    @inline(__always) public static func pow(_ x: Double, _ y: Double) -> Double { libmPow(x, y) }
+}
+
+@inline(__always) func cosine(_ x: Double) -> Double { PenMath.cos(x) }
+@inline(__always) func sine(_ x: Double) -> Double { PenMath.sin(x) }

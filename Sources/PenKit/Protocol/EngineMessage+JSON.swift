@@ -1,0 +1,163 @@
+/// The wire form of engine messages: one JSON object per line, hand-written so
+/// the live path encodes without Foundation. docs/protocol.md documents it;
+/// EngineMessage+Decoding.swift reads it back.
+extension EngineMessage {
+    public func jsonLine() -> String {
+        var w = JSONWriter()
+        w.raw("{")
+        w.field("type", plain: typeName)
+        switch self {
+        case .frame(let m):
+            w.key("tool"); w.write(m.tool)
+            if let stroke = m.stroke { w.field("stroke", stroke) }
+            w.key("sample"); w.write(m.sample)
+            w.key("predicted"); w.raw("[")
+            for p in m.predicted { w.separateElement(); w.write(p) }
+            w.raw("]")
+        case .began(let m):
+            w.field("stroke", m.stroke)
+            w.key("tool"); w.write(m.tool)
+            w.key("ink"); w.write(m.ink)
+            w.field("t", m.time)
+        case .update(let m):
+            if let stroke = m.stroke { w.field("stroke", stroke) }
+            w.field("updateIndex", m.updateIndex)
+            w.key("updated"); w.write(m.updated)
+            w.key("expired"); w.write(m.expired)
+            w.key("sample"); w.write(m.sample)
+        case .ended(let m):
+            w.field("stroke", m.stroke)
+            w.field("t", m.time)
+            w.field("cancelled", m.cancelled)
+            w.field("pendingUpdates", m.pendingUpdates)
+        case .stroke(let m):
+            w.field("seq", m.seq)
+            w.key("stroke"); w.write(m.stroke)
+        }
+        w.raw("}")
+        return w.text
+    }
+}
+
+extension JSONWriter {
+    public mutating func write(_ tool: ToolIdentity) {
+        raw("{")
+        field("type", plain: tool.type.rawValue)
+        field("serial", tool.serial)
+        field("id", tool.id)
+        raw("}")
+    }
+
+    public mutating func write(_ set: SampleProperties) {
+        raw("[")
+        for (property, name) in SampleProperties.jsonNames where set.contains(property) {
+            separateElement()
+            plainString(name)
+        }
+        raw("]")
+    }
+
+    public mutating func write(_ s: Sample) {
+        raw("{")
+        field("t", s.time)
+        field("x", s.x)
+        field("y", s.y)
+        field("force", s.force)
+        field("azimuth", s.azimuth)
+        field("altitude", s.altitude)
+        field("roll", s.roll)
+        field("distance", s.distance)
+        key("estimated"); write(s.estimated)
+        key("expecting"); write(s.expectingUpdates)
+        if let index = s.updateIndex { field("updateIndex", index) }
+        raw("}")
+    }
+
+    public mutating func write(_ ink: Ink) {
+        raw("{")
+        field("type", plain: ink.type.rawValue)
+        field("color", plain: ink.color.hexString)
+        field("width", ink.width)
+        raw("}")
+    }
+
+    public mutating func write(_ p: StrokeSample) {
+        raw("{")
+        field("t", p.time)
+        field("x", p.x)
+        field("y", p.y)
+        field("force", p.force)
+        field("azimuth", p.azimuth)
+        field("altitude", p.altitude)
+        field("roll", p.roll)
+        field("size", p.size)
+        field("opacity", p.opacity)
+        key("estimated"); write(p.estimated)
+        raw("}")
+    }
+
+    public mutating func write(_ p: StrokePoint) {
+        raw("{")
+        field("timeOffset", p.timeOffset)
+        field("x", p.x)
+        field("y", p.y)
+        field("size", p.size)
+        field("opacity", p.opacity)
+        field("azimuth", p.azimuth)
+        field("force", p.force)
+        field("altitude", p.altitude)
+        raw("}")
+    }
+
+    public mutating func write(_ stroke: Stroke) {
+        raw("{")
+        field("id", stroke.id)
+        key("tool"); write(stroke.tool)
+        key("ink"); write(stroke.ink)
+        field("cancelled", stroke.cancelled)
+        field("creationTime", stroke.creationTime)
+        key("points"); raw("[")
+        for p in stroke.points { separateElement(); write(p) }
+        raw("]")
+        key("path"); raw("{")
+        field("creationTime", stroke.path.creationTime)
+        key("controlPoints"); raw("[")
+        for p in stroke.path.controlPoints { separateElement(); write(p) }
+        raw("]}")
+        raw("}")
+    }
+}
+
+extension InkColor {
+    /// "#rrggbbaa", each component rounded to 8 bits.
+    public var hexString: String {
+        let digits = Array("0123456789abcdef".utf8)
+        var bytes: [UInt8] = [UInt8(ascii: "#")]
+        for c in [red, green, blue, alpha] {
+            let v = Int((min(max(c, 0), 1) * 255).rounded())
+            bytes.append(digits[v >> 4])
+            bytes.append(digits[v & 15])
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    public init?(hexString: String) {
+        let u = Array(hexString.utf8)
+        guard u.count == 9, u[0] == UInt8(ascii: "#") else { return nil }
+        var c: [Double] = []
+        for i in stride(from: 1, to: 9, by: 2) {
+            guard let hi = Self.hexValue(u[i]), let lo = Self.hexValue(u[i + 1]) else { return nil }
+            c.append(Double(hi * 16 + lo) / 255)
+        }
+        self.init(red: c[0], green: c[1], blue: c[2], alpha: c[3])
+    }
+
+    private static func hexValue(_ c: UInt8) -> Int? {
+        switch c {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): Int(c - UInt8(ascii: "0"))
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): Int(c - UInt8(ascii: "a")) + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): Int(c - UInt8(ascii: "A")) + 10
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,103 @@
+/// What the stroke engine publishes, in order: the messages of
+/// `penkit replay --json` and of the daemon's socket (docs/protocol.md).
+public enum EngineMessage: Sendable, Hashable {
+    /// One sample at the device's native rate, hovering or in contact.
+    case frame(Frame)
+    /// Tip down: a stroke starts.
+    case began(StrokeBegan)
+    /// Refined values for a sample published earlier, or word that none will come.
+    case update(SampleUpdate)
+    /// Tip up or cancellation: no more frames for this stroke; updates may follow.
+    case ended(StrokeEnded)
+    /// A stroke once nothing is pending; exactly once per stroke, in begin order.
+    case stroke(FinalizedStroke)
+
+    public var typeName: String {
+        switch self {
+        case .frame: "frame"
+        case .began: "began"
+        case .update: "update"
+        case .ended: "ended"
+        case .stroke: "stroke"
+        }
+    }
+}
+
+public struct Frame: Sendable, Hashable {
+    public var tool: ToolIdentity
+    /// The stroke this contact frame belongs to; nil while hovering.
+    public var stroke: UInt64?
+    public var sample: Sample
+    /// Samples predicted past `sample`, for rendering only; replaced by the next frame.
+    public var predicted: [Sample]
+
+    public init(tool: ToolIdentity, stroke: UInt64?, sample: Sample, predicted: [Sample] = []) {
+        self.tool = tool
+        self.stroke = stroke
+        self.sample = sample
+        self.predicted = predicted
+    }
+}
+
+public struct StrokeBegan: Sendable, Hashable {
+    public var stroke: UInt64
+    public var tool: ToolIdentity
+    public var ink: Ink
+    /// Time in µs of the tip-down.
+    public var time: UInt64
+
+    public init(stroke: UInt64, tool: ToolIdentity, ink: Ink, time: UInt64) {
+        self.stroke = stroke
+        self.tool = tool
+        self.ink = ink
+        self.time = time
+    }
+}
+
+public struct SampleUpdate: Sendable, Hashable {
+    /// The stroke of the updated sample; nil for a hover sample.
+    public var stroke: UInt64?
+    public var updateIndex: UInt64
+    /// Properties that now have their measured values.
+    public var updated: SampleProperties
+    /// Properties for which no update will come: they stay estimated.
+    public var expired: SampleProperties
+    /// The sample as it is now (`expectingUpdates` says what is still pending).
+    public var sample: Sample
+
+    public init(stroke: UInt64?, updateIndex: UInt64, updated: SampleProperties,
+                expired: SampleProperties, sample: Sample) {
+        self.stroke = stroke
+        self.updateIndex = updateIndex
+        self.updated = updated
+        self.expired = expired
+        self.sample = sample
+    }
+}
+
+public struct StrokeEnded: Sendable, Hashable {
+    public var stroke: UInt64
+    /// Time in µs of the tip-up, or of the event that cancelled the stroke.
+    public var time: UInt64
+    public var cancelled: Bool
+    /// How many samples still expect an update.
+    public var pendingUpdates: Int
+
+    public init(stroke: UInt64, time: UInt64, cancelled: Bool, pendingUpdates: Int) {
+        self.stroke = stroke
+        self.time = time
+        self.cancelled = cancelled
+        self.pendingUpdates = pendingUpdates
+    }
+}
+
+public struct FinalizedStroke: Sendable, Hashable {
+    /// 1, 2, 3 … per engine, in the order strokes began; clients resume with it.
+    public var seq: UInt64
+    public var stroke: Stroke
+
+    public init(seq: UInt64, stroke: Stroke) {
+        self.seq = seq
+        self.stroke = stroke
+    }
+}

@@ -1,0 +1,39 @@
+import Testing
+@testable import PenKit
+
+// Expected values are worked out by hand from the table in InkResponse.swift.
+@Test func penWidthFollowsForceAndThinsWithSpeed() {
+    let pen = Ink(.pen, width: 2)
+    #expect(pen.size(force: 0.5, altitude: .pi / 2, azimuth: 0, speed: 0) == 2)
+    #expect(pen.size(force: 0, altitude: .pi / 2, azimuth: 0, speed: 0) == 0.5)
+    #expect(pen.size(force: 1, altitude: 0.2, azimuth: 3, speed: 1000) == 1.75)
+    #expect(pen.opacity(force: 0.1, altitude: 0.3, azimuth: 1, speed: 500) == 1)
+}
+
+@Test func pencilWidensWhenTiltedAndDarkensWithForce() {
+    let pencil = Ink(.pencil, color: InkColor(red: 0, green: 0, blue: 0, alpha: 0.5), width: 1)
+    #expect(pencil.size(force: 0.5, altitude: .pi / 2, azimuth: 0, speed: 0) == 1)
+    #expect(pencil.size(force: 0.5, altitude: .pi / 4, azimuth: 0, speed: 0) == 2.5)
+    #expect(abs(pencil.opacity(force: 0.25, altitude: 1, azimuth: 0, speed: 0) - 0.5 * 0.4) < 1e-12)
+    #expect(pencil.opacity(force: 1, altitude: 1, azimuth: 0, speed: 0) == 0.5)
+}
+
+@Test func markerChiselFollowsAzimuthAndStreaksWhenFast() {
+    let marker = Ink(.marker, width: 4)
+    #expect(abs(marker.size(force: 0.5, altitude: 1, azimuth: .pi / 4, speed: 0) - 4) < 1e-12)
+    #expect(abs(marker.size(force: 0.5, altitude: 1, azimuth: 3 * .pi / 4, speed: 0) - 2) < 1e-12)
+    #expect(abs(marker.opacity(force: 0.5, altitude: 1, azimuth: 0, speed: 0) - 0.6) < 1e-12)
+    #expect(abs(marker.opacity(force: 0.5, altitude: 1, azimuth: 0, speed: 5000) - 0.3) < 1e-12)
+}
+
+@Test func strokeAssemblyComputesSpeedFromNeighbours() {
+    let samples = [
+        Sample(time: 0, x: 0, y: 0, force: 0.5), Sample(time: 10_000, x: 3, y: 4, force: 0.5),
+        Sample(time: 20_000, x: 6, y: 8, force: 0.5),
+    ]
+    // 10 mm in 20 ms = 500 mm/s at the middle sample; pen width 1 → 1 / 1.5.
+    let stroke = Stroke(id: 1, tool: ToolIdentity(type: .pen), ink: Ink(.pen, width: 1), cancelled: false, samples: samples)
+    #expect(abs(stroke.points[1].size - 1 / 1.5) < 1e-12)
+    #expect(stroke.path.controlPoints.count == 3)
+    #expect(stroke.creationTime == 0)
+}

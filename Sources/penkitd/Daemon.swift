@@ -55,16 +55,6 @@ final class Daemon: @unchecked Sendable {
         sources.append(hup)
         signal(SIGPIPE, SIG_IGN)
 
-        var watchdog: RepeatedTask?
-        if let interval = SdNotify.watchdogInterval() {
-            // Pinged from the event loop, so a wedged loop stops the pings and systemd restarts us.
-            watchdog = server.hub.eventLoop.scheduleRepeatedTask(
-                initialDelay: .zero, delay: .nanoseconds(Int64(interval.components.seconds) * 1_000_000_000
-                                                         + interval.components.attoseconds / 1_000_000_000)) { _ in
-                SdNotify.send("WATCHDOG=1")
-            }
-        }
-
         let inputDone = DispatchSemaphore(value: 0)
         let hub = server.hub
         let live = replay == nil ? LiveSource() : nil
@@ -105,6 +95,17 @@ final class Daemon: @unchecked Sendable {
 
         SdNotify.send("READY=1\nSTATUS=serving \(devices.count) device(s)")
         logger.info("ready", metadata: ["devices": "\(devices.count)"])
+        // After READY=1, so that systemd hears READY first.
+        var watchdog: RepeatedTask?
+        if let interval = SdNotify.watchdogInterval() {
+            // Pinged from the event loop, so a wedged loop stops the pings and systemd restarts us.
+            watchdog = server.hub.eventLoop.scheduleRepeatedTask(
+                initialDelay: .zero, delay: .nanoseconds(Int64(interval.components.seconds) * 1_000_000_000
+                                                         + interval.components.attoseconds / 1_000_000_000)) { _ in
+                SdNotify.send("WATCHDOG=1")
+            }
+        }
+
         stopSignal.wait()
 
         SdNotify.send("STOPPING=1")

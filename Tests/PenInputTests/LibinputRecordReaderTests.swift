@@ -90,4 +90,23 @@ import Testing
         let trace = try TraceFile.parse(bytes: Array(text.utf8), name: "quoted.yml")
         #expect(trace.devices[0].description.name == String(repeating: "[", count: 200))
     }
+
+    /// Nesting just inside the guard's limits reaches Yams and must come back as an error, not a
+    /// stack overflow; just outside, the guard refuses it first.
+    @Test func nestingAtTheLimitsIsAnErrorNotACrash() {
+        let flow = "version: 1\ndevices: " + String(repeating: "[", count: 63) + String(repeating: "]", count: 63) + "\n"
+        #expect(throws: TraceError.self) { try TraceFile.parse(bytes: Array(flow.utf8), name: "flow.yml") }
+        var block = "version: 1\ndevices:\n"
+        for depth in 1...120 { block += String(repeating: " ", count: depth * 2) + "k\(depth):\n" }
+        #expect(throws: TraceError.self) { try TraceFile.parse(bytes: Array(block.utf8), name: "block.yml") }
+        let dashes = "version: 1\ndevices:\n" + String(repeating: "- ", count: 200) + "x\n"
+        do {
+            _ = try TraceFile.parse(bytes: Array(dashes.utf8), name: "dashes.yml")
+            Issue.record("200 nested sequences were accepted")
+        } catch let error as TraceError {
+            #expect(error.line == 3 && error.message.contains("levels deep"), "\(error)")
+        } catch {
+            Issue.record("not a TraceError: \(error)")
+        }
+    }
 }

@@ -2,6 +2,7 @@ import CLibevdev
 import Glibc
 import Testing
 @testable import PenInput
+import PenKit
 
 /// The host-side parts of a uinput replay: framing, what the kernel's input core passes on,
 /// mapping kernel times back to the trace, and the 50 ms faithfulness check. The kernel
@@ -128,5 +129,40 @@ import Testing
         } catch let error as UinputError {
             #expect(error.message.contains("/dev/uinput does not exist"))
         }
+    }
+}
+
+/// When libinput 1.22's forced proximity-out timer is armed, worked out from its rules
+/// (evdev-tablet.c): tool in proximity, tip up, no button down, device not yet seen sending
+/// BTN_TOOL_PEN 0 itself.
+@Suite struct ArmedGapTests {
+    static func frame(_ time: UInt64, _ events: [(Int32, Int32, Int32)] = [(EV_ABS, ABS_X, 1)]) -> EvdevFrame {
+        EvdevFrame(time: time, events: events.map { EvdevEvent(time: time, type: UInt16($0.0), code: UInt16($0.1), value: $0.2) }
+            + [EvdevEvent(time: time, type: UInt16(EV_SYN), code: UInt16(SYN_REPORT), value: 0)])
+    }
+
+    static func event(_ time: UInt64, _ kind: TabletEvent.Kind, _ state: TabletEvent.State?, tip: Bool = false, button: UInt32? = nil) -> TabletEvent {
+        TabletEvent(kind: kind, time: time, tool: ToolIdentity(type: .pen), state: state, tipDown: tip,
+                    axes: TabletAxes(), toolAxes: [], button: button)
+    }
+
+    @Test func hoverArmsContactAndButtonsDisarm() {
+        let frames = (0..<6).map { Self.frame(UInt64($0) * 10) }
+        let events = [Self.event(0, .proximity, .proximityIn),
+                      Self.event(10, .tip, .down, tip: true),
+                      Self.event(20, .tip, .up),
+                      Self.event(30, .button, .pressed, button: UInt32(BTN_STYLUS)),
+                      Self.event(40, .button, .released, button: UInt32(BTN_STYLUS))]
+        let armed = ForcedProximityCheck.armedGaps(delivered: frames, events: events)
+        #expect(armed == [false, true, false, true, false, true])
+    }
+
+    @Test func aDeviceThatSendsItsOwnProximityOutIsNeverForced() {
+        let frames = [Self.frame(0, [(EV_KEY, BTN_TOOL_PEN, 1)]), Self.frame(10, [(EV_KEY, BTN_TOOL_PEN, 0)]),
+                      Self.frame(20, [(EV_KEY, BTN_TOOL_PEN, 1)]), Self.frame(30)]
+        let events = [Self.event(0, .proximity, .proximityIn), Self.event(10, .proximity, .proximityOut),
+                      Self.event(20, .proximity, .proximityIn)]
+        let armed = ForcedProximityCheck.armedGaps(delivered: frames, events: events)
+        #expect(armed == [false, true, false, false])
     }
 }

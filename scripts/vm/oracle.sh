@@ -5,13 +5,16 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 SWIFT=${SWIFT:-swift}
 $SWIFT build --product penkit ${BUILD_FLAGS:-} >&2
-BIN=$($SWIFT build --show-bin-path ${BUILD_FLAGS:-})/penkit
+# The guest runs a copy, so rebuilding during a run cannot change the binary under it.
+mkdir -p .build-vm/bin
+cp "$($SWIFT build --show-bin-path ${BUILD_FLAGS:-})/penkit" .build-vm/bin/penkit
+BIN=$PWD/.build-vm/bin/penkit
 OUT=$PWD/.build-vm/oracle
 DEST=Tests/Fixtures/libinput
 rm -rf "$OUT" && mkdir -p "$OUT" "$DEST"
 started=$(date +%s)
 status=0
-scripts/vm/run.sh "$OUT" scripts/vm/oracle-guest.sh "$BIN" "$OUT" traces/*.evemu || status=$?
+scripts/vm/run.sh "$OUT" scripts/vm/oracle-guest.sh "$BIN" "$OUT" ${TRACES:-traces/*.evemu} || status=$?
 echo "oracle: VM run took $(( $(date +%s) - started )) s (boot included), exit $status" >&2
 shopt -s nullglob
 files=("$OUT"/*.jsonl "$OUT"/*.log)

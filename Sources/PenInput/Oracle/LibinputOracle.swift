@@ -126,7 +126,9 @@ public enum LibinputOracle {
         var problems: [String] = []
         for observer in observers {
             let timerTimes = observer.events.map(\.time).filter { !frameTimes.contains($0) }
-            problems += ForcedProximityCheck.problems(map: map, timerEventKernelTimes: timerTimes, dispatchTimes: dispatchTimes)
+            let armed = ForcedProximityCheck.armedGaps(delivered: raw.frames, events: observer.events)
+            problems += ForcedProximityCheck.problems(map: map, timerEventKernelTimes: timerTimes,
+                                                      dispatchTimes: dispatchTimes, armed: armed)
             // libinput resynchronises after SYN_DROPPED, which real hardware read in time never causes.
             if observer.logBox.lines.contains(where: { $0.contains("SYN_DROPPED") }) {
                 problems.append("libinput lost events (SYN_DROPPED): it was read too late")

@@ -6,8 +6,10 @@ SWIFT ?= swift
 BUILD_FLAGS ?=
 DEBS := pkg-config libinput-dev libevdev-dev libudev-dev
 DEMO_TRACE ?= traces/wacom-intuos4-6x9-stylus-drag.evemu
+DAEMON_DEMO_TRACE ?= traces/wacom-dth2242-pen.evemu
 
-.PHONY: all deps build release demo test unit fuzz e2e clean install uninstall
+.PHONY: all deps build release demo test unit fuzz e2e oracle clean install uninstall
+.PHONY: demo-daemon install-no-smoothing
 
 all: build
 
@@ -39,5 +41,59 @@ fuzz: deps
 
 test: unit fuzz
 
+# Regenerate Tests/Fixtures/libinput/ with real libinput in a VM (see README).
+oracle: deps
+	scripts/vm/oracle.sh
+
 clean:
 	rm -rf .build .build-*
+
+# --- penkitd: installation (systemd units, udev rules, config) and its demo ---
+PREFIX ?= /usr/local
+DESTDIR ?=
+SYSTEMD_SYSTEM_DIR ?= /etc/systemd/system
+SYSTEMD_USER_DIR ?= /etc/systemd/user
+UDEV_RULES_DIR ?= /etc/udev/rules.d
+SYSUSERS_DIR ?= /etc/sysusers.d
+LIBINPUT_QUIRKS_DIR ?= /etc/libinput
+INSTALLED_FILES := $(PREFIX)/bin/penkitd $(PREFIX)/bin/penkit \
+	$(SYSTEMD_SYSTEM_DIR)/penkit.socket $(SYSTEMD_SYSTEM_DIR)/penkit.service \
+	$(SYSTEMD_USER_DIR)/penkit.socket $(SYSTEMD_USER_DIR)/penkit.service \
+	$(UDEV_RULES_DIR)/70-penkit.rules $(SYSUSERS_DIR)/penkit.conf \
+	$(PREFIX)/share/doc/penkit/daemon.md $(PREFIX)/share/doc/penkit/protocol.md \
+	$(LIBINPUT_QUIRKS_DIR)/local-overrides.d/70-penkit-no-smoothing.quirks
+
+install: release
+	install -D -m 0755 "$$($(SWIFT) build -c release --show-bin-path)/penkitd" $(DESTDIR)$(PREFIX)/bin/penkitd
+	install -D -m 0755 "$$($(SWIFT) build -c release --show-bin-path)/penkit" $(DESTDIR)$(PREFIX)/bin/penkit
+	install -D -m 0644 systemd/penkit.socket $(DESTDIR)$(SYSTEMD_SYSTEM_DIR)/penkit.socket
+	sed 's|/usr/local|$(PREFIX)|g' systemd/penkit.service > penkit.service.tmp && install -D -m 0644 penkit.service.tmp $(DESTDIR)$(SYSTEMD_SYSTEM_DIR)/penkit.service && rm -f penkit.service.tmp
+	install -D -m 0644 systemd/user/penkit.socket $(DESTDIR)$(SYSTEMD_USER_DIR)/penkit.socket
+	sed 's|/usr/local|$(PREFIX)|g' systemd/user/penkit.service > penkit.service.tmp && install -D -m 0644 penkit.service.tmp $(DESTDIR)$(SYSTEMD_USER_DIR)/penkit.service && rm -f penkit.service.tmp
+	install -D -m 0644 udev/70-penkit.rules $(DESTDIR)$(UDEV_RULES_DIR)/70-penkit.rules
+	install -D -m 0644 systemd/penkit.sysusers $(DESTDIR)$(SYSUSERS_DIR)/penkit.conf
+	[ -e $(DESTDIR)/etc/penkit/penkitd.conf ] || install -D -m 0644 systemd/penkitd.conf $(DESTDIR)/etc/penkit/penkitd.conf
+	install -D -m 0644 docs/daemon.md $(DESTDIR)$(PREFIX)/share/doc/penkit/daemon.md
+	install -D -m 0644 docs/protocol.md $(DESTDIR)$(PREFIX)/share/doc/penkit/protocol.md
+	@if [ -z "$(DESTDIR)" ]; then \
+		if command -v systemd-sysusers >/dev/null; then systemd-sysusers $(SYSUSERS_DIR)/penkit.conf; \
+		else getent group penkit >/dev/null || groupadd --system penkit; \
+		     getent passwd penkit >/dev/null || useradd --system --gid penkit --no-create-home --shell /usr/sbin/nologin penkit; fi; \
+		if command -v udevadm >/dev/null && [ -d /run/udev ]; then udevadm control --reload && udevadm trigger --subsystem-match=input --action=change || true; fi; \
+		if [ -d /run/systemd/system ]; then systemctl daemon-reload; echo "enable with: systemctl enable --now penkit.socket"; fi; \
+	fi
+
+# Opt-in: turn off libinput's tablet smoothing (see udev/70-penkit-no-smoothing.quirks).
+install-no-smoothing:
+	install -D -m 0644 udev/70-penkit-no-smoothing.quirks $(DESTDIR)$(LIBINPUT_QUIRKS_DIR)/local-overrides.d/70-penkit-no-smoothing.quirks
+
+uninstall:
+	-@if [ -z "$(DESTDIR)" ] && [ -d /run/systemd/system ]; then systemctl disable --now penkit.socket penkit.service 2>/dev/null; fi
+	rm -f $(addprefix $(DESTDIR),$(INSTALLED_FILES))
+	-rmdir $(DESTDIR)$(PREFIX)/share/doc/penkit 2>/dev/null
+	@echo "kept /etc/penkit/penkitd.conf and the penkit user; remove them by hand if wanted"
+	-@if [ -z "$(DESTDIR)" ] && [ -d /run/systemd/system ]; then systemctl daemon-reload; fi
+
+# penkitd on a bundled trace, on a temporary socket: one line per finalized stroke, an SVG, a clean stop.
+demo-daemon: build
+	./scripts/demo-daemon.sh $(DAEMON_DEMO_TRACE)

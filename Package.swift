@@ -15,6 +15,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/jpsim/Yams", from: "5.0.1"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         .systemLibrary(name: "CLibinput", pkgConfig: "libinput", providers: [.apt(["libinput-dev"])]),
@@ -37,6 +38,9 @@ let package = Package(
             "PenKit", "PenEngine", "PenInput",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "DequeModule", package: "swift-collections"),
         ]),
         .executableTarget(name: "penkit", dependencies: [
             "PenKit", "PenEngine", "PenInput",
@@ -46,6 +50,6 @@ let package = Package(
         .testTarget(name: "PenKitTests", dependencies: ["PenKit"]),
         .testTarget(name: "PenInputTests", dependencies: ["PenInput", "PenKit"]),
         .testTarget(name: "PenEngineTests", dependencies: ["PenEngine", "PenInput", "PenKit"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["PenKit"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["PenKit", "PenInput", "penkitd"]),
     ]
 )

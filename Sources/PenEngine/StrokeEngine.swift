@@ -49,6 +49,7 @@ public struct StrokeEngine {
         let key = ToolKey(device: device, tool: event.tool)
         if event.kind == .proximity, event.state == .proximityOut {
             proximityOut(key, at: event.time, into: &out)
+            publishReady(into: &out)
             return
         }
         if tools[key] == nil {

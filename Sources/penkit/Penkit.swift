@@ -5,6 +5,7 @@ struct Penkit: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "penkit",
         abstract: "Pen input for Linux tablets: replay traces, watch the daemon, benchmark.",
-        subcommands: [ReplayCommand.self, BenchCommand.self]
+        subcommands: [ReplayCommand.self, BenchCommand.self, OracleCommand.self, LibinputEventsCommand.self,
+                      EventsCommand.self, StrokesCommand.self, DevicesCommand.self]
     )
 }

@@ -1,5 +1,45 @@
 import ArgumentParser
+import Foundation
+import PenInput
 
+/// `penkit replay TRACE --uinput`: creates a uinput device with the trace's exact
+/// description, waits for a reader to open it (penkitd, libinput debug-events, ...), zeroes
+/// the kernel's axis fuzz so the recorded values are not filtered twice, and plays every
+/// frame at its absolute offset from the start. Needs a writable /dev/uinput.
 func replayThroughUinput(_ command: ReplayCommand) async throws {
-    throw ValidationError("--uinput is not implemented yet")
+    do {
+        let trace = try TraceFile.load(path: command.trace)
+        guard trace.devices.count == 1, let device = trace.devices.first else {
+            throw ValidationError("--uinput plays traces of one device; \(command.trace) has \(trace.devices.count)")
+        }
+        let player = try UinputPlayer(description: device.description, events: device.events)
+        print("uinput: \(player.device.devnode) \"\(device.description.name)\"")
+        try waitForReader(player.device.devnode, timeout: 60_000_000)
+        try player.device.zeroKernelFuzz()
+        let report = try player.play(startingAt: MonotonicClock.nowMicroseconds() + 50_000)
+        let late = zip(player.frames, report.written).map { frame, written in
+            Int64(written) - Int64(report.start + (frame.time - player.frames[0].time))
+        }
+        print("uinput: played \(player.frames.count) frames; write lateness max \(late.max() ?? 0) µs")
+        // Leave the device a moment so readers' timers (libinput's 50 ms proximity timeout)
+        // run against the device they belong to before it is removed.
+        MonotonicClock.sleep(untilMicroseconds: MonotonicClock.nowMicroseconds() + 250_000)
+    } catch let error as UinputError {
+        FileHandle.standardError.write(Data("penkit replay --uinput: \(error)\n".utf8))
+        throw ExitCode(1)
+    }
+}
+
+/// Waits until another process has the node open, then a little longer: a reader such as
+/// libinput reads the axis ranges (and the original fuzz) right after opening the node.
+private func waitForReader(_ devnode: String, timeout: UInt64) throws {
+    let deadline = MonotonicClock.nowMicroseconds() + timeout
+    while DeviceReaders.pids(holding: devnode).isEmpty {
+        if MonotonicClock.nowMicroseconds() > deadline {
+            throw UinputError("no process opened \(devnode) within \(timeout / 1_000_000) s; start the reader (penkitd, libinput debug-events) first")
+        }
+        usleep(10_000)
+    }
+    print("uinput: \(devnode) opened by a reader")
+    MonotonicClock.sleep(untilMicroseconds: MonotonicClock.nowMicroseconds() + 200_000)
 }

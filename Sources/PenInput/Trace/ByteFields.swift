@@ -1,15 +1,35 @@
 /// Whitespace-separated fields of one text line, read straight from its bytes: the evemu reader
 /// parses tens of thousands of lines, and Strings per field would dominate its time.
-/// A `#` ends the fields (the rest of the line is a comment).
+/// A `#` ends the fields (the rest of the line is a comment). It indexes a raw pointer, not a
+/// buffer, because pointer subscripts are inlined even in debug builds and buffer subscripts are not;
+/// every index it reads lies in `start..<end`, which the caller takes from a valid buffer.
 struct ByteFields {
-    let bytes: UnsafeBufferPointer<UInt8>
+    let bytes: UnsafePointer<UInt8>
     private(set) var index: Int
     let end: Int
 
-    init(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) {
+    init(_ bytes: UnsafePointer<UInt8>, from start: Int, to end: Int) {
         self.bytes = bytes
         self.index = start
         self.end = end
+    }
+
+    /// The next four fields in one pass, and how many fields there were in all.
+    mutating func next4() -> (fields: (Range<Int>, Range<Int>, Range<Int>, Range<Int>), count: Int) {
+        let empty = 0..<0
+        var f = (empty, empty, empty, empty)
+        var count = 0
+        while let field = next() {
+            switch count {
+            case 0: f.0 = field
+            case 1: f.1 = field
+            case 2: f.2 = field
+            case 3: f.3 = field
+            default: break
+            }
+            count += 1
+        }
+        return (f, count)
     }
 
     /// The next field, or nil at the end of the line or at a comment.
@@ -32,7 +52,7 @@ struct ByteFields {
     }
 
     func text(_ range: Range<Int>) -> String {
-        String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+        String(decoding: UnsafeBufferPointer(start: bytes + range.lowerBound, count: range.count), as: UTF8.self)
     }
 
     /// Hexadecimal without prefix (evemu writes `%04x`, `%02x`); nil if not hex or above `max`.

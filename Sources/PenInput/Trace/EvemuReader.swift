@@ -16,19 +16,20 @@ public enum EvemuReader {
         try bytes.withUnsafeBufferPointer { try parse($0, file: file) }
     }
 
-    public static func parse(_ bytes: UnsafeBufferPointer<UInt8>, file: String) throws -> Trace {
-        try TraceText.validate(bytes, file: file)
+    public static func parse(_ buffer: UnsafeBufferPointer<UInt8>, file: String) throws -> Trace {
+        try TraceText.validate(buffer, file: file)
         var parser = EvemuParser(file: file)
-        var start = 0
-        var line = 0
-        while start < bytes.count {
-            line += 1
-            var end = start
-            while end < bytes.count && bytes[end] != 0x0A { end += 1 }
-            var contentEnd = end
-            if contentEnd > start && bytes[contentEnd - 1] == 0x0D { contentEnd -= 1 }
-            try parser.consume(bytes, from: start, to: contentEnd, line: line)
-            start = end + 1
+        if let bytes = buffer.baseAddress {
+            var start = 0
+            var line = 0
+            while start < buffer.count {
+                line += 1
+                let end = TraceText.lineEnd(bytes, from: start, count: buffer.count)
+                var contentEnd = end
+                if contentEnd > start && bytes[contentEnd - 1] == 0x0D { contentEnd -= 1 }
+                try parser.consume(bytes, from: start, to: contentEnd, line: line)
+                start = end + 1
+            }
         }
         return try parser.finish()
     }
@@ -51,7 +52,13 @@ private struct EvemuParser {
     private var checker: EventStreamChecker?
     private var events: [EvdevEvent] = []
 
-    private static let lineKinds = Set("NIPBALSE".utf8)
+    private static func isLineKind(_ kind: UInt8) -> Bool {
+        switch kind {
+        case UInt8(ascii: "N"), UInt8(ascii: "I"), UInt8(ascii: "P"), UInt8(ascii: "B"),
+             UInt8(ascii: "A"), UInt8(ascii: "L"), UInt8(ascii: "S"), UInt8(ascii: "E"): true
+        default: false
+        }
+    }
 
     init(file: String) { self.file = file }
 
@@ -59,7 +66,7 @@ private struct EvemuParser {
         TraceError(file: file, line: line, message: message)
     }
 
-    mutating func consume(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int, line: Int) throws {
+    mutating func consume(_ bytes: UnsafePointer<UInt8>, from start: Int, to end: Int, line: Int) throws {
         var i = start
         while i < end && (bytes[i] == 0x20 || bytes[i] == 0x09) { i += 1 }
         guard i < end else { return }
@@ -74,7 +81,7 @@ private struct EvemuParser {
         }
         var fields = ByteFields(bytes, from: i + 2, to: end)
         let kind = bytes[i]
-        guard Self.lineKinds.contains(kind) else {
+        guard Self.isLineKind(kind) else {
             throw error(line, "unrecognised line: expected `N:`, `I:`, `P:`, `B:`, `A:`, `L:`, `S:`, `E:` or a `#` comment")
         }
         if kind == UInt8(ascii: "E") {
@@ -115,7 +122,7 @@ private struct EvemuParser {
         }
     }
 
-    private mutating func readName(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int, line: Int) throws {
+    private mutating func readName(_ bytes: UnsafePointer<UInt8>, from start: Int, to end: Int, line: Int) throws {
         guard name == nil else {
             throw error(line, "second `N:` line: an evemu file holds one device")
         }
@@ -123,7 +130,7 @@ private struct EvemuParser {
         var e = end
         while s < e && (bytes[s] == 0x20 || bytes[s] == 0x09) { s += 1 }
         while e > s && (bytes[e - 1] == 0x20 || bytes[e - 1] == 0x09) { e -= 1 }
-        name = String(decoding: UnsafeBufferPointer(rebasing: bytes[s..<e]), as: UTF8.self)
+        name = String(decoding: UnsafeBufferPointer(start: bytes + s, count: e - s), as: UTF8.self)
     }
 
     private mutating func readID(_ fields: inout ByteFields, line: Int) throws {
@@ -229,25 +236,21 @@ private struct EvemuParser {
 
     private mutating func readEvent(_ fields: inout ByteFields, line: Int) throws {
         if checker == nil { try startEvents(line: line) }
-        let count = fields.remainingCount()
+        let (f, count) = fields.next4()
         guard count == 4 else {
             throw error(line, "`E:` needs 4 fields (sec.usec type code value), found \(count)")
         }
-        let timeField = fields.next()!
-        guard let time = parseTime(fields, timeField) else {
-            throw error(line, "`E:` time `\(fields.text(timeField))` is not SECONDS.MICROSECONDS")
+        guard let time = parseTime(fields, f.0) else {
+            throw error(line, "`E:` time `\(fields.text(f.0))` is not SECONDS.MICROSECONDS")
         }
-        let typeField = fields.next()!
-        guard let type = fields.hex(typeField, max: 0xFFFF) else {
-            throw error(line, "`E:` event type `\(fields.text(typeField))` is not a 16-bit hex number")
+        guard let type = fields.hex(f.1, max: 0xFFFF) else {
+            throw error(line, "`E:` event type `\(fields.text(f.1))` is not a 16-bit hex number")
         }
-        let codeField = fields.next()!
-        guard let code = fields.hex(codeField, max: 0xFFFF) else {
-            throw error(line, "`E:` event code `\(fields.text(codeField))` is not a 16-bit hex number")
+        guard let code = fields.hex(f.2, max: 0xFFFF) else {
+            throw error(line, "`E:` event code `\(fields.text(f.2))` is not a 16-bit hex number")
         }
-        let valueField = fields.next()!
-        guard let value = fields.int32(valueField) else {
-            throw error(line, "`E:` value `\(fields.text(valueField))` is not a 32-bit decimal integer")
+        guard let value = fields.int32(f.3) else {
+            throw error(line, "`E:` value `\(fields.text(f.3))` is not a 32-bit decimal integer")
         }
         let event = EvdevEvent(time: time, type: UInt16(type), code: UInt16(code), value: value)
         try checker!.check(event, line: line)
@@ -256,7 +259,9 @@ private struct EvemuParser {
 
     /// `sec.usec` as evemu prints it (`%lu.%06u`): up to six digits of microseconds.
     private func parseTime(_ fields: ByteFields, _ range: Range<Int>) -> UInt64? {
-        guard let dot = range.first(where: { fields.bytes[$0] == UInt8(ascii: ".") }) else { return nil }
+        var dot = range.lowerBound
+        while dot < range.upperBound && fields.bytes[dot] != UInt8(ascii: ".") { dot += 1 }
+        guard dot < range.upperBound else { return nil }
         let micros = dot + 1..<range.upperBound
         guard micros.count <= 6,
               let sec = fields.unsigned(range.lowerBound..<dot, max: UInt64.max / 1_000_000 - 1),

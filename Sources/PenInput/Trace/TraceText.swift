@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
 /// Checks that a trace is text before any format parser sees it, so binary garbage gets one
 /// clear error naming its line instead of a confusing complaint from deep inside a parser.
 enum TraceText {
@@ -7,6 +13,34 @@ enum TraceText {
 
     /// Rejects NUL and other control bytes (tab, CR and LF excepted), invalid UTF-8 and overlong lines.
     static func validate(_ bytes: UnsafeBufferPointer<UInt8>, file: String) throws {
+        // Clean text is the common case: memchr and the standard library's UTF-8 validation check
+        // it at memory speed even in debug builds. Only a fault needs the byte loop, to find its line.
+        if isClean(bytes) { return }
+        try locateFault(bytes, file: file)
+    }
+
+    private static let forbiddenControlBytes: [Int32] = Array(0x00...0x08) + [0x0B, 0x0C] + Array(0x0E...0x1F)
+
+    private static func isClean(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return true }
+        for byte in forbiddenControlBytes where memchr(base, byte, bytes.count) != nil { return false }
+        guard String(validating: bytes, as: UTF8.self) != nil else { return false }
+        var start = 0
+        while start < bytes.count {
+            let end = lineEnd(base, from: start, count: bytes.count)
+            if end - start > maximumLineLength { return false }
+            start = end + 1
+        }
+        return true
+    }
+
+    /// The index of the next LF at or after `start`, or `count` when the last line has none.
+    static func lineEnd(_ base: UnsafePointer<UInt8>, from start: Int, count: Int) -> Int {
+        guard let found = memchr(base + start, 0x0A, count - start) else { return count }
+        return UnsafeRawPointer(found) - UnsafeRawPointer(base)
+    }
+
+    private static func locateFault(_ bytes: UnsafeBufferPointer<UInt8>, file: String) throws {
         var line = 1
         var lineStart = 0
         var i = 0

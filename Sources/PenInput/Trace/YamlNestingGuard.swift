@@ -5,7 +5,10 @@ enum YamlNestingGuard {
     static let maximumFlowDepth = 64
     static let maximumBlockDepth = 256
 
-    static func check(_ bytes: UnsafeBufferPointer<UInt8>, file: String) throws {
+    static func check(_ buffer: UnsafeBufferPointer<UInt8>, file: String) throws {
+        // A raw pointer: its subscript is inlined even in debug builds; indices stay below `count`.
+        guard let bytes = buffer.baseAddress else { return }
+        let count = buffer.count
         var line = 1
         var flowDepth = 0
         var quote: UInt8 = 0  // the open quote character, 0 outside quoted scalars
@@ -13,7 +16,7 @@ enum YamlNestingGuard {
         var blockDepth = 0
         var previous: UInt8 = 0x0A
         var i = 0
-        while i < bytes.count {
+        while i < count {
             let b = bytes[i]
             if b == 0x0A {
                 line += 1
@@ -29,7 +32,7 @@ enum YamlNestingGuard {
                     continue
                 }
                 if b == quote {
-                    if quote == UInt8(ascii: "'") && i + 1 < bytes.count && bytes[i + 1] == quote {
+                    if quote == UInt8(ascii: "'") && i + 1 < count && bytes[i + 1] == quote {
                         i += 2  // '' is an escaped quote inside a single-quoted scalar
                         continue
                     }
@@ -44,7 +47,7 @@ enum YamlNestingGuard {
                 if b == 0x20 {
                     blockDepth += 1
                 } else if (b == UInt8(ascii: "-") || b == UInt8(ascii: "?"))
-                            && (i + 1 == bytes.count || bytes[i + 1] == 0x20 || bytes[i + 1] == 0x0A) {
+                            && (i + 1 == count || bytes[i + 1] == 0x20 || bytes[i + 1] == 0x0A) {
                     blockDepth += 2
                 } else {
                     atLineStart = false
@@ -57,7 +60,7 @@ enum YamlNestingGuard {
                 || previous == UInt8(ascii: "{") || previous == UInt8(ascii: ",") || previous == UInt8(ascii: ":")
             switch b {
             case UInt8(ascii: "#") where previous == 0x20 || previous == 0x09 || previous == 0x0A:
-                while i < bytes.count && bytes[i] != 0x0A { i += 1 }
+                while i < count && bytes[i] != 0x0A { i += 1 }
                 continue
             case UInt8(ascii: "'") where startsToken, UInt8(ascii: "\"") where startsToken:
                 quote = b

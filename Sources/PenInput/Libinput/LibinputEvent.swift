@@ -1,0 +1,40 @@
+import PenKit
+
+/// A device as libinput sees it, named by its kernel node (eventN).
+public struct LibinputDeviceInfo: Sendable, Hashable {
+    public var sysname: String
+    public var name: String
+    public var vendor: UInt32
+    public var product: UInt32
+    /// libinput gave it the tablet-tool capability (it will emit tool events).
+    public var isTabletTool: Bool
+    /// libinput gave it the tablet-pad capability.
+    public var isTabletPad: Bool
+
+    public init(sysname: String, name: String, vendor: UInt32 = 0, product: UInt32 = 0,
+                isTabletTool: Bool, isTabletPad: Bool) {
+        self.sysname = sysname
+        self.name = name
+        self.vendor = vendor
+        self.product = product
+        self.isTabletTool = isTabletTool
+        self.isTabletPad = isTabletPad
+    }
+}
+
+/// What a libinput context reports, reduced to what penkit uses.
+public enum LibinputEvent: Sendable, Hashable {
+    case deviceAdded(LibinputDeviceInfo)
+    case deviceRemoved(LibinputDeviceInfo)
+    case tabletTool(TabletEvent, device: LibinputDeviceInfo)
+    /// Any other event (pad, pointer, keyboard, ...), by libinput's event type number.
+    case other(type: UInt32, device: LibinputDeviceInfo)
+}
+
+/// libinput's log priorities.
+public enum LibinputLogPriority: Sendable, Hashable, Comparable {
+    case debug, info, error
+
+    public static func < (a: Self, b: Self) -> Bool { a.rank < b.rank }
+    private var rank: Int { switch self { case .debug: 0; case .info: 1; case .error: 2 } }
+}

@@ -1,0 +1,38 @@
+/// A tablet as penkitd announces it in `hello` and `device` messages.
+public struct DeviceInfo: Sendable, Hashable {
+    /// penkitd's own id for the device, stable while it stays plugged in.
+    public var id: Int
+    public var name: String
+    public var vendor: UInt16
+    public var product: UInt16
+    /// The event node (/dev/input/eventN), or the trace file for a replay.
+    public var source: String
+
+    public init(id: Int, name: String, vendor: UInt16, product: UInt16, source: String) {
+        self.id = id
+        self.name = name
+        self.vendor = vendor
+        self.product = product
+        self.source = source
+    }
+
+    public func jsonObject() -> String {
+        "{\"id\":\(id),\"name\":\(JSONText.quote(name)),\"vendor\":\(vendor),\"product\":\(product),\"source\":\(JSONText.quote(source))}"
+    }
+}
+
+/// `{"type":"device","change":"added"|"removed","device":{…}}` on the `devices` channel.
+public struct DeviceChangeMessage: Sendable, Hashable {
+    public enum Change: String, Sendable { case added, removed }
+    public var change: Change
+    public var device: DeviceInfo
+
+    public init(change: Change, device: DeviceInfo) {
+        self.change = change
+        self.device = device
+    }
+
+    public func jsonLine() -> String {
+        "{\"type\":\"device\",\"change\":\"\(change.rawValue)\",\"device\":\(device.jsonObject())}"
+    }
+}

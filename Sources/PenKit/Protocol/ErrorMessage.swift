@@ -1,0 +1,39 @@
+/// `{"type":"error","code":"…","message":"…","fatal":bool}`. A fatal error is the
+/// last line before the server closes the connection.
+public struct ErrorMessage: Sendable, Hashable, Error {
+    public enum Code: String, Sendable, Hashable {
+        /// The line is not a JSON object.
+        case malformed
+        /// The line exceeds PenProtocol.maxLineBytes; fatal.
+        case lineTooLong = "line_too_long"
+        /// `subscribe` named a version this server does not speak.
+        case unsupportedVersion = "unsupported_version"
+        /// A request type or channel the server does not know.
+        case unknownRequest = "unknown_request"
+        /// The peer's uid/gid is not allowed; fatal.
+        case refused
+        /// The client fell too far behind on strokes; fatal. Reconnect with `since`.
+        case overflow
+        /// `since` reaches back before the oldest stroke the history still holds.
+        case historyGap = "history_gap"
+    }
+
+    public var code: Code
+    public var message: String
+    public var fatal: Bool
+    /// For `overflow`: the last stroke sequence number the client was sent.
+    public var lastSentSeq: UInt64?
+
+    public init(code: Code, message: String, fatal: Bool = false, lastSentSeq: UInt64? = nil) {
+        self.code = code
+        self.message = message
+        self.fatal = fatal
+        self.lastSentSeq = lastSentSeq
+    }
+
+    public func jsonLine() -> String {
+        var s = "{\"type\":\"error\",\"code\":\"\(code.rawValue)\",\"message\":\(JSONText.quote(message)),\"fatal\":\(fatal)"
+        if let lastSentSeq { s += ",\"lastSentSeq\":\(lastSentSeq)" }
+        return s + "}"
+    }
+}

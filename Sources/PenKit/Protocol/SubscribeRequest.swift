@@ -1,0 +1,67 @@
+import Foundation
+
+/// The client's request: `{"type":"subscribe","version":1,"channels":["frames","strokes"],"since":SEQ}`.
+/// `since` (optional) asks for every finalized stroke with a sequence number
+/// greater than SEQ that the history still holds, before live messages.
+public struct SubscribeRequest: Sendable, Hashable {
+    public var version: Int
+    public var channels: ChannelSet
+    public var since: UInt64?
+
+    public init(version: Int = PenProtocol.version, channels: ChannelSet, since: UInt64? = nil) {
+        self.version = version
+        self.channels = channels
+        self.since = since
+    }
+
+    public func jsonLine() -> String {
+        let names = channels.channels.map { "\"\($0.rawValue)\"" }.joined(separator: ",")
+        var s = "{\"type\":\"subscribe\",\"version\":\(version),\"channels\":[\(names)]"
+        if let since { s += ",\"since\":\(since)" }
+        return s + "}"
+    }
+
+    /// Parses one client line. Client requests are rare, so Foundation's parser is fine here.
+    public static func parse(_ line: [UInt8]) -> Result<SubscribeRequest, ErrorMessage> {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(line)),
+              let dict = object as? [String: Any] else {
+            return .failure(ErrorMessage(code: .malformed, message: "expected one JSON object per line"))
+        }
+        guard let type = dict["type"] as? String else {
+            return .failure(ErrorMessage(code: .malformed, message: "missing \"type\""))
+        }
+        guard type == "subscribe" else {
+            return .failure(ErrorMessage(code: .unknownRequest, message: "unknown request type \"\(type)\""))
+        }
+        guard let version = (dict["version"] as? NSNumber)?.intValue else {
+            return .failure(ErrorMessage(code: .malformed, message: "subscribe needs \"version\""))
+        }
+        guard version == PenProtocol.version else {
+            return .failure(ErrorMessage(code: .unsupportedVersion,
+                                         message: "protocol version \(version) is not supported; this server speaks \(PenProtocol.version)"))
+        }
+        var channels: ChannelSet = []
+        if let names = dict["channels"] {
+            guard let list = names as? [Any] else {
+                return .failure(ErrorMessage(code: .malformed, message: "\"channels\" must be an array of names"))
+            }
+            for item in list {
+                guard let name = item as? String, let channel = SubscriptionChannel(rawValue: name) else {
+                    return .failure(ErrorMessage(code: .unknownRequest, message: "unknown channel \(item)"))
+                }
+                channels.insert(ChannelSet(channel))
+            }
+        } else {
+            channels = .all
+        }
+        var since: UInt64?
+        if let raw = dict["since"] {
+            guard let number = raw as? NSNumber, number.int64Value >= 0,
+                  number.doubleValue == Double(number.int64Value) else {
+                return .failure(ErrorMessage(code: .malformed, message: "\"since\" must be a non-negative integer"))
+            }
+            since = UInt64(number.int64Value)
+        }
+        return .success(SubscribeRequest(version: version, channels: channels, since: since))
+    }
+}

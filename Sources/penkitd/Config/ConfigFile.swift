@@ -1,0 +1,104 @@
+import Foundation
+
+/// The config file: `key = value` lines, `#` comments, lists comma-separated.
+/// Unknown keys and bad values are errors naming the line, never ignored.
+enum ConfigFile {
+    struct Error: Swift.Error, CustomStringConvertible {
+        var path: String
+        var line: Int
+        var message: String
+        var description: String { "\(path):\(line): \(message)" }
+    }
+
+    /// The default location: /etc/penkit/penkitd.conf for the system service,
+    /// $XDG_CONFIG_HOME/penkit/penkitd.conf (or ~/.config/…) for a user.
+    static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        if getuid() == 0 { return "/etc/penkit/penkitd.conf" }
+        if let xdg = environment["XDG_CONFIG_HOME"], !xdg.isEmpty { return xdg + "/penkit/penkitd.conf" }
+        return (environment["HOME"] ?? "/") + "/.config/penkit/penkitd.conf"
+    }
+
+    /// Applies the file at `path` over `config`. A missing file is fine when `required` is false.
+    static func apply(path: String, required: Bool, to config: inout DaemonConfig) throws {
+        guard let bytes = readAll(path) else {
+            if required || FileManager.default.fileExists(atPath: path) {
+                throw Error(path: path, line: 0, message: "cannot read config file: \(String(cString: strerror(errno)))")
+            }
+            return
+        }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw Error(path: path, line: 0, message: "not UTF-8")
+        }
+        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            if trimmed.isEmpty { continue }
+            guard let eq = trimmed.firstIndex(of: "=") else {
+                throw Error(path: path, line: index + 1, message: "expected key = value")
+            }
+            let key = trimmed[..<eq].trimmingCharacters(in: .whitespaces)
+            let value = trimmed[trimmed.index(after: eq)...].trimmingCharacters(in: .whitespaces)
+            do {
+                try set(key: key, value: value, in: &config)
+            } catch {
+                throw Error(path: path, line: index + 1, message: error.message)
+            }
+        }
+    }
+
+    /// Plain read(2), so that /dev/null and other special files work as an empty config.
+    private static func readAll(_ path: String) -> [UInt8]? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var result: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n < 0 { if errno == EINTR { continue } else { return nil } }
+            if n == 0 { return result }
+            if result.count + n > 1 << 20 { errno = EFBIG; return nil }
+            result.append(contentsOf: chunk[..<n])
+        }
+    }
+
+    static func set(key: String, value: String, in config: inout DaemonConfig) throws(ConfigValueError) {
+        func list() -> [String] {
+            value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        }
+        func positive() throws(ConfigValueError) -> Int {
+            guard let n = Int(value), n > 0 else { throw ConfigValueError("\(key) must be a positive integer, not \"\(value)\"") }
+            return n
+        }
+        switch key {
+        case "socket": config.socketPath = value.isEmpty ? nil : value
+        case "socket-group": config.socketGroup = value.isEmpty ? nil : value
+        case "socket-mode":
+            guard let mode = UInt32(value, radix: 8), mode <= 0o777 else { throw ConfigValueError("socket-mode must be octal, like 0660") }
+            config.socketMode = mode
+        case "allow-users": config.allowUsers = list()
+        case "allow-groups": config.allowGroups = list()
+        case "history-strokes": config.historyStrokes = try positive()
+        case "client-buffer-bytes": config.clientBufferBytes = try positive()
+        case "client-live-buffer-bytes": config.clientLiveBufferBytes = try positive()
+        case "smoothing":
+            switch value {
+            case "true", "yes", "on", "1": config.smoothing = true
+            case "false", "no", "off", "0": config.smoothing = false
+            default: throw ConfigValueError("smoothing must be true or false")
+            }
+        case "log-level":
+            let levels = ["trace", "debug", "info", "notice", "warning", "error", "critical"]
+            guard levels.contains(value) else { throw ConfigValueError("log-level must be one of \(levels.joined(separator: ", "))") }
+            config.logLevel = value
+        default:
+            throw ConfigValueError("unknown key \"\(key)\" (known: \(DaemonConfig.keys.joined(separator: ", ")))")
+        }
+    }
+}
+
+/// A bad value for one key; ConfigFile adds the file and line.
+struct ConfigValueError: Swift.Error {
+    var message: String
+    init(_ message: String) { self.message = message }
+}

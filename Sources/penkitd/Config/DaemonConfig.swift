@@ -1,0 +1,28 @@
+/// Everything penkitd can be told, with its defaults. The config file
+/// (docs/daemon.md, systemd/penkitd.conf) and the flags fill it in, flags last.
+struct DaemonConfig: Sendable, Equatable {
+    /// Socket path; nil picks the default for the user or system service.
+    var socketPath: String?
+    /// Group that owns the socket; nil keeps the daemon's own group.
+    var socketGroup: String?
+    /// Socket file mode. 0660: owner and group only.
+    var socketMode: UInt32 = 0o660
+    /// Users (names or uids) whose clients are served, besides root and penkitd's own uid.
+    var allowUsers: [String] = []
+    /// Groups (names or gids) whose members' clients are served; the socket group is always one.
+    var allowGroups: [String] = []
+    /// Finalized strokes kept for `since`.
+    var historyStrokes: Int = 1024
+    /// Bytes of finalized strokes (and device changes) queued for one client before it is cut off with `overflow`.
+    var clientBufferBytes: Int = 4 << 20
+    /// Bytes NIO may hold for one client before live frames are dropped for it.
+    var clientLiveBufferBytes: Int = 64 << 10
+    /// libinput's 4-sample smoothing of x, y and tilt (the decoder follows it for replays).
+    var smoothing: Bool = true
+    /// trace, debug, info, notice, warning, error, critical.
+    var logLevel: String = "info"
+
+    static let keys = ["socket", "socket-group", "socket-mode", "allow-users", "allow-groups",
+                       "history-strokes", "client-buffer-bytes", "client-live-buffer-bytes",
+                       "smoothing", "log-level"]
+}

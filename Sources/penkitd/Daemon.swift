@@ -1,0 +1,125 @@
+import Dispatch
+import Foundation
+import Logging
+import NIOCore
+import PenKit
+
+/// penkitd's life: start the server, run the input thread, handle signals,
+/// keep systemd informed, and stop cleanly.
+final class Daemon: @unchecked Sendable {
+    private let logger: Logger
+    private let server: SocketServer
+    private let reloadConfig: () throws -> DaemonConfig
+    private let config: DaemonConfig
+    private let stopSignal = DispatchSemaphore(value: 0)
+    private var stopReason = "stopped"
+    private let stateLock = NSLock()
+
+    init(config: DaemonConfig, logger: Logger, reloadConfig: @escaping () throws -> DaemonConfig) throws {
+        self.config = config
+        self.logger = logger
+        self.reloadConfig = reloadConfig
+        var settings = ["smoothing": config.smoothing ? "true" : "false",
+                        "historyStrokes": String(config.historyStrokes)]
+        settings["input"] = "live"
+        self.server = try SocketServer(config: config, settings: settings, logger: logger)
+    }
+
+    func requestStop(reason: String) {
+        stateLock.lock(); stopReason = reason; stateLock.unlock()
+        stopSignal.signal()
+    }
+
+    func run(replay: ReplaySource?, waitClients: Int, exitAfterReplay: Bool) throws {
+        let devices = try replay?.validate() ?? []
+        try server.start(config: config, activatedSocket: SocketActivation.listeningSocket())
+        for device in devices { server.hub.deviceAdded(device) }
+        if replay == nil {
+            logger.warning("no live input source in this build yet; serving without devices (use --replay TRACE)")
+        }
+
+        let signalQueue = DispatchQueue(label: "penkitd.signals")
+        var sources: [DispatchSourceSignal] = []
+        for (number, name) in [(SIGTERM, "SIGTERM"), (SIGINT, "SIGINT")] {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: signalQueue)
+            source.setEventHandler { [weak self] in
+                self?.logger.notice("stopping", metadata: ["signal": "\(name)"])
+                self?.requestStop(reason: name)
+            }
+            source.resume()
+            sources.append(source)
+        }
+        signal(SIGHUP, SIG_IGN)
+        let hup = DispatchSource.makeSignalSource(signal: SIGHUP, queue: signalQueue)
+        hup.setEventHandler { [weak self] in self?.reload() }
+        hup.resume()
+        sources.append(hup)
+        signal(SIGPIPE, SIG_IGN)
+
+        var watchdog: RepeatedTask?
+        if let interval = SdNotify.watchdogInterval() {
+            // Pinged from the event loop, so a wedged loop stops the pings and systemd restarts us.
+            watchdog = server.hub.eventLoop.scheduleRepeatedTask(
+                initialDelay: .zero, delay: .nanoseconds(Int64(interval.components.seconds) * 1_000_000_000
+                                                         + interval.components.attoseconds / 1_000_000_000)) { _ in
+                SdNotify.send("WATCHDOG=1")
+            }
+        }
+
+        let inputDone = DispatchSemaphore(value: 0)
+        if let replay {
+            let hub = server.hub
+            let thread = Thread { [logger] in
+                defer { inputDone.signal() }
+                while waitClients > 0, !replay.isStopping,
+                      (try? hub.eventLoop.submit { hub.subscribedCount }.wait()) ?? 0 < waitClients {
+                    usleep(5_000)
+                }
+                var pipeline = MessagePipeline()
+                var lastTime: UInt64 = 0
+                do {
+                    lastTime = try replay.run(devices: devices, pipeline: &pipeline,
+                                              publish: { hub.publish($0) }, waitForCapacity: { hub.waitForCapacity() })
+                } catch {
+                    logger.error("replay failed", metadata: ["error": "\(error)"])
+                }
+                var batch: [Outbound] = []
+                pipeline.cancelOpenStrokes(at: replay.realtime ? MonotonicClock.now() : lastTime, into: &batch)
+                hub.publish(batch)
+                if !replay.isStopping {
+                    logger.info("replay finished", metadata: ["trace": "\(replay.path)"])
+                    for device in devices { hub.deviceRemoved(device) }
+                    if exitAfterReplay { self.requestStop(reason: "replay finished") }
+                }
+            }
+            thread.name = "penkitd-input"
+            thread.start()
+        } else {
+            inputDone.signal()
+        }
+
+        SdNotify.send("READY=1\nSTATUS=serving \(devices.count) device(s)")
+        logger.info("ready", metadata: ["devices": "\(devices.count)"])
+        stopSignal.wait()
+
+        SdNotify.send("STOPPING=1")
+        replay?.requestStop()
+        inputDone.wait()
+        watchdog?.cancel()
+        stateLock.lock(); let reason = stopReason; stateLock.unlock()
+        server.stop(reason: reason)
+        for source in sources { source.cancel() }
+        logger.info("stopped", metadata: ["reason": "\(reason)"])
+    }
+
+    private func reload() {
+        do {
+            let config = try reloadConfig()
+            try server.reload(config: config)
+            logger.notice("configuration reloaded")
+        } catch {
+            logger.error("configuration reload failed; keeping the old one", metadata: ["error": "\(error)"])
+        }
+    }
+}

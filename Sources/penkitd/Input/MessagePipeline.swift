@@ -1,0 +1,71 @@
+import PenEngine
+import PenKit
+
+/// Turns tablet events into the lines clients receive. The daemon writes
+/// proximity and button messages itself; frames, updates and strokes are the
+/// stroke engine's `EngineMessage`s, sent exactly as `penkit replay --json` prints them.
+///
+/// The engine runs synchronously on the input thread, which is its serial
+/// executor: no actor hop between an event and its frame on the hot path.
+struct MessagePipeline {
+    private var engine: StrokeEngine
+    private var engineOutput: [EngineMessage] = []
+
+    init(configuration: EngineConfiguration = EngineConfiguration(), predictor: (any FramePredictor)? = nil) {
+        engine = StrokeEngine(configuration: configuration, predictor: predictor)
+        engineOutput.reserveCapacity(16)
+    }
+
+    mutating func consume(_ event: TabletEvent, device: Int, into out: inout [Outbound]) {
+        switch event.kind {
+        case .proximity:
+            out.append(Outbound(.frames, ProximityMessage(device: device, time: event.time,
+                                                          entering: event.state == .proximityIn, tool: event.tool).jsonLine()))
+        case .button:
+            if let button = event.button {
+                out.append(Outbound(.buttons, ButtonMessage(device: device, time: event.time, button: button,
+                                                            pressed: event.state == .pressed, tool: event.tool).jsonLine()))
+            }
+        case .tip, .axis:
+            break
+        }
+        engineOutput.removeAll(keepingCapacity: true)
+        engine.handle(event, device: UInt32(device), into: &engineOutput)
+        append(into: &out)
+    }
+
+    /// Lets the engine's timeouts (late updates, missing tilt) fire up to `time`.
+    mutating func advance(to time: UInt64, into out: inout [Outbound]) {
+        engineOutput.removeAll(keepingCapacity: true)
+        engine.advance(to: time, into: &engineOutput)
+        append(into: &out)
+    }
+
+    /// A device went away: its open strokes end cancelled.
+    mutating func removeDevice(_ device: Int, at time: UInt64, into out: inout [Outbound]) {
+        engineOutput.removeAll(keepingCapacity: true)
+        engine.removeDevice(UInt32(device), at: time, into: &engineOutput)
+        append(into: &out)
+    }
+
+    /// Shutdown: every open stroke ends cancelled and every pending update expires,
+    /// so each begun stroke is published exactly once.
+    mutating func cancelOpenStrokes(at time: UInt64, into out: inout [Outbound]) {
+        engineOutput.removeAll(keepingCapacity: true)
+        engine.cancelAll(at: time, into: &engineOutput)
+        engine.flush(into: &engineOutput)
+        append(into: &out)
+    }
+
+    private mutating func append(into out: inout [Outbound]) {
+        for message in engineOutput { out.append(Self.outbound(message)) }
+    }
+
+    static func outbound(_ message: EngineMessage) -> Outbound {
+        switch message {
+        case .frame, .began, .ended: Outbound(.frames, message.jsonLine())
+        case .update: Outbound(.updates, message.jsonLine())
+        case .stroke(let finalized): Outbound(.strokes, message.jsonLine(), seq: finalized.seq)
+        }
+    }
+}

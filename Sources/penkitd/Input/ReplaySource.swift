@@ -1,0 +1,94 @@
+import Logging
+import PenInput
+import PenKit
+import Synchronization
+
+/// Feeds a recorded trace through the tablet decoder, on its own thread, as if
+/// it were live input. With `realtime`, frames go out at their recorded pace and
+/// their times are moved onto CLOCK_MONOTONIC, as libinput's would be.
+final class ReplaySource: Sendable {
+    let path: String
+    let realtime: Bool
+    let loop: Bool
+    let options: DecoderOptions
+    private let stopRequested = Atomic<Bool>(false)
+
+    init(path: String, realtime: Bool, loop: Bool, options: DecoderOptions) {
+        self.path = path
+        self.realtime = realtime
+        self.loop = loop
+        self.options = options
+    }
+
+    func requestStop() { stopRequested.store(true, ordering: .relaxed) }
+    var isStopping: Bool { stopRequested.load(ordering: .relaxed) }
+
+    /// Checks the trace can be read and decoded, so that errors surface before the daemon says READY.
+    func validate() throws -> [DeviceInfo] {
+        let trace = try TraceFile.load(path: path)
+        guard !trace.devices.isEmpty else { throw DaemonError("\(path): no devices in trace") }
+        for device in trace.devices { _ = try TabletDecoder(device: device.description, options: options) }
+        return trace.devices.enumerated().map { index, device in
+            DeviceInfo(id: index + 1, name: device.description.name, vendor: device.description.vendor,
+                       product: device.description.product, source: path)
+        }
+    }
+
+    /// Runs until the trace ends (or forever with `loop`) or `requestStop`; returns the last event time.
+    /// `waitForCapacity` is called before each batch of an unpaced replay.
+    func run(devices: [DeviceInfo], pipeline: inout MessagePipeline, publish: ([Outbound]) -> Void,
+             waitForCapacity: () -> Void) throws -> UInt64 {
+        let trace = try TraceFile.load(path: path)
+        // Merge every device's events by time; (time, device, index) keeps the order stable.
+        var merged: [(time: UInt64, device: Int, event: EvdevEvent)] = []
+        for (index, device) in trace.devices.enumerated() {
+            for event in device.events { merged.append((event.time, index, event)) }
+        }
+        merged.sort { $0.time < $1.time }
+        guard let first = merged.first?.time, let last = merged.last?.time else { return 0 }
+        let span = last - first + 1_000_000  // a second of quiet between loops
+        var iteration: UInt64 = 0
+        var lastTime: UInt64 = 0
+        var batch: [Outbound] = []
+        var decoded: [TabletEvent] = []
+        repeat {
+            var decoders = try trace.devices.map { try TabletDecoder(device: $0.description, options: options) }
+            let base = (realtime ? MonotonicClock.now() : first) + iteration * span
+            for item in merged {
+                if isStopping { return lastTime }
+                let when = base + (item.time - first)
+                if realtime, item.event.type == 0, item.event.code == 0 { MonotonicClock.sleep(until: when) }
+                decoded.removeAll(keepingCapacity: true)
+                decoders[item.device].advance(to: item.time, into: &decoded)
+                decoders[item.device].feed(item.event, into: &decoded)
+                for var event in decoded {
+                    event.time = base + (event.time - first)
+                    lastTime = event.time
+                    pipeline.consume(event, device: devices[item.device].id, into: &batch)
+                }
+                if !batch.isEmpty {
+                    if !realtime { waitForCapacity() }
+                    publish(batch)
+                    batch.removeAll(keepingCapacity: true)
+                }
+            }
+            // Let libinput's timers (forced proximity-out) fire after the last event.
+            for index in decoders.indices {
+                decoded.removeAll(keepingCapacity: true)
+                decoders[index].advance(to: last + 1_000_000, into: &decoded)
+                for var event in decoded {
+                    event.time = base + (event.time - first)
+                    lastTime = event.time
+                    pipeline.consume(event, device: devices[index].id, into: &batch)
+                }
+            }
+            if !loop {
+                for device in devices { pipeline.removeDevice(device.id, at: lastTime, into: &batch) }
+            }
+            if !batch.isEmpty { publish(batch); batch.removeAll(keepingCapacity: true) }
+            iteration += 1
+            if realtime, loop { MonotonicClock.sleep(until: base + span) }
+        } while loop && !isStopping
+        return lastTime
+    }
+}

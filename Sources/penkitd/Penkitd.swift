@@ -1,0 +1,89 @@
+import ArgumentParser
+import Dispatch
+import Foundation
+import Logging
+import PenInput
+import PenKit
+
+@main
+struct Penkitd: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "penkitd",
+        abstract: "Serves tablet pen frames and finalized strokes to local clients over a Unix socket.",
+        discussion: "Settings come from the config file (docs/daemon.md), then from these flags."
+    )
+
+    @Option(help: "Config file (default: /etc/penkit/penkitd.conf for root, else $XDG_CONFIG_HOME/penkit/penkitd.conf).")
+    var config: String?
+
+    @Option(help: "Socket path (default: $XDG_RUNTIME_DIR/penkit/penkit.sock, or /run/penkit/penkit.sock for root).")
+    var socket: String?
+
+    @Option(help: "Group that owns the socket; its members may connect.")
+    var socketGroup: String?
+
+    @Option(help: "Socket file mode, octal (default 0660).")
+    var socketMode: String?
+
+    @Option(help: "Comma-separated users allowed to connect besides root and penkitd's own user.")
+    var allowUsers: String?
+
+    @Option(help: "Comma-separated groups whose members may connect.")
+    var allowGroups: String?
+
+    @Option(help: "Finalized strokes kept for clients that resume with `since`.")
+    var historyStrokes: Int?
+
+    @Option(help: "Bytes of strokes queued per client before it is disconnected with `overflow`.")
+    var clientBufferBytes: Int?
+
+    @Option(help: "Replay a recorded trace (evemu or libinput record YAML) instead of live tablets.")
+    var replay: String?
+
+    @Flag(help: "Pace the replay at its recorded speed, with event times on CLOCK_MONOTONIC.")
+    var realtime = false
+
+    @Flag(help: "Replay the trace again and again.")
+    var loop = false
+
+    @Option(help: "Start the replay once this many clients have subscribed.")
+    var waitClients: Int = 0
+
+    @Flag(help: "Stop when the replay ends, after telling the clients.")
+    var exitAfterReplay = false
+
+    @Flag(inversion: .prefixedNo, help: "libinput's 4-sample smoothing of x, y and tilt (the replay decoder follows it).")
+    var smoothing: Bool?
+
+    @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
+    var logLevel: String?
+
+    func loadConfig() throws -> DaemonConfig {
+        var config = DaemonConfig()
+        try ConfigFile.apply(path: self.config ?? ConfigFile.defaultPath(), required: self.config != nil, to: &config)
+        var flags: [(String, String?)] = [
+            ("socket", socket), ("socket-group", socketGroup), ("socket-mode", socketMode),
+            ("allow-users", allowUsers), ("allow-groups", allowGroups),
+            ("history-strokes", historyStrokes.map(String.init)), ("client-buffer-bytes", clientBufferBytes.map(String.init)),
+            ("log-level", logLevel),
+        ]
+        if let smoothing { flags.append(("smoothing", smoothing ? "true" : "false")) }
+        for case let (key, value?) in flags {
+            do { try ConfigFile.set(key: key, value: value, in: &config) } catch {
+                throw ValidationError("--\(key): \(error.message)")
+            }
+        }
+        return config
+    }
+
+    func run() throws {
+        let config = try loadConfig()
+        var logger = Logger(label: "penkitd")
+        logger.logLevel = Logger.Level(rawValue: config.logLevel) ?? .info
+        let daemon = try Daemon(config: config, logger: logger, reloadConfig: { try self.loadConfig() })
+        try daemon.run(replay: replay.map {
+            ReplaySource(path: $0, realtime: realtime, loop: loop,
+                         options: DecoderOptions(smoothing: config.smoothing))
+        }, waitClients: waitClients, exitAfterReplay: exitAfterReplay)
+    }
+}

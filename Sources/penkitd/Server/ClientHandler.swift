@@ -1,0 +1,117 @@
+import Glibc
+import Logging
+import NIOCore
+import PenKit
+
+/// Reads one client's newline-delimited requests. Checks the peer's credentials
+/// first; a line over 64 KiB is fatal for that client, any other bad line gets
+/// an error and the connection stays usable. Nothing here touches other clients.
+final class ClientHandler: ChannelInboundHandler, @unchecked Sendable {
+    typealias InboundIn = ByteBuffer
+
+    private let hub: Hub
+    private let policy: @Sendable () -> PeerPolicy
+    private let logger: Logger
+    private var session: ClientSession?
+    private var pending: [UInt8] = []
+    private var refusedOrClosed = false
+
+    init(hub: Hub, policy: @escaping @Sendable () -> PeerPolicy, logger: Logger) {
+        self.hub = hub
+        self.policy = policy
+        self.logger = logger
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        let channel = context.channel
+        guard let provider = channel as? SocketOptionProvider else {
+            refuse(channel, reason: "cannot read peer credentials")
+            return
+        }
+        let credentials: EventLoopFuture<PeerCredentials> = provider.unsafeGetSocketOption(
+            level: SocketOptionLevel(SOL_SOCKET), name: SocketOptionName(SO_PEERCRED))
+        credentials.whenComplete { result in
+            switch result {
+            case .failure(let error):
+                self.refuse(channel, reason: "cannot read peer credentials: \(error)")
+            case .success(let peer):
+                guard self.policy().allows(peer) else {
+                    self.logger.warning("refused peer", metadata: ["pid": "\(peer.pid)", "uid": "\(peer.uid)", "gid": "\(peer.gid)"])
+                    self.refuse(channel, reason: "uid \(peer.uid) is not allowed to use penkitd")
+                    return
+                }
+                guard !self.refusedOrClosed, !self.hub.stopping else { return }
+                self.session = self.hub.addClient(channel: channel, peer: peer)
+                self.processLines()
+            }
+        }
+        context.fireChannelActive()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        refusedOrClosed = true
+        if let session { hub.removeClient(session) }
+        session = nil
+        context.fireChannelInactive()
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if let session, context.channel.isWritable {
+            session.drain()
+            session.flushIfNeeded()
+        }
+        context.fireChannelWritabilityChanged()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard !refusedOrClosed else { return }
+        var buffer = unwrapInboundIn(data)
+        pending.append(contentsOf: buffer.readBytes(length: buffer.readableBytes) ?? [])
+        if session != nil { processLines() } else if pending.count > PenProtocol.maxLineBytes + 1 {
+            refuse(context.channel, reason: "too much input before the connection was accepted")
+        }
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: Error) {
+        logger.debug("client error", metadata: ["error": "\(error)"])
+        context.close(promise: nil)
+    }
+
+    private func processLines() {
+        guard let session else { return }
+        while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
+            if newline > PenProtocol.maxLineBytes { break }
+            var line = Array(pending[..<newline])
+            pending.removeSubrange(...newline)
+            if line.last == UInt8(ascii: "\r") { line.removeLast() }
+            if line.isEmpty { continue }
+            handle(line, session: session)
+            if session.closing { return }
+        }
+        if pending.count > PenProtocol.maxLineBytes {
+            refusedOrClosed = true
+            session.close(lastLine: ErrorMessage(code: .lineTooLong,
+                                                 message: "request lines are limited to \(PenProtocol.maxLineBytes) bytes",
+                                                 fatal: true).jsonLine())
+            pending = []
+        }
+        session.flushIfNeeded()
+    }
+
+    private func handle(_ line: [UInt8], session: ClientSession) {
+        switch SubscribeRequest.parse(line) {
+        case .success(let request):
+            hub.subscribe(session, request)
+        case .failure(let error):
+            logger.debug("bad client line", metadata: ["client": "\(session.id)", "code": "\(error.code.rawValue)"])
+            session.sendControl(error.jsonLine())
+        }
+    }
+
+    private func refuse(_ channel: Channel, reason: String) {
+        refusedOrClosed = true
+        var buffer = channel.allocator.buffer(capacity: 128)
+        buffer.writeString(ErrorMessage(code: .refused, message: reason, fatal: true).jsonLine() + "\n")
+        channel.writeAndFlush(buffer).whenComplete { _ in channel.close(promise: nil) }
+    }
+}

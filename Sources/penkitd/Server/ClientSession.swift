@@ -1,0 +1,120 @@
+import DequeModule
+import Logging
+import NIOCore
+import PenKit
+
+/// One connected client, confined to the server's event loop. It applies the
+/// backpressure rules: live messages are dropped (and counted) while NIO's
+/// buffer for the client is above its high-water mark; strokes and device
+/// changes queue up to a byte limit, past which the client is cut off with `overflow`.
+final class ClientSession {
+    let id: Int
+    let channel: Channel
+    let peer: PeerCredentials
+    var channels: ChannelSet = []
+    private var queued: Deque<(seq: UInt64, line: ByteBuffer)> = []
+    private var queuedBytes = 0
+    private let queueLimit: Int
+    private var dropped = DroppedMessage()
+    private(set) var lastSentSeq: UInt64 = 0
+    private var needsFlush = false
+    private(set) var closing = false
+    private let logger: Logger
+
+    init(id: Int, channel: Channel, peer: PeerCredentials, queueLimit: Int, logger: Logger) {
+        self.id = id
+        self.channel = channel
+        self.peer = peer
+        self.queueLimit = queueLimit
+        self.logger = logger
+    }
+
+    /// Sends a control line (hello, error, subscribed) ahead of any queue.
+    func sendControl(_ json: String) {
+        guard !closing else { return }
+        var buffer = channel.allocator.buffer(capacity: json.utf8.count + 1)
+        buffer.writeString(json)
+        buffer.writeInteger(UInt8(ascii: "\n"))
+        channel.write(buffer, promise: nil)
+        needsFlush = true
+    }
+
+    func deliver(_ message: Outbound, buffer: ByteBuffer) {
+        guard !closing, !channels.isDisjoint(with: message.channel) else { return }
+        if message.isLive {
+            guard queued.isEmpty, channel.isWritable else {
+                countDrop(message.channel)
+                return
+            }
+            if !dropped.isEmpty { reportDrops() }
+            channel.write(buffer, promise: nil)
+            needsFlush = true
+        } else {
+            enqueue(seq: message.seq, line: buffer)
+        }
+    }
+
+    /// Queues a reliable line (a stroke, a device change, a replayed history stroke).
+    func enqueue(seq: UInt64, line: ByteBuffer) {
+        guard !closing else { return }
+        queued.append((seq, line))
+        queuedBytes += line.readableBytes
+        drain()
+        if queuedBytes > queueLimit { overflow() }
+    }
+
+    /// Writes queued reliable lines while NIO will take them.
+    func drain() {
+        while channel.isWritable, let next = queued.first {
+            queued.removeFirst()
+            queuedBytes -= next.line.readableBytes
+            channel.write(next.line, promise: nil)
+            if next.seq > 0 { lastSentSeq = next.seq }
+            needsFlush = true
+        }
+        if queued.isEmpty, channel.isWritable, !dropped.isEmpty { reportDrops() }
+    }
+
+    func flushIfNeeded() {
+        if needsFlush {
+            needsFlush = false
+            channel.flush()
+        }
+    }
+
+    /// Ends the connection with a last line, after what NIO already holds for the
+    /// client, but never waiting longer than `grace` on a client that does not read.
+    func close(lastLine: String, grace: TimeAmount = .seconds(1)) {
+        guard !closing else { return }
+        queued.removeAll()
+        queuedBytes = 0
+        var buffer = channel.allocator.buffer(capacity: lastLine.utf8.count + 1)
+        buffer.writeString(lastLine)
+        buffer.writeInteger(UInt8(ascii: "\n"))
+        closing = true
+        let channel = self.channel
+        channel.writeAndFlush(buffer).whenComplete { _ in channel.close(promise: nil) }
+        channel.eventLoop.scheduleTask(in: grace) { channel.close(promise: nil) }
+    }
+
+    private func overflow() {
+        logger.warning("client fell behind; disconnecting", metadata: [
+            "client": "\(id)", "queuedBytes": "\(queuedBytes)", "lastSentSeq": "\(lastSentSeq)"])
+        // A stopped client reads the overflow line after its backlog, so give it time to wake up.
+        let message = ErrorMessage(code: .overflow,
+                                   message: "client fell more than \(queueLimit) bytes behind on strokes; reconnect with since",
+                                   fatal: true, lastSentSeq: lastSentSeq)
+        close(lastLine: message.jsonLine(), grace: .seconds(30))
+    }
+
+    private func countDrop(_ channel: ChannelSet) {
+        if channel.contains(.updates) { dropped.updates += 1 }
+        else if channel.contains(.buttons) { dropped.buttons += 1 }
+        else { dropped.frames += 1 }
+    }
+
+    private func reportDrops() {
+        sendControl(dropped.jsonLine())
+        dropped = DroppedMessage()
+    }
+}

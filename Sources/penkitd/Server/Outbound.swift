@@ -1,0 +1,21 @@
+import PenKit
+
+/// One message on its way to clients: its JSON line (newline included), the
+/// channel that carries it, and for a finalized stroke its sequence number.
+struct Outbound: Sendable {
+    var channel: ChannelSet
+    var line: [UInt8]
+    /// Sequence number of a `stroke` message; 0 for everything else.
+    var seq: UInt64
+
+    init(_ channel: ChannelSet, _ json: String, seq: UInt64 = 0) {
+        self.channel = channel
+        var bytes = Array(json.utf8)
+        bytes.append(UInt8(ascii: "\n"))
+        self.line = bytes
+        self.seq = seq
+    }
+
+    /// Live messages may be dropped for a client that cannot keep up; the others are queued.
+    var isLive: Bool { !channel.isDisjoint(with: [.frames, .updates, .buttons]) }
+}

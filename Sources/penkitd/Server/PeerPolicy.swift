@@ -1,0 +1,35 @@
+import Foundation
+
+/// The credentials the kernel vouches for on a Unix socket (struct ucred, SO_PEERCRED).
+struct PeerCredentials: Sendable, Equatable {
+    var pid: Int32
+    var uid: UInt32
+    var gid: UInt32
+}
+
+/// Who may connect: root, penkitd's own user, the listed users, and members of the listed groups.
+struct PeerPolicy: Sendable {
+    var users: Set<uid_t>
+    var groups: Set<gid_t>
+
+    init(config: DaemonConfig) throws {
+        var users: Set<uid_t> = [0, getuid()]
+        for name in config.allowUsers {
+            guard let uid = Identity.userID(name) else { throw DaemonError("unknown user \"\(name)\" in allow-users") }
+            users.insert(uid)
+        }
+        var groups: Set<gid_t> = []
+        for name in config.allowGroups + (config.socketGroup.map { [$0] } ?? []) {
+            guard let gid = Identity.groupID(name) else { throw DaemonError("unknown group \"\(name)\" in allow-groups") }
+            groups.insert(gid)
+        }
+        self.users = users
+        self.groups = groups
+    }
+
+    func allows(_ peer: PeerCredentials) -> Bool {
+        if users.contains(peer.uid) { return true }
+        if groups.isEmpty { return false }
+        return !groups.isDisjoint(with: Identity.groups(ofProcess: peer.pid, uid: peer.uid, primary: peer.gid))
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import Logging
+import NIOCore
+import NIOPosix
+
+/// Binds (or adopts a socket-activated) Unix socket and serves clients on one
+/// event loop; the Hub lives on the same loop, so no client state needs a lock.
+final class SocketServer: @unchecked Sendable {
+    let group: MultiThreadedEventLoopGroup
+    let hub: Hub
+    private var serverChannel: Channel?
+    private let lock = NSLock()
+    private var policy: PeerPolicy
+    private let logger: Logger
+    private(set) var path: String?
+
+    init(config: DaemonConfig, settings: [String: String], logger: Logger) throws {
+        group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        hub = Hub(eventLoop: group.next(), config: config, settings: settings, logger: logger)
+        policy = try PeerPolicy(config: config)
+        self.logger = logger
+    }
+
+    func currentPolicy() -> PeerPolicy {
+        lock.lock(); defer { lock.unlock() }
+        return policy
+    }
+
+    func reload(config: DaemonConfig) throws {
+        let newPolicy = try PeerPolicy(config: config)
+        lock.lock(); policy = newPolicy; lock.unlock()
+        hub.eventLoop.execute { self.hub.apply(config: config) }
+    }
+
+    func start(config: DaemonConfig, activatedSocket: CInt?) throws {
+        let hub = self.hub
+        let logger = self.logger
+        let policy: @Sendable () -> PeerPolicy = { [unowned self] in self.currentPolicy() }
+        let water = ChannelOptions.Types.WriteBufferWaterMark(low: config.clientLiveBufferBytes / 2, high: config.clientLiveBufferBytes)
+        let bootstrap = ServerBootstrap(group: group)
+            .serverChannelOption(.backlog, value: 64)
+            .childChannelOption(.writeBufferWaterMark, value: water)
+            .childChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(ClientHandler(hub: hub, policy: policy, logger: logger))
+                }
+            }
+        if let fd = activatedSocket {
+            serverChannel = try bootstrap.withBoundSocket(fd).wait()
+            logger.info("serving on socket-activated descriptor", metadata: ["fd": "\(fd)"])
+        } else {
+            let path = SocketPath.resolve(configured: config.socketPath)
+            try SocketPath.prepare(path)
+            // Bind with a private umask so the socket is never briefly open to everyone.
+            let oldMask = umask(0o077)
+            defer { umask(oldMask) }
+            serverChannel = try bootstrap.bind(unixDomainSocketPath: path).wait()
+            try SocketPath.applyPermissions(path, mode: config.socketMode, group: config.socketGroup)
+            self.path = path
+            logger.info("serving", metadata: ["socket": "\(path)"])
+        }
+    }
+
+    /// Tells clients, closes them, then the listening socket; removes the socket file we created.
+    func stop(reason: String) {
+        _ = try? hub.shutdown(reason: reason).wait()
+        _ = try? serverChannel?.close().wait()
+        if let path { unlink(path) }
+        try? group.syncShutdownGracefully()
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+
+/// sd_notify(3) without libsystemd: one datagram to $NOTIFY_SOCKET.
+enum SdNotify {
+    @discardableResult
+    static func send(_ state: String) -> Bool {
+        guard let path = ProcessInfo.processInfo.environment["NOTIFY_SOCKET"], !path.isEmpty else { return false }
+        let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        var bytes = Array(path.utf8)
+        if bytes.first == UInt8(ascii: "@") { bytes[0] = 0 }  // abstract namespace
+        let capacity = MemoryLayout.size(ofValue: address.sun_path)
+        guard bytes.count < capacity else { return false }
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            raw.copyBytes(from: bytes)
+        }
+        let length = socklen_t(MemoryLayout<sa_family_t>.size + bytes.count)
+        let sent = state.withCString { text in
+            withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    sendto(fd, text, strlen(text), 0, $0, length)
+                }
+            }
+        }
+        return sent >= 0
+    }
+
+    /// Half the watchdog interval systemd asks for, or nil when there is no watchdog.
+    static func watchdogInterval() -> Duration? {
+        let env = ProcessInfo.processInfo.environment
+        guard let usec = env["WATCHDOG_USEC"].flatMap(UInt64.init), usec > 0 else { return nil }
+        if let pid = env["WATCHDOG_PID"].flatMap(Int32.init), pid != getpid() { return nil }
+        return .microseconds(Int64(usec / 2))
+    }
+}

@@ -1,1 +1,0 @@
-print("penkitd: not yet")

@@ -1,0 +1,86 @@
+import Foundation
+
+/// The repository root, found from this file's path (never from ../shared).
+let repositoryRoot: String = {
+    var url = URL(fileURLWithPath: #filePath)
+    for _ in 0..<4 { url.deleteLastPathComponent() }
+    return url.path
+}()
+
+func tracePath(_ name: String) -> String { repositoryRoot + "/traces/" + name }
+
+/// The built penkitd next to the test binary (swift test builds it: the test target depends on it).
+let penkitdPath: String = {
+    let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("penkitd").path
+    if FileManager.default.isExecutableFile(atPath: beside) { return beside }
+    return repositoryRoot + "/.build/debug/penkitd"
+}()
+
+struct TestFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// A penkitd started for one test on a socket in its own temporary directory.
+final class DaemonProcess {
+    let directory: String
+    let socket: String
+    let process = Process()
+    private let logPath: String
+
+    init(_ arguments: [String], socketMode: String? = nil) throws {
+        directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("penkitd-test-\(UUID().uuidString.prefix(8))").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o755])
+        socket = directory + "/penkit.sock"
+        logPath = directory + "/penkitd.log"
+        _ = FileManager.default.createFile(atPath: logPath, contents: nil)
+        process.executableURL = URL(fileURLWithPath: penkitdPath)
+        var args = ["--config", "/dev/null", "--socket", socket, "--log-level", "debug"]
+        if let socketMode { args += ["--socket-mode", socketMode] }
+        process.arguments = args + arguments
+        let log = FileHandle(forWritingAtPath: logPath)
+        process.standardError = log
+        process.standardOutput = log
+        try process.run()
+        let deadline = Date().addingTimeInterval(20)
+        while !FileManager.default.fileExists(atPath: socket) {
+            guard process.isRunning, Date() < deadline else {
+                throw TestFailure("penkitd did not create its socket; log:\n\(self.log)")
+            }
+            usleep(10_000)
+        }
+    }
+
+    var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+
+    func connect() throws -> RawConnection { try RawConnection(path: socket) }
+
+    func signal(_ number: Int32) { kill(process.processIdentifier, number) }
+
+    /// Waits for penkitd to exit; its status, or nil after `timeout` seconds.
+    func waitForExit(timeout: Double = 15) -> Int32? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning {
+            if Date() > deadline { return nil }
+            usleep(10_000)
+        }
+        return process.terminationStatus
+    }
+
+    /// SIGTERM and wait; the exit status (nil if it hung, after which it is killed).
+    @discardableResult
+    func stop() -> Int32? {
+        guard process.isRunning else { return process.terminationStatus }
+        signal(SIGTERM)
+        let status = waitForExit()
+        if status == nil { signal(SIGKILL); _ = waitForExit(timeout: 5) }
+        return status
+    }
+
+    deinit {
+        if process.isRunning { signal(SIGKILL); _ = waitForExit(timeout: 5) }
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+}

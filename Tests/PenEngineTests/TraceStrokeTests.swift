@@ -1,0 +1,127 @@
+import Testing
+import PenEngine
+import PenKit
+
+/// The engine on every shared trace, checked against libinput's events.
+@Suite struct TraceStrokeTests {
+    @Test(arguments: Traces.all)
+    func finalizedStrokesMatchTipPairsOneToOne(trace: String) throws {
+        let messages = EngineReplay().messages(try Traces.inputs(trace))
+        let (source, reference) = try Traces.reference(trace)
+        let pairs = reference.tipPairs
+        let strokes = messages.finalized
+        let completed = strokes.filter { !$0.stroke.cancelled }
+        #expect(completed.count == pairs.count, "\(trace): \(completed.count) strokes vs \(pairs.count) tip pairs (\(source))")
+        for (stroke, pair) in zip(completed, pairs) {
+            let s = stroke.stroke
+            #expect(s.tool == pair.tool)
+            #expect(s.points.first?.time == pair.down, "stroke starts at tip down")
+            #expect((s.points.last?.time ?? 0) < pair.up, "no contact point at or after tip up")
+            #expect(s.points.allSatisfy { $0.time >= pair.down && $0.time < pair.up })
+        }
+        // Published once each, numbered 1…n, in the order the strokes began.
+        #expect(strokes.map(\.seq) == Array(1...UInt64(max(strokes.count, 1))).prefix(strokes.count).map { $0 })
+        let began = messages.compactMap { if case .began(let b) = $0 { b.stroke } else { nil } }
+        #expect(strokes.map(\.stroke.id) == began)
+    }
+
+    @Test(arguments: Traces.all)
+    func anglesAreTheW3CConversionOfLibinputTilt(trace: String) throws {
+        let messages = EngineReplay().messages(try Traces.inputs(trace))
+        let byTime = try Traces.reference(trace).events.byTime
+        var checked = 0
+        for stroke in messages.finalized.map(\.stroke) {
+          for point in stroke.points {
+            guard let ref = byTime[ToolTime(stroke.tool, point.time)] else {
+                Issue.record("\(trace): no libinput event at \(point.time)")
+                continue
+            }
+            if point.estimated.contains(.azimuth) { continue }
+            let tiltX = try #require(ref.tiltX), tiltY = try #require(ref.tiltY)
+            let expected = TiltConversion.azimuthAltitude(tiltX: tiltX, tiltY: tiltY)
+            #expect(abs(point.azimuth - expected.azimuth) < 1e-9 && abs(point.altitude - expected.altitude) < 1e-9)
+            checked += 1
+          }
+        }
+        for frame in messages.frames where !frame.sample.estimated.contains(.azimuth) {
+            let ref = try #require(byTime[ToolTime(frame.tool, frame.sample.time)])
+            let expected = TiltConversion.azimuthAltitude(tiltX: try #require(ref.tiltX), tiltY: try #require(ref.tiltY))
+            #expect(abs(frame.sample.altitude - expected.altitude) < 1e-9)
+        }
+        if trace.hasPrefix("wacom-intuos4-6x9-stylus-drag") { #expect(checked > 250) }
+    }
+
+    /// DTH2242 declares tilt but never sends it; libinput reports −64°/−64°.
+    @Test func declaredButMissingTiltIsNeverPassedOffAsMeasured() throws {
+        let messages = EngineReplay().messages(try Traces.inputs("wacom-dth2242-pen.evemu"))
+        let bogus = TiltConversion.azimuthAltitude(tiltX: -64, tiltY: -64)
+        #expect(abs(bogus.altitude * 180 / .pi - 19) < 0.1, "what −64/−64 would claim: 19°")
+        #expect(!messages.frames.isEmpty)
+        for f in messages.frames {
+            #expect(f.sample.estimated.isSuperset(of: [.azimuth, .altitude]))
+            #expect(f.sample.altitude == Double.pi / 2)
+        }
+        let points = messages.finalized.flatMap(\.stroke.points)
+        #expect(!points.isEmpty)
+        #expect(points.allSatisfy { $0.estimated.isSuperset(of: [.azimuth, .altitude]) && $0.altitude == Double.pi / 2 })
+        // Expected at first, then "no update coming", and not expected again for this tool.
+        let expired = messages.updates.filter { $0.expired.contains(.altitude) }
+        #expect(!expired.isEmpty)
+        #expect(messages.updates.allSatisfy { $0.updated.isEmpty })
+        let lastExpiry = try #require(expired.map(\.sample.time).max())
+        #expect(messages.frames.filter { $0.sample.time > lastExpiry }.allSatisfy { $0.sample.expectingUpdates.isEmpty })
+    }
+
+    @Test(arguments: Traces.all)
+    func latePressureEndsEqualToInBandPressure(trace: String) throws {
+        let late = try #require(LatePressure(parsing: "20±10"))
+        let messages = EngineReplay(latePressure: late).messages(try Traces.inputs(trace))
+        let byTime = try Traces.reference(trace).events.byTime
+        for frame in messages.frames where frame.stroke != nil {
+            #expect(frame.sample.estimated.contains(.force) && frame.sample.expectingUpdates.contains(.force))
+            #expect(frame.sample.updateIndex != nil)
+        }
+        for stroke in messages.finalized.map(\.stroke) {
+            for point in stroke.points {
+                let ref = try #require(byTime[ToolTime(stroke.tool, point.time)])
+                #expect(point.force == ref.pressure, "\(trace) at \(point.time)")
+                #expect(!point.estimated.contains(.force))
+            }
+        }
+        #expect(messages.updates.allSatisfy { $0.expired.isEmpty || !$0.expired.contains(.force) })
+        let inBand = EngineReplay().messages(try Traces.inputs(trace)).finalized
+        #expect(inBand.map(\.stroke.points.count) == messages.finalized.map(\.stroke.points.count))
+    }
+
+    @Test func tiltBackfillOnARealTrace() throws {
+        // The Intuos4 drag keeps its proximity-in tilt for two frames: they wait, then get the first change.
+        let messages = EngineReplay().messages(try Traces.inputs("wacom-intuos4-6x9-stylus-drag.evemu"))
+        let reference = try Traces.reference("wacom-intuos4-6x9-stylus-drag.evemu").events
+        let backfills = messages.updates.filter { $0.updated.contains(.azimuth) }
+        #expect(backfills.count == 2)
+        let firstChange = try #require(reference.dropFirst().first { $0.tiltX != reference[0].tiltX || $0.tiltY != reference[0].tiltY })
+        let expected = TiltConversion.azimuthAltitude(tiltX: firstChange.tiltX!, tiltY: firstChange.tiltY!)
+        for u in backfills {
+            #expect(u.sample.time < firstChange.time)
+            #expect(u.sample.azimuth == expected.azimuth && u.sample.altitude == expected.altitude)
+            #expect(u.sample.expectingUpdates.isEmpty && u.sample.estimated.contains(.azimuth))
+        }
+    }
+
+    @Test(arguments: Traces.all)
+    func hoverFramesCarryDistance(trace: String) throws {
+        let messages = EngineReplay().messages(try Traces.inputs(trace))
+        let byTime = try Traces.reference(trace).events.byTime
+        for f in messages.frames where f.stroke == nil {
+            let ref = try #require(byTime[ToolTime(f.tool, f.sample.time)])
+            #expect(f.sample.distance == (ref.distance ?? 0))
+            #expect(f.sample.force == 0)
+        }
+    }
+
+    @Test func replayIsDeterministic() throws {
+        let inputs = try Traces.inputs("wacom-intuos4-6x9-stylus-drag.evemu")
+        let replay = EngineReplay(latePressure: LatePressure(parsing: "20±10"))
+        #expect(replay.messages(inputs).map { $0.jsonLine() } == replay.messages(inputs).map { $0.jsonLine() })
+    }
+}

@@ -25,6 +25,9 @@ struct OracleCommand: ParsableCommand {
     var nosmooth = false
 
     func run() throws {
+        if !MemoryLock.lockAll() {
+            FileHandle.standardError.write(Data("penkit oracle: mlockall failed; page faults may stall the replay\n".utf8))
+        }
         var variants = [LibinputOracle.Variant(name: "")]
         if nosmooth {
             variants.append(.init(name: "nosmooth", quirksDirectory: try NoSmoothingQuirks.makeDirectory(copying: systemQuirks)))
@@ -54,7 +57,9 @@ struct OracleCommand: ParsableCommand {
     }
 
     private func write(_ result: LibinputOracle.Result, base: String) throws {
-        var log = ""
+        var log = result.problems.isEmpty
+            ? "# faithful replay (run \(result.attempts))\n"
+            : "# NOT FAITHFUL after \(result.attempts) runs:\n" + result.problems.map { "#   \($0)\n" }.joined()
         for variant in result.variants {
             let suffix = variant.variant.name.isEmpty ? "" : ".\(variant.variant.name)"
             let lines = variant.events.map { $0.jsonLine() + "\n" }.joined()

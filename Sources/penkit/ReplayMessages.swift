@@ -16,7 +16,7 @@ func replayMessages(_ command: ReplayCommand) async throws {
         late = parsed
     }
     let inputs = try decodeForEngine(command.trace, options: command.decoderOptions)
-    let replay = EngineReplay(latePressure: late)
+    let replay = EngineReplay(latePressure: late, predictor: StageFramePredictor.penkit())
     var out = ""
     out.reserveCapacity(1 << 17)
     var summary = ReplaySummary()

@@ -42,6 +42,8 @@ import Testing
         Case(file: "yaml-time-backwards.yml", line: 27, fragment: "time goes backwards: 0.007000 s after 0.008000 s on line 26"),
         Case(file: "yaml-abs-event-without-absinfo.yml", line: 26, fragment: "code 0x19, an axis with no absinfo"),
         Case(file: "yaml-usec-out-of-range.yml", line: 26, fragment: "usec 1000000 is not below 1000000"),
+        // Yams' own Int parsing reads base-60 `1:2:3` and traps on overflow; penkit's must not.
+        Case(file: "yaml-sexagesimal-overflow.yml", line: 26, fragment: "`1:2:3:4:5:6:7:8:9:10:11:12` is not an integer"),
         Case(file: "yaml-deep-nesting.yml", line: 26, fragment: "brackets deep"),
         Case(file: "yaml-invalid-utf8.yml", line: 9, fragment: "invalid UTF-8"),
         Case(file: "yaml-not-a-mapping.yml", line: 2, fragment: "expected a YAML mapping"),

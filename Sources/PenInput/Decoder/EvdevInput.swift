@@ -57,7 +57,7 @@ extension TabletDecoder {
     private mutating func deliver(_ type: UInt16, _ code: UInt16, _ value: Int32, time: UInt64,
                                   into out: inout [TabletEvent]) {
         if type != Code.evSyn && !device.has(type, code) { return }
-        if type == Code.evAbs { absValue[Int(code)] = value }
+        if type == Code.evAbs { guard Int(code) < absValue.count else { return }; absValue[Int(code)] = value }
         if type == Code.evKey, Int(code) < libevdevKeys.count, value != 2 { libevdevKeys[Int(code)] = value != 0 }
         process(type: type, code: code, value: value, time: time, into: &out)
     }

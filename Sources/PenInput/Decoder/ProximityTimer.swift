@@ -8,11 +8,21 @@ extension TabletDecoder {
     static let forcedProximityOutTimeout: UInt64 = 50_000
 
     mutating func setProximityTimer(_ time: UInt64) {
-        if needToForceProximityOut { proximityOutExpiry = time &+ Self.forcedProximityOutTimeout }
+        guard needToForceProximityOut else { return }
+        let (sum, overflow) = time.addingReportingOverflow(Self.forcedProximityOutTimeout)
+        proximityOutExpiry = overflow ? UInt64.max : sum
     }
 
     mutating func fireTimers(upTo time: UInt64, into out: inout [TabletEvent]) {
-        while let expiry = proximityOutExpiry, expiry <= time {
+        while let expiry = proximityOutExpiry, expiry <= time, expiry != UInt64.max {
+            if status.contains(.toolInContact) || status.contains(.buttonsDown) {
+                // the timer only re-arms itself every 50 ms until the tip or buttons lift,
+                // which takes an event: jump to the last re-arm instead of looping through them
+                let periods = (time - expiry) / Self.forcedProximityOutTimeout
+                proximityOutExpiry = nil
+                setProximityTimer(expiry + periods * Self.forcedProximityOutTimeout)
+                continue
+            }
             proximityOutExpiry = nil
             proximityTimerFired(now: expiry, into: &out)
         }

@@ -139,7 +139,7 @@ extension TabletDecoder {
     }
 
     private mutating func setPressureOffset(_ offset: Int32, tool t: Int) {
-        let gap = tools[t].upperThreshold - tools[t].lowerThreshold
+        let gap = tools[t].upperThreshold &- tools[t].lowerThreshold
         tools[t].pressureOffset = offset
         tools[t].hasPressureOffset = true
         tools[t].lowerThreshold = offset

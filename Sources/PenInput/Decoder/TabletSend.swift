@@ -151,6 +151,9 @@ extension TabletDecoder {
         out.append(makeEvent(kind, state, tipDown: tipDown, a, changedAxes, tool: t, time: time))
     }
 
+    /// libinput has no has_x/has_y getters: every tool has a position.
+    static let positionAxes: TabletAxisSet = [.x, .y]
+
     private func makeEvent(_ kind: TabletEvent.Kind, _ state: TabletEvent.State?, tipDown: Bool, _ a: RawAxes,
                            _ changedAxes: TabletAxisSet, tool t: Int, time: UInt64) -> TabletEvent {
         var values = TabletAxes()
@@ -166,6 +169,6 @@ extension TabletDecoder {
         values.wheelDiscrete = a.wheelDiscrete
         let tool = tools[t]
         return TabletEvent(kind: kind, time: time, tool: tool.identity, state: state, tipDown: tipDown,
-                           axes: values, toolAxes: tool.axes, changedAxes: changedAxes)
+                           axes: values, toolAxes: tool.axes.subtracting(Self.positionAxes), changedAxes: changedAxes)
     }
 }

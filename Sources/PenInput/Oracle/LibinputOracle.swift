@@ -81,13 +81,14 @@ public enum LibinputOracle {
             throw UinputError("udev did not process \(device.devnode) within \(options.udevTimeout / 1_000_000) s: is systemd-udevd running?")
         }
 
-        var observers = try variants.map { try Observer(variant: $0, devnode: device.devnode) }
+        let observers = try variants.map { try Observer(variant: $0, devnode: device.devnode) }
         let readiness = MonotonicClock.nowMicroseconds() - created
         let raw = try RawEvdevReader(devnode: device.devnode)
         // libinput has read the device's original fuzz by now: stop the kernel filtering
         // the recorded (already filtered) values a second time.
         try device.zeroKernelFuzz()
 
+        let quiet = SystemQuiescence.waitUntilIdle()
         RealtimeScheduling.raiseCurrentThread(priority: 10)
         let replay = try ReplayThread(player: player, startingAt: MonotonicClock.nowMicroseconds() + 100_000)
         try replay.launch()
@@ -100,7 +101,7 @@ public enum LibinputOracle {
             _ = poll(&pollSet, nfds_t(pollSet.count), 5)
             raw.readAvailable()
             let before = MonotonicClock.nowMicroseconds()
-            for index in observers.indices { try observers[index].pump() }
+            for observer in observers { try observer.pump() }
             dispatchTimes.append(before)
             let now = MonotonicClock.nowMicroseconds()
             if settleUntil == nil, pollSet[pollSet.count - 1].revents != 0 {
@@ -111,25 +112,41 @@ public enum LibinputOracle {
         }
         _ = try replay.join()
 
-        let map = try ReplayTimeMap(device: traceDevice.description, traceFrames: player.frames, delivered: raw.frames)
+        let map: ReplayTimeMap
+        do {
+            map = try ReplayTimeMap(device: traceDevice.description, traceFrames: player.frames, delivered: raw.frames)
+        } catch {
+            // Frames lost (a reader too slow: SYN_DROPPED) or altered: this run says nothing.
+            let dropped = raw.droppedReports > 0 ? " (\(raw.droppedReports) SYN_DROPPED: a reader fell behind)" : ""
+            let results = observers.map { $0.result(map: nil, frameKernelTimes: []) }
+            return Result(variants: results, traceFrames: player.frames.count, deliveredFrames: raw.frames.count,
+                          timingErrors: [], readiness: readiness, problems: ["\(error)\(dropped)" + (quiet ? "" : " (the system never went idle before the replay)")])
+        }
         let frameTimes = Set(map.pairs.map(\.kernel))
         let results = observers.map { $0.result(map: map, frameKernelTimes: frameTimes) }
         var problems: [String] = []
         for observer in observers {
             let timerTimes = observer.events.map(\.time).filter { !frameTimes.contains($0) }
-            problems += ForcedProximityCheck.problems(map: map, timerEventKernelTimes: timerTimes, dispatchTimes: dispatchTimes)
+            let armed = ForcedProximityCheck.armedGaps(delivered: raw.frames, events: observer.events)
+            problems += ForcedProximityCheck.problems(map: map, timerEventKernelTimes: timerTimes,
+                                                      dispatchTimes: dispatchTimes, armed: armed)
+            // libinput resynchronises after SYN_DROPPED, which real hardware read in time never causes.
+            if observer.logBox.lines.contains(where: { $0.contains("SYN_DROPPED") }) {
+                problems.append("libinput lost events (SYN_DROPPED): it was read too late")
+            }
         }
         return Result(variants: results, traceFrames: player.frames.count, deliveredFrames: raw.frames.count,
                       timingErrors: map.timingErrors, readiness: readiness, problems: Array(Set(problems)).sorted())
     }
 }
 
-/// One libinput context watching the replayed device.
-private struct Observer {
+/// One libinput context watching the replayed device. A class: it is appended to on every
+/// dispatch, and copying value-type arrays there would cost the guest real time.
+private final class Observer {
     let variant: LibinputOracle.Variant
     let context: LibinputContext
     let logBox: LogBox
-    var device: LibinputDeviceInfo?
+    let device: LibinputDeviceInfo?
     var added = false
     var events: [TabletEvent] = []
     var other: [UInt32: Int] = [:]
@@ -147,10 +164,9 @@ private struct Observer {
         try pump()
     }
 
-    mutating func pump() throws {
+    func pump() throws {
         try context.dispatch()
         let sysname = device?.sysname
-        var added = self.added, events = self.events, other = self.other
         context.drainEvents { event in
             switch event {
             case .deviceAdded(let info) where info.sysname == sysname: added = true
@@ -159,13 +175,14 @@ private struct Observer {
             default: break
             }
         }
-        self.added = added
-        self.events = events
-        self.other = other
     }
 
-    func result(map: ReplayTimeMap, frameKernelTimes: Set<UInt64>) -> LibinputOracle.VariantResult {
+    func result(map: ReplayTimeMap?, frameKernelTimes: Set<UInt64>) -> LibinputOracle.VariantResult {
         var timerOffsets: [UInt64] = []
+        guard let map else {
+            return LibinputOracle.VariantResult(variant: variant, deviceAdded: added, device: device, events: [],
+                                                otherEvents: other, log: logBox.lines, timerEventOffsets: [])
+        }
         let rebased = events.map { event -> TabletEvent in
             var e = event
             if !frameKernelTimes.contains(event.time) {

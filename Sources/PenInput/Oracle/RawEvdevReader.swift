@@ -8,6 +8,8 @@ final class RawEvdevReader {
     let fd: Int32
     private(set) var frames: [EvdevFrame] = []
     private var pending: [EvdevEvent] = []
+    /// SYN_DROPPED reports seen: the kernel discarded events this reader was too slow for.
+    private(set) var droppedReports = 0
 
     init(devnode: String) throws {
         fd = open(devnode, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
@@ -32,6 +34,7 @@ final class RawEvdevReader {
             guard n > 0 else { return }
             for e in buffer.prefix(n / MemoryLayout<input_event>.stride) {
                 let time = UInt64(e.time.tv_sec) * 1_000_000 + UInt64(e.time.tv_usec)
+                if e.type == UInt16(EV_SYN) && e.code == UInt16(SYN_DROPPED) { droppedReports += 1 }
                 pending.append(EvdevEvent(time: time, type: e.type, code: e.code, value: e.value))
                 if e.type == UInt16(EV_SYN) && e.code == UInt16(SYN_REPORT) {
                     frames.append(EvdevFrame(time: time, events: pending))

@@ -33,14 +33,17 @@ public enum LibinputRecordReader {
         }
         try TraceText.validate(bytes, file: file)
         try YamlNestingGuard.check(bytes, file: file)
-        let text = String(decoding: bytes, as: UTF8.self)
+        var stripped = Array(bytes)
+        var eventLines = RecordEventLines()
+        eventLines.extract(from: &stripped)
+        let text = String(decoding: stripped, as: UTF8.self)
         let root: Node?
         do {
             root = try Yams.compose(yaml: text)
         } catch let error as YamlError {
             throw Self.traceError(error, file: file, text: text)
         }
-        var reader = RecordTreeReader(file: file, nodeBudget: bytes.count)
+        var reader = RecordTreeReader(file: file, nodeBudget: bytes.count, eventBlocks: eventLines.blocks)
         return try reader.read(root)
     }
 
@@ -64,6 +67,8 @@ private struct RecordTreeReader {
     /// Nodes left to visit. Aliases let a small file name a tree that expands exponentially; no
     /// honest file has more nodes than bytes, so visiting more means the file is a YAML bomb.
     var nodeBudget: Int
+    /// Event blocks read from the bytes before Yams (RecordEventLines), by their `- evdev:` line.
+    let eventBlocks: [Int: [(event: EvdevEvent, line: Int)]]
 
     private func error(_ node: Node?, _ message: String) -> TraceError {
         TraceError(file: file, line: node?.mark?.line ?? 0, message: message)
@@ -76,7 +81,7 @@ private struct RecordTreeReader {
         guard let versionNode = top["version"] else {
             throw error(root, "no `version:` key: not a libinput record file")
         }
-        guard versionNode.int == 1 else {
+        guard Self.integer(versionNode) == 1 else {
             throw error(versionNode, "unsupported libinput record version `\(versionNode.string ?? "?")`: penkit reads version 1")
         }
         guard let devicesNode = top["devices"] else {
@@ -112,6 +117,14 @@ private struct RecordTreeReader {
                 try spend(item)
                 guard let frame = item.mapping else { throw error(item, "an `events:` item must be a mapping such as `evdev: [...]`") }
                 guard let evdev = frame["evdev"] else { continue }  // libinput events, device notifications
+                if evdev.null != nil, let line = item.mark?.line, let block = eventBlocks[line] {
+                    try spend(item, count: block.count * 6)
+                    for (event, line) in block {
+                        try checker.check(event, line: line)
+                        events.append(event)
+                    }
+                    continue
+                }
                 guard let list = evdev.sequence else { throw error(evdev, "`evdev:` must be a list of [sec, usec, type, code, value]") }
                 // Charged to this item: an alias would otherwise blame the line it points to.
                 try spend(item, count: list.count * 6)
@@ -142,7 +155,7 @@ private struct RecordTreeReader {
             guard let codes = codesNode.mapping else { throw error(codesNode, "`codes:` must map event types to code lists") }
             for (typeNode, listNode) in codes {
                 try spend(typeNode)
-                guard let type = typeNode.int, type >= 0, type <= Int(EventCodeLimits.maxType) else {
+                guard let type = Self.integer(typeNode), type >= 0, type <= Int(EventCodeLimits.maxType) else {
                     throw error(typeNode, "`codes:` key `\(typeNode.string ?? "?")` is not an event type 0...\(EventCodeLimits.maxType)")
                 }
                 let list = try integers(listNode, count: nil, range: 0...Int(UInt16.max), what: "`codes:` list")
@@ -157,7 +170,7 @@ private struct RecordTreeReader {
             guard let absinfo = absNode.mapping else { throw error(absNode, "`absinfo:` must map axis codes to [min, max, fuzz, flat, resolution]") }
             for (codeNode, valuesNode) in absinfo {
                 try spend(codeNode)
-                guard let code = codeNode.int, code >= 0, code <= Int(EventCodeLimits.maxAbs) else {
+                guard let code = Self.integer(codeNode), code >= 0, code <= Int(EventCodeLimits.maxAbs) else {
                     throw error(codeNode, "`absinfo:` key `\(codeNode.string ?? "?")` is not an axis code 0...\(EventCodeLimits.maxAbs) (ABS_MAX)")
                 }
                 let v = try integers(valuesNode, count: 5, range: Int(Int32.min)...Int(Int32.max), what: "`absinfo:` entry [min, max, fuzz, flat, resolution]")
@@ -177,7 +190,7 @@ private struct RecordTreeReader {
             description.properties = Set(props.map { UInt16($0) })
         }
         // A declared axis without absinfo is blamed on the line that declares it: the EV_ABS code list.
-        let absCodes = evdev["codes"]?.mapping?.first(where: { $0.key.int == Int(EventCodeLimits.abs) })?.value
+        let absCodes = evdev["codes"]?.mapping?.first(where: { Self.integer($0.key) == Int(EventCodeLimits.abs) })?.value
         try EventStreamChecker.checkAbsInfo(of: description, file: file, line: absCodes?.mark?.line ?? node.mark?.line ?? 0)
         return description
     }
@@ -190,6 +203,13 @@ private struct RecordTreeReader {
             throw error(node, "event type \(f[2]) or code \(f[3]) is not a 16-bit number")
         }
         return EvdevEvent(time: UInt64(f[0]) * 1_000_000 + UInt64(f[1]), type: UInt16(f[2]), code: UInt16(f[3]), value: Int32(f[4]))
+    }
+
+    /// A decimal integer scalar, as libinput writes every number. Not Yams' `Node.int`: that also
+    /// reads YAML 1.1 base-60 forms such as `1:2:3`, and traps on overflow when they are long.
+    private static func integer(_ node: Node) -> Int? {
+        guard let scalar = node.scalar else { return nil }
+        return Int(scalar.string)
     }
 
     /// A flow or block list of integers, each in `range` (the last may be any Int32 when `signedLast`).
@@ -205,7 +225,7 @@ private struct RecordTreeReader {
         for (index, item) in list.enumerated() {
             if !charged { try spend(item) }
             let allowed = signedLast && index == list.count - 1 ? Int(Int32.min)...Int(Int32.max) : range
-            guard let value = item.int, allowed.contains(value) else {
+            guard let value = Self.integer(item), allowed.contains(value) else {
                 throw error(item, "\(what): `\(item.string ?? "?")` is not an integer in \(allowed.lowerBound)...\(allowed.upperBound)")
             }
             values.append(value)

@@ -4,6 +4,18 @@
 extension EngineMessage {
     public func jsonLine() -> String {
         var w = JSONWriter()
+        write(to: &w)
+        return w.text
+    }
+
+    /// The JSON line's UTF-8 bytes, without the newline: what a socket writes.
+    public func jsonBytes() -> [UInt8] {
+        var w = JSONWriter()
+        write(to: &w)
+        return w.bytes
+    }
+
+    public func write(to w: inout JSONWriter) {
         w.raw("{")
         w.field("type", plain: typeName)
         switch self {
@@ -35,7 +47,6 @@ extension EngineMessage {
             w.key("stroke"); w.write(m.stroke)
         }
         w.raw("}")
-        return w.text
     }
 }
 

@@ -1,0 +1,38 @@
+/// Extrapolates force and orientation along their recent trend. Position gets each
+/// predictor's own model; these change slowly and are carried along linearly.
+enum AttributeTrend {
+    /// Moves pressure, azimuth and altitude of `result` from `newest` along the slope between
+    /// `reference` and `newest`, scaled by `gain` (0 holds the newest values).
+    static func extrapolate(_ result: inout PredictionSample, newest: PredictionSample,
+                            reference: PredictionSample?, by dt: Double, gain: Double = 1) {
+        result.pressure = newest.pressure
+        result.azimuth = newest.azimuth
+        result.altitude = newest.altitude
+        guard let reference, newest.time > reference.time, gain != 0 else { return }
+        let span = Double(newest.time - reference.time) * 1e-6
+        let k = gain * dt / span
+        result.pressure = clamp(newest.pressure + (newest.pressure - reference.pressure) * k, 0, 1)
+        result.altitude = clamp(newest.altitude + (newest.altitude - reference.altitude) * k, 0, .pi / 2)
+        var turn = newest.azimuth - reference.azimuth
+        if turn > .pi { turn -= 2 * .pi } else if turn < -.pi { turn += 2 * .pi }
+        var azimuth = newest.azimuth + turn * k
+        if azimuth < 0 { azimuth += 2 * .pi } else if azimuth >= 2 * .pi { azimuth -= 2 * .pi }
+        result.azimuth = azimuth
+    }
+
+    /// The newest sample at least `span` seconds older than the newest, or the oldest held.
+    static func reference(in history: SampleHistory, span: Double) -> PredictionSample? {
+        guard history.count >= 2 else { return nil }
+        let newest = history[fromEnd: 0].time
+        let spanMicros = UInt64(span * 1e6)
+        for i in 1..<history.count where newest - history[fromEnd: i].time >= spanMicros {
+            return history[fromEnd: i]
+        }
+        return history[fromEnd: history.count - 1]
+    }
+}
+
+@inline(__always)
+func clamp(_ value: Double, _ low: Double, _ high: Double) -> Double {
+    min(max(value, low), high)
+}

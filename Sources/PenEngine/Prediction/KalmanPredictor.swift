@@ -1,0 +1,153 @@
+/// A constant-jerk Kalman filter on one axis, stepping one sample at a time (dt = 1 sample),
+/// as ink-stroke-modeler's axis predictor does; the caller rescales by the report interval.
+struct JerkKalmanAxis: Sendable {
+    /// Position, velocity, acceleration, jerk (per sample, per sample², ...).
+    private(set) var state = SIMD4<Double>(0, 0, 0, 0)
+    /// Covariance, one row per SIMD4.
+    private var p0 = SIMD4<Double>(1, 0, 0, 0), p1 = SIMD4<Double>(0, 1, 0, 0)
+    private var p2 = SIMD4<Double>(0, 0, 1, 0), p3 = SIMD4<Double>(0, 0, 0, 1)
+    private(set) var iterations = 0
+    let processNoise: Double
+    let measurementNoise: Double
+
+    init(processNoise: Double, measurementNoise: Double) {
+        self.processNoise = processNoise
+        self.measurementNoise = measurementNoise
+    }
+
+    mutating func reset() { self = JerkKalmanAxis(processNoise: processNoise, measurementNoise: measurementNoise) }
+
+    mutating func update(_ observation: Double) {
+        defer { iterations += 1 }
+        if iterations == 0 {
+            state = SIMD4(observation, 0, 0, 0)
+            return
+        }
+        // Predict: x ← F x, P ← F P Fᵀ + Q, with F the constant-jerk step and Q = q·g gᵀ
+        // for a random jerk impulse g = (1/6, 1/2, 1, 1).
+        state = Self.step(state)
+        let fp0 = Self.step(SIMD4(p0[0], p1[0], p2[0], p3[0]))
+        let fp1 = Self.step(SIMD4(p0[1], p1[1], p2[1], p3[1]))
+        let fp2 = Self.step(SIMD4(p0[2], p1[2], p2[2], p3[2]))
+        let fp3 = Self.step(SIMD4(p0[3], p1[3], p2[3], p3[3]))
+        // (F P) has columns fp0...fp3; F P Fᵀ = F (F P)ᵀ.
+        let g = SIMD4<Double>(1.0 / 6, 0.5, 1, 1)
+        p0 = Self.step(SIMD4(fp0[0], fp1[0], fp2[0], fp3[0])) + processNoise * g[0] * g
+        p1 = Self.step(SIMD4(fp0[1], fp1[1], fp2[1], fp3[1])) + processNoise * g[1] * g
+        p2 = Self.step(SIMD4(fp0[2], fp1[2], fp2[2], fp3[2])) + processNoise * g[2] * g
+        p3 = Self.step(SIMD4(fp0[3], fp1[3], fp2[3], fp3[3])) + processNoise * g[3] * g
+        // Correct with the position measurement (H = [1 0 0 0]).
+        let column = SIMD4(p0[0], p1[0], p2[0], p3[0])
+        let gain = column / (p0[0] + measurementNoise)
+        state += gain * (observation - state[0])
+        let row = p0
+        p0 -= gain[0] * row; p1 -= gain[1] * row; p2 -= gain[2] * row; p3 -= gain[3] * row
+    }
+
+    private static func step(_ v: SIMD4<Double>) -> SIMD4<Double> {
+        SIMD4(v[0] + v[1] + v[2] / 2 + v[3] / 6, v[1] + v[2] + v[3] / 2, v[2] + v[3], v[3])
+    }
+}
+
+/// The Kalman predictor of ink-stroke-modeler and androidx: position, velocity, acceleration
+/// and jerk per axis, extrapolated as a cubic with damped acceleration and jerk, over a
+/// horizon shortened by a confidence built from sample count, distance from the last input,
+/// speed and linearity. Parameters are ink-stroke-modeler's, converted to mm.
+public struct KalmanPredictor: Predictor {
+    public struct Parameters: Sendable, Hashable {
+        public var processNoise = 0.01
+        public var measurementNoise = 0.1
+        public var minStableIterations = 4
+        /// Samples averaged for the report interval that rescales the per-sample state.
+        public var maxTimeSamples = 20
+        public var accelerationWeight = 0.5
+        public var jerkWeight = 0.1
+        public var desiredSampleCount = 20
+        /// mm between the last input and the filtered position at which confidence is 0.
+        public var maxEstimationDistance = 1.5
+        /// mm/s over the horizon: confidence 0 below the first, 1 above the second.
+        public var minTravelSpeed = 10.0
+        public var maxTravelSpeed = 50.0
+        /// mm between the cubic and the linear prediction at which linearity bottoms out.
+        public var maxLinearDeviation = 1.0
+        public var baselineLinearityConfidence = 0.4
+        public init() {}
+    }
+
+    public let parameters: Parameters
+    private var xAxis: JerkKalmanAxis
+    private var yAxis: JerkKalmanAxis
+    private var history = SampleHistory(capacity: 20)
+
+    public init(parameters: Parameters = .init()) {
+        self.parameters = parameters
+        xAxis = JerkKalmanAxis(processNoise: parameters.processNoise, measurementNoise: parameters.measurementNoise)
+        yAxis = xAxis
+        history = SampleHistory(capacity: max(2, parameters.maxTimeSamples))
+    }
+
+    public var name: String { "kalman" }
+
+    public mutating func reset() {
+        xAxis.reset()
+        yAxis.reset()
+        history.removeAll()
+    }
+
+    public mutating func update(_ sample: PredictionSample) {
+        xAxis.update(sample.x)
+        yAxis.update(sample.y)
+        history.append(sample)
+    }
+
+    /// Per-axis (position, velocity, acceleration, jerk) in mm and seconds, damped.
+    private func state() -> (x: SIMD4<Double>, y: SIMD4<Double>)? {
+        guard xAxis.iterations >= parameters.minStableIterations, history.count >= 2 else { return nil }
+        let span = Double(history[fromEnd: 0].time - history[fromEnd: history.count - 1].time) * 1e-6
+        // ink-stroke-modeler divides the span by the sample count, which overstates every
+        // velocity by n/(n-1) (5 % with its 20 samples); the interval count is right.
+        let dt = span / Double(history.count - 1)
+        guard dt > 0 else { return nil }
+        let scale = SIMD4<Double>(1, 1 / dt, parameters.accelerationWeight / (dt * dt),
+                                  parameters.jerkWeight / (dt * dt * dt))
+        return (xAxis.state * scale, yAxis.state * scale)
+    }
+
+    private static func cubic(_ s: SIMD4<Double>, _ t: Double) -> Double {
+        s[0] + s[1] * t + s[2] * t * t / 2 + s[3] * t * t * t / 6
+    }
+
+    public func extrapolate(by dt: Double) -> PredictionSample? {
+        guard let (sx, sy) = state(), let newest = history.last else { return nil }
+        var result = newest
+        result.x = Self.cubic(sx, dt)
+        result.y = Self.cubic(sy, dt)
+        AttributeTrend.extrapolate(&result, newest: newest,
+                                   reference: AttributeTrend.reference(in: history, span: 0.008), by: dt)
+        return result
+    }
+
+    public func confidence(forHorizon horizon: Double) -> Double {
+        guard let (sx, sy) = state(), let newest = history.last, horizon > 0 else { return 0 }
+        let p = parameters
+        let sampleRatio = min(1, Double(xAxis.iterations) / Double(p.desiredSampleCount))
+        let estimateError = distance(newest.x - sx[0], newest.y - sy[0])
+        let errorConfidence = 1 - normalize(estimateError, 0, p.maxEstimationDistance)
+        let endX = Self.cubic(sx, horizon), endY = Self.cubic(sy, horizon)
+        let travelSpeed = distance(endX - sx[0], endY - sy[0]) / horizon
+        let speedConfidence = normalize(travelSpeed, p.minTravelSpeed, p.maxTravelSpeed)
+        let deviation = distance(endX - (sx[0] + sx[1] * horizon), endY - (sy[0] + sy[1] * horizon))
+        let linearity = p.baselineLinearityConfidence
+            + (1 - p.baselineLinearityConfidence) * (1 - normalize(deviation, 0, p.maxLinearDeviation))
+        return sampleRatio * errorConfidence * speedConfidence * linearity
+    }
+}
+
+@inline(__always)
+func distance(_ dx: Double, _ dy: Double) -> Double { (dx * dx + dy * dy).squareRoot() }
+
+/// Maps value from [low, high] to [0, 1], clamped.
+@inline(__always)
+func normalize(_ value: Double, _ low: Double, _ high: Double) -> Double {
+    high > low ? clamp((value - low) / (high - low), 0, 1) : (value >= high ? 1 : 0)
+}

@@ -1,0 +1,108 @@
+import Foundation
+
+/// penkit's default predictor.
+///
+/// - Velocity and acceleration come from a weighted quadratic least-squares fit of the
+///   recent samples placed at evenly spaced times. Tablets sample at a fixed rate but their
+///   timestamps carry USB polling jitter (an Intuos4 reports 3 and 8 ms apart with the same
+///   travel per report); fitting against raw timestamps turns that jitter into velocity
+///   noise, which is why the two-sample linear predictor blows up on closely spaced reports.
+/// - It extrapolates in the pen's own frame: distance along the direction of travel, and a
+///   damped turn rate bending the path into a circular arc, which follows curves without the
+///   runaway of a raw acceleration term.
+/// - It keeps slightly less than the full extrapolated travel (shrinkage: the velocity is an
+///   estimate, and overshoot is as visible as lag), and grows predictions in over the first
+///   milliseconds of a stroke, when velocity estimates swing from frame to frame.
+/// Parameters were chosen on the shared traces; see docs/prediction.md.
+public struct PenkitPredictor: Predictor {
+    public struct Parameters: Sendable, Hashable {
+        /// Seconds of history fitted.
+        public var window = 0.100
+        /// Age (s) at which a sample's weight has fallen to 1/e.
+        public var decay = 0.007
+        /// Share of the fitted change of speed kept (0: constant speed).
+        public var tangentialGain = 0.0
+        /// Share of the fitted turn rate kept.
+        public var turnGain = 0.5
+        /// Largest turn (radians) the arc may make over any horizon.
+        public var maxTurn = 0.8
+        /// Share of the extrapolated travel kept.
+        public var travelGain = 0.9
+        /// Seconds after a stroke starts over which predictions grow to full length.
+        public var rampTime = 0.040
+        /// Fit against evenly spaced times instead of the timestamps.
+        public var uniformTime = true
+        /// Gain of the force and orientation trend.
+        public var attributeGain = 0.75
+        public init() {}
+    }
+
+    public var parameters: Parameters
+    private var history = SampleHistory(capacity: 32)
+    private var startTime: UInt64?
+    /// Fitted once per real sample, so each predicted sample costs only the arc.
+    private var fit: PolynomialFit?
+    private var attributeReference: PredictionSample?
+
+    public init(parameters: Parameters = .init()) {
+        self.parameters = parameters
+    }
+
+    public var name: String { "penkit" }
+
+    public mutating func reset() {
+        history.removeAll()
+        startTime = nil
+        fit = nil
+        attributeReference = nil
+    }
+
+    public mutating func update(_ sample: PredictionSample) {
+        history.append(sample)
+        if startTime == nil { startTime = sample.time }
+        let decay = parameters.decay
+        fit = PolynomialFit.fit(history, maxSamples: history.capacity, window: parameters.window, degree: 2,
+                                uniformTime: parameters.uniformTime, weight: { age in exp(-age / decay) })
+        attributeReference = AttributeTrend.reference(in: history, span: 0.008)
+    }
+
+    public func extrapolate(by dt: Double) -> PredictionSample? {
+        let p = parameters
+        guard let newest = history.last, let fit else { return nil }
+        let v = fit.velocity
+        let speed = (v * v).sum().squareRoot()
+        var result = newest
+        if speed > 1e-6 {
+            let a = fit.acceleration
+            let tangent = v / speed
+            let normal = SIMD2(-tangent[1], tangent[0])
+            let tangential = (a * tangent).sum() * p.tangentialGain
+            let turnRate = (a * normal).sum() / speed * p.turnGain
+            // A pen slowing down stops; it never runs backwards.
+            let moving = tangential < 0 ? min(dt, speed / -tangential) : dt
+            let age = Double(newest.time - (startTime ?? newest.time)) * 1e-6
+            let ramp = p.rampTime > 0 ? min(1, age / p.rampTime) : 1
+            let travel = ramp * p.travelGain * max(0, speed * moving + 0.5 * tangential * moving * moving)
+            let turn = clamp(turnRate * dt, -p.maxTurn, p.maxTurn)
+            // The chord of an arc of length `travel` turning by `turn`, in the (tangent, normal) frame.
+            let along: Double, across: Double
+            if abs(turn) < 1e-6 {
+                along = travel
+                across = travel * turn / 2
+            } else {
+                let radius = travel / turn
+                along = radius * sin(turn)
+                across = radius * (1 - cos(turn))
+            }
+            result.x = newest.x + tangent[0] * along + normal[0] * across
+            result.y = newest.y + tangent[1] * along + normal[1] * across
+        }
+        AttributeTrend.extrapolate(&result, newest: newest,
+                                   reference: attributeReference, by: dt, gain: p.attributeGain)
+        return result
+    }
+
+    public func confidence(forHorizon horizon: Double) -> Double {
+        history.count >= 3 ? 1 : 0
+    }
+}

@@ -1,0 +1,42 @@
+/// One way of guessing where the pen will be a few milliseconds from now.
+///
+/// A predictor only models motion; the contracts every prediction obeys (spacing at the
+/// report interval, the horizon cap, stopping at a predicted lift, resetting after a gap)
+/// live once, in `PredictionStage`. Implementations are value types that keep their
+/// history in storage allocated at init, so `update` and `extrapolate` never allocate.
+public protocol Predictor: Sendable {
+    /// A short, stable name for tables and command-line options.
+    var name: String { get }
+    /// Forgets everything: a new stroke, a hover session, or input after a gap.
+    mutating func reset()
+    /// Takes the next real sample (times strictly increasing since the last reset).
+    mutating func update(_ sample: PredictionSample)
+    /// The state `dt` seconds after the newest sample; nil when the predictor has too little
+    /// history. Only position, pressure, azimuth and altitude are read from the result.
+    func extrapolate(by dt: Double) -> PredictionSample?
+    /// How much of a requested horizon (seconds) the predictor trusts now, in [0, 1].
+    /// The stage shortens the horizon by it, as ink-stroke-modeler shortens its prediction.
+    func confidence(forHorizon horizon: Double) -> Double
+}
+
+extension Predictor {
+    public func confidence(forHorizon horizon: Double) -> Double { 1 }
+}
+
+/// The predictors penkit ships, by name, for configuration files and `penkit bench predict`.
+public enum PredictorKind: String, CaseIterable, Sendable {
+    case none, linear, leastSquares = "lsq2", kalman, penkit
+
+    public func make() -> any Predictor {
+        switch self {
+        case .none: return NoPredictor()
+        case .linear: return LinearPredictor()
+        case .leastSquares: return LeastSquaresPredictor()
+        case .kalman: return KalmanPredictor()
+        case .penkit: return PenkitPredictor()
+        }
+    }
+
+    /// penkit's default: the one the live path attaches to every frame.
+    public static let `default` = PredictorKind.penkit
+}

@@ -1,0 +1,38 @@
+/// No prediction: the newest sample stands still. The lag every other predictor hides.
+public struct NoPredictor: Predictor {
+    private var newest: PredictionSample?
+    public init() {}
+    public var name: String { "none" }
+    public mutating func reset() { newest = nil }
+    public mutating func update(_ sample: PredictionSample) { newest = sample }
+    public func extrapolate(by dt: Double) -> PredictionSample? { newest }
+}
+
+/// Constant velocity from the last two samples (Chromium's and Android's simplest).
+/// Exact for uniform motion, and noisy when reports come close together.
+public struct LinearPredictor: Predictor {
+    private var previous: PredictionSample?
+    private var newest: PredictionSample?
+    public init() {}
+    public var name: String { "linear" }
+
+    public mutating func reset() {
+        previous = nil
+        newest = nil
+    }
+
+    public mutating func update(_ sample: PredictionSample) {
+        previous = newest
+        newest = sample
+    }
+
+    public func extrapolate(by dt: Double) -> PredictionSample? {
+        guard let newest, let previous, newest.time > previous.time else { return nil }
+        let k = dt / (Double(newest.time - previous.time) * 1e-6)
+        var result = newest
+        result.x = newest.x + (newest.x - previous.x) * k
+        result.y = newest.y + (newest.y - previous.y) * k
+        AttributeTrend.extrapolate(&result, newest: newest, reference: previous, by: dt)
+        return result
+    }
+}

@@ -1,0 +1,37 @@
+import PenKit
+
+/// Plugs a predictor into the stroke engine's `FramePredictor` seam: each contact frame's
+/// newest sample goes through a `PredictionStage`, and its predictions come back as the
+/// frame's predicted samples (position, force, azimuth, altitude; roll and distance held).
+public struct StageFramePredictor<P: Predictor>: FramePredictor {
+    public private(set) var stage: PredictionStage<P>
+    private var output: [Sample] = []
+
+    public init(_ predictor: P, configuration: PredictionConfiguration = .init()) {
+        stage = PredictionStage(predictor: predictor, configuration: configuration)
+        output.reserveCapacity(Int(PredictionConfiguration.horizonCap / 0.001) + 2)
+    }
+
+    public mutating func reset() { stage.reset() }
+
+    public mutating func predict(after recent: ArraySlice<Sample>) -> [Sample] {
+        guard let newest = recent.last else { return [] }
+        stage.add(PredictionSample(time: newest.time, x: newest.x, y: newest.y, pressure: newest.force,
+                                   azimuth: newest.azimuth, altitude: newest.altitude, touching: true))
+        // Reusing the buffer saves an allocation whenever the engine has let go of the last one.
+        output.removeAll(keepingCapacity: true)
+        for p in stage.predictions {
+            output.append(Sample(time: p.time, x: p.x, y: p.y, force: p.pressure, azimuth: p.azimuth,
+                                 altitude: p.altitude, roll: newest.roll, distance: newest.distance,
+                                 estimated: newest.estimated))
+        }
+        return output
+    }
+}
+
+extension StageFramePredictor where P == PenkitPredictor {
+    /// penkit's default: its own predictor at the configured horizon (16 ms unless set).
+    public static func penkit(horizon: Double = 0.016) -> Self {
+        StageFramePredictor(PenkitPredictor(), configuration: PredictionConfiguration(horizon: horizon))
+    }
+}

@@ -1,0 +1,81 @@
+import ArgumentParser
+import Foundation
+import PenEngine
+import PenInput
+
+/// `penkit bench predict-cost TRACES…`: time per frame of each predictor, as the live path
+/// runs it (a concrete PredictionStage producing the frame's predicted samples). Build with
+/// `-c release` for figures that mean anything.
+struct PredictCostCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "predict-cost",
+        abstract: "Time per frame of each predictor (median of repeated runs over the traces' strokes)."
+    )
+
+    @Argument(help: "evemu or `libinput record` traces whose strokes are replayed.")
+    var traces: [String]
+
+    @Option(help: "Timed runs per predictor; the median is printed.")
+    var repeats = 31
+
+    @Option(help: "Horizon in ms predicted on every frame.")
+    var horizon = 16.0
+
+    func validate() throws {
+        guard !traces.isEmpty else { throw ValidationError("give at least one trace") }
+        guard (1...10_000).contains(repeats) else { throw ValidationError("--repeats takes 1...10000") }
+        guard horizon > 0 && horizon <= 32 else { throw ValidationError("--horizon takes milliseconds in (0, 32]") }
+    }
+
+    func run() throws {
+        var strokes: [Trajectory] = []
+        for path in traces {
+            let loaded = try loadPredictionStrokes(path: path, options: DecoderOptions(), minFrames: 2)
+            strokes += loaded.contact + loaded.hover
+        }
+        let frames = strokes.reduce(0) { $0 + $1.samples.count }
+        guard frames > 0 else { throw ValidationError("no strokes or hover runs in these traces") }
+        let configuration = PredictionConfiguration(horizon: horizon / 1000)
+        print("frames per run: \(frames) (contact and hover), horizon \(Int(horizon)) ms, median of \(repeats) runs")
+        print("predictor   ns/frame   predicted samples/frame")
+        for kind in PredictorKind.allCases {
+            let (nanos, perFrame): (Double, Double)
+            switch kind {
+            case .none: (nanos, perFrame) = measure(NoPredictor(), strokes, configuration)
+            case .linear: (nanos, perFrame) = measure(LinearPredictor(), strokes, configuration)
+            case .leastSquares: (nanos, perFrame) = measure(LeastSquaresPredictor(), strokes, configuration)
+            case .kalman: (nanos, perFrame) = measure(KalmanPredictor(), strokes, configuration)
+            case .penkit: (nanos, perFrame) = measure(PenkitPredictor(), strokes, configuration)
+            }
+            let name = kind.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)
+            print("\(name) \(String(format: "%10.0f", nanos)) \(String(format: "%25.1f", perFrame))")
+        }
+    }
+
+    /// Median nanoseconds per frame, and the mean number of predicted samples per frame.
+    private func measure<P: Predictor>(_ predictor: P, _ strokes: [Trajectory],
+                                       _ configuration: PredictionConfiguration) -> (Double, Double) {
+        var stage = PredictionStage(predictor: predictor, configuration: configuration)
+        var frames = 0, predicted = 0
+        var runs: [Double] = []
+        let clock = ContinuousClock()
+        for _ in 0..<repeats {
+            frames = 0
+            predicted = 0
+            let start = clock.now
+            for stroke in strokes {
+                stage.reset()
+                for sample in stroke.samples {
+                    stage.add(sample)
+                    predicted &+= stage.predictions.count
+                    frames += 1
+                }
+            }
+            let elapsed = clock.now - start
+            let nanos = Double(elapsed.components.seconds) * 1e9 + Double(elapsed.components.attoseconds) * 1e-9
+            runs.append(nanos / Double(frames))
+        }
+        runs.sort()
+        return (runs[runs.count / 2], Double(predicted) / Double(max(frames, 1)))
+    }
+}

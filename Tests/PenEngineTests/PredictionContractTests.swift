@@ -1,0 +1,170 @@
+import Testing
+import Foundation
+@testable import PenEngine
+import PenKit
+
+/// Samples every `interval` µs moving at `velocity` mm/s along x, with pressure `pressure(i)`.
+private func uniformStroke(count: Int, interval: UInt64 = 4_000, start: UInt64 = 1_000_000,
+                           velocity: Double = 100, touching: Bool = true,
+                           pressure: (Int) -> Double = { _ in 0.5 }) -> [PredictionSample] {
+    (0..<count).map { i in
+        let time = start + UInt64(i) * interval
+        return PredictionSample(time: time, x: 10 + velocity * Double(time - start) * 1e-6, y: 20,
+                                pressure: pressure(i), touching: touching)
+    }
+}
+
+private func stage(_ kind: PredictorKind, horizon: Double = 0.016) -> PredictionStage<AnyPredictor> {
+    PredictionStage(predictor: AnyPredictor(kind.make()), configuration: PredictionConfiguration(horizon: horizon))
+}
+
+@Suite("Prediction contracts")
+struct PredictionContractTests {
+    @Test("predictions are spaced at the report interval up to the horizon", arguments: PredictorKind.allCases)
+    func spacing(kind: PredictorKind) {
+        var s = stage(kind, horizon: 0.016)
+        for sample in uniformStroke(count: 30, interval: 5_000) { s.add(sample) }
+        let newest = uniformStroke(count: 30, interval: 5_000).last!.time
+        // 5 ms reports, 16 ms horizon: 5, 10 and 15 ms ahead.
+        #expect(s.predictions.map(\.time) == [newest + 5_000, newest + 10_000, newest + 15_000])
+        #expect(s.predictions.allSatisfy { $0.predicted && $0.touching })
+    }
+
+    @Test("the horizon is capped at 32 ms", arguments: PredictorKind.allCases)
+    func horizonCap(kind: PredictorKind) {
+        var s = stage(kind, horizon: 0.5)
+        #expect(s.configuration.horizon == 0.032)
+        let samples = uniformStroke(count: 30, interval: 4_000)
+        for sample in samples { s.add(sample, horizon: 0.2) }
+        #expect(s.predictions.count == 8)
+        #expect(s.predictions.last!.time == samples.last!.time + 32_000)
+    }
+
+    @Test("nothing is predicted past a predicted lift", arguments: PredictorKind.allCases)
+    func noPredictionPastLift(kind: PredictorKind) {
+        // Pressure falls 0.04 per 4 ms report to 0.06: a linear trend crosses zero within 8 ms.
+        let samples = uniformStroke(count: 20, interval: 4_000) { i in 0.06 + 0.04 * Double(19 - i) }
+        var s = stage(kind, horizon: 0.016)
+        for sample in samples { s.add(sample) }
+        #expect(s.predictions.allSatisfy { $0.pressure >= s.configuration.liftPressure })
+        // Holding the last force never predicts a lift; every other predictor must.
+        #expect(kind == .none || s.predictions.count < 4)
+        let tip = s.tip(horizon: 0.016)!
+        #expect(kind == .none || tip.time < samples.last!.time + 16_000)
+    }
+
+    @Test("the linear predictor stops exactly one report before the lift")
+    func linearLiftIsExact() {
+        let samples = uniformStroke(count: 20, interval: 4_000) { i in 0.06 + 0.04 * Double(19 - i) }
+        var s = stage(.linear, horizon: 0.016)
+        for sample in samples { s.add(sample) }
+        // 4 ms ahead: 0.02 (kept); 8 ms ahead: −0.02, a lift.
+        #expect(s.predictions.count == 1)
+        #expect(abs(s.predictions[0].pressure - 0.02) < 1e-9)
+    }
+
+    @Test("a gap over 20 ms starts afresh", arguments: PredictorKind.allCases)
+    func resetAfterGap(kind: PredictorKind) {
+        var s = stage(kind)
+        let before = uniformStroke(count: 20, interval: 4_000)
+        for sample in before { s.add(sample) }
+        #expect(!s.predictions.isEmpty || kind == .none)
+        // 21 ms later: one sample since the reset, no interval, no prediction.
+        var late = before.last!
+        late.time += 21_000
+        s.add(late)
+        #expect(s.predictions.isEmpty)
+        #expect(s.reportInterval == nil)
+    }
+
+    @Test("a gap of 20 ms or less keeps the history")
+    func noResetWithinGap() {
+        var s = stage(.linear)
+        let before = uniformStroke(count: 10, interval: 4_000)
+        for sample in before { s.add(sample) }
+        var next = before.last!
+        next.time += 20_000
+        next.x += 2  // 100 mm/s for 20 ms
+        s.add(next)
+        #expect(s.reportInterval != nil)
+        #expect(!s.predictions.isEmpty)
+    }
+
+    @Test("after a reset only new samples count")
+    func resetForgetsOldMotion() {
+        var s = stage(.linear)
+        for sample in uniformStroke(count: 10, interval: 4_000, velocity: 100) { s.add(sample) }
+        // A new stroke 50 ms later moving at −50 mm/s along x from x = 100.
+        let start: UInt64 = 2_000_000
+        for i in 0..<3 {
+            s.add(PredictionSample(time: start + UInt64(i) * 4_000, x: 100 - 0.2 * Double(i), y: 20, pressure: 0.5))
+        }
+        // Linear from the new samples only: 4 ms ahead of x = 99.6 at −50 mm/s.
+        #expect(abs(s.predictions[0].x - 99.4) < 1e-9)
+    }
+
+    @Test("a change of contact starts afresh")
+    func resetOnContactChange() {
+        var s = stage(.linear)
+        for sample in uniformStroke(count: 10, interval: 4_000) { s.add(sample) }
+        var hover = uniformStroke(count: 11, interval: 4_000).last!
+        hover.touching = false
+        s.add(hover)
+        #expect(s.predictions.isEmpty)
+    }
+
+    @Test("hover predicts a shorter horizon, marked not touching")
+    func hoverHorizon() {
+        var s = stage(.linear, horizon: 0.016)
+        for sample in uniformStroke(count: 10, interval: 4_000, touching: false) { s.add(sample) }
+        // Half of 16 ms at 4 ms reports.
+        #expect(s.predictions.count == 2)
+        #expect(s.predictions.allSatisfy { !$0.touching && $0.predicted })
+    }
+
+    @Test("the same input gives the same predictions", arguments: PredictorKind.allCases)
+    func deterministic(kind: PredictorKind) {
+        let samples = (0..<60).map { i -> PredictionSample in
+            let t = Double(i) * 0.005
+            return PredictionSample(time: 5_000_000 + UInt64(i) * 5_000 + UInt64((i * 7919) % 3) * 1_000,
+                                    x: 30 + 20 * cos(t * 9), y: 40 + 15 * sin(t * 13),
+                                    pressure: 0.3 + 0.2 * sin(t * 5), azimuth: 1 + t, altitude: 1, touching: true)
+        }
+        func run() -> [[PredictionSample]] {
+            var s = stage(kind)
+            return samples.map { s.add($0); return s.predictions }
+        }
+        let first = run()
+        #expect(first == run())
+        #expect(first.contains { !$0.isEmpty } || kind == .none)
+    }
+
+    @Test("real samples are never marked predicted")
+    func realSamplesStayReal() {
+        var s = stage(.linear)
+        var sample = uniformStroke(count: 1).first!
+        sample.predicted = true
+        s.add(sample)
+        #expect(s.tip(horizon: 0.016)?.predicted == false)
+    }
+}
+
+@Suite("Prediction through the engine's seam")
+struct StageFramePredictorTests {
+    @Test("contact frames get predicted samples at the report interval, with force and angles")
+    func framePredictions() {
+        var seam = StageFramePredictor.penkit(horizon: 0.016)
+        var recent: [Sample] = []
+        var last: [Sample] = []
+        for i in 0..<20 {
+            recent.append(Sample(time: 1_000_000 + UInt64(i) * 5_000, x: 10 + 0.5 * Double(i), y: 5,
+                                 force: 0.4, azimuth: 1, altitude: 0.9, roll: 0.25))
+            last = seam.predict(after: recent[...])
+        }
+        let newest = recent.last!
+        #expect(last.map(\.time) == [newest.time + 5_000, newest.time + 10_000, newest.time + 15_000])
+        #expect(last.allSatisfy { $0.x > newest.x && $0.force == 0.4 && $0.azimuth == 1 && $0.altitude == 0.9 && $0.roll == 0.25 })
+        seam.reset()
+        #expect(seam.predict(after: recent.suffix(1)).isEmpty)
+    }
+}

@@ -8,7 +8,7 @@ DEBS := pkg-config libinput-dev libevdev-dev libudev-dev
 DEMO_TRACE ?= traces/wacom-intuos4-6x9-stylus-drag.evemu
 DAEMON_DEMO_TRACE ?= traces/wacom-dth2242-pen.evemu
 
-.PHONY: all deps build release demo test unit fuzz e2e oracle clean install uninstall
+.PHONY: all deps build release demo test unit fuzz e2e e2e-if-possible oracle clean install uninstall
 .PHONY: demo-daemon install-no-smoothing
 
 all: build
@@ -39,7 +39,16 @@ FUZZ_SECONDS ?= 30
 fuzz: deps
 	SWIFT=$(SWIFT) bash Fuzz/run.sh $(FUZZ_SECONDS)
 
-test: unit fuzz
+test: unit fuzz e2e-if-possible
+
+# Traces through the real kernel and libinput in a VM (QEMU, software emulation; see README).
+e2e: deps
+	scripts/vm/e2e.sh
+
+# make test runs e2e wherever QEMU and the Debian kernel can be installed.
+e2e-if-possible:
+	@if scripts/vm/setup.sh >/dev/null; then $(MAKE) --no-print-directory e2e; \
+	else echo "make test: e2e skipped: QEMU or the Debian kernel cannot be installed here"; fi
 
 # Regenerate Tests/Fixtures/libinput/ with real libinput in a VM (see README).
 oracle: deps

@@ -57,8 +57,8 @@ struct PredictBenchCommand: ParsableCommand {
             strokes += hover ? loaded.hover : loaded.contact
         }
         guard !strokes.isEmpty else { throw ValidationError("no \(hover ? "hover runs" : "strokes") of ≥ \(minFrames) frames in these traces") }
-        var configuration = PredictionConfiguration()
-        configuration.hoverHorizonScale = 1  // score hover at the asked horizon too
+        // Hover is scored at the asked horizon too, not the live path's shorter one.
+        let configuration = PredictionConfiguration(hoverHorizonScale: 1)
         let benchmark = PredictionBenchmark(horizons: horizons, configuration: configuration)
         let results = PredictorKind.allCases.flatMap { benchmark.evaluate($0, strokes: strokes) }
         let frames = strokes.reduce(0) { $0 + $1.samples.count }

@@ -32,11 +32,9 @@ final class Daemon: @unchecked Sendable {
 
     func run(replay: ReplaySource?, waitClients: Int, exitAfterReplay: Bool) throws {
         let devices = try replay?.validate() ?? []
-        try server.start(config: config, activatedSocket: SocketActivation.listeningSocket())
+        // Devices first, so that the first client's hello already lists them.
         for device in devices { server.hub.deviceAdded(device) }
-        if replay == nil {
-            logger.warning("no live input source in this build yet; serving without devices (use --replay TRACE)")
-        }
+        try server.start(config: config, activatedSocket: SocketActivation.listeningSocket())
 
         let signalQueue = DispatchQueue(label: "penkitd.signals")
         var sources: [DispatchSourceSignal] = []
@@ -57,6 +55,47 @@ final class Daemon: @unchecked Sendable {
         sources.append(hup)
         signal(SIGPIPE, SIG_IGN)
 
+        let inputDone = DispatchSemaphore(value: 0)
+        let hub = server.hub
+        let live = replay == nil ? LiveSource() : nil
+        let thread = Thread { [logger] in
+            defer { inputDone.signal() }
+            var pipeline = MessagePipeline()
+            var lastTime: UInt64 = 0
+            if let replay {
+                while waitClients > 0, !replay.isStopping,
+                      (try? hub.eventLoop.submit { hub.subscribedCount }.wait()) ?? 0 < waitClients {
+                    usleep(5_000)
+                }
+                do {
+                    lastTime = try replay.run(devices: devices, pipeline: &pipeline,
+                                              publish: { hub.publish($0) }, waitForCapacity: { hub.waitForCapacity() })
+                } catch {
+                    logger.error("replay failed", metadata: ["error": "\(error)"])
+                }
+            } else if let live {
+                do {
+                    try live.run(hub: hub, pipeline: &pipeline, logger: logger)
+                } catch {
+                    logger.error("live input failed; serving without devices", metadata: ["error": "\(error)"])
+                }
+                lastTime = MonotonicClock.now()
+            }
+            var batch: [Outbound] = []
+            pipeline.cancelOpenStrokes(at: replay?.realtime ?? true ? MonotonicClock.now() : lastTime, into: &batch)
+            hub.publish(batch)
+            if let replay, !replay.isStopping {
+                logger.info("replay finished", metadata: ["trace": "\(replay.path)"])
+                for device in devices { hub.deviceRemoved(device) }
+                if exitAfterReplay { self.requestStop(reason: "replay finished") }
+            }
+        }
+        thread.name = "penkitd-input"
+        thread.start()
+
+        SdNotify.send("READY=1\nSTATUS=serving \(devices.count) device(s)")
+        logger.info("ready", metadata: ["devices": "\(devices.count)"])
+        // After READY=1, so that systemd hears READY first.
         var watchdog: RepeatedTask?
         if let interval = SdNotify.watchdogInterval() {
             // Pinged from the event loop, so a wedged loop stops the pings and systemd restarts us.
@@ -67,44 +106,11 @@ final class Daemon: @unchecked Sendable {
             }
         }
 
-        let inputDone = DispatchSemaphore(value: 0)
-        if let replay {
-            let hub = server.hub
-            let thread = Thread { [logger] in
-                defer { inputDone.signal() }
-                while waitClients > 0, !replay.isStopping,
-                      (try? hub.eventLoop.submit { hub.subscribedCount }.wait()) ?? 0 < waitClients {
-                    usleep(5_000)
-                }
-                var pipeline = MessagePipeline()
-                var lastTime: UInt64 = 0
-                do {
-                    lastTime = try replay.run(devices: devices, pipeline: &pipeline,
-                                              publish: { hub.publish($0) }, waitForCapacity: { hub.waitForCapacity() })
-                } catch {
-                    logger.error("replay failed", metadata: ["error": "\(error)"])
-                }
-                var batch: [Outbound] = []
-                pipeline.cancelOpenStrokes(at: replay.realtime ? MonotonicClock.now() : lastTime, into: &batch)
-                hub.publish(batch)
-                if !replay.isStopping {
-                    logger.info("replay finished", metadata: ["trace": "\(replay.path)"])
-                    for device in devices { hub.deviceRemoved(device) }
-                    if exitAfterReplay { self.requestStop(reason: "replay finished") }
-                }
-            }
-            thread.name = "penkitd-input"
-            thread.start()
-        } else {
-            inputDone.signal()
-        }
-
-        SdNotify.send("READY=1\nSTATUS=serving \(devices.count) device(s)")
-        logger.info("ready", metadata: ["devices": "\(devices.count)"])
         stopSignal.wait()
 
         SdNotify.send("STOPPING=1")
         replay?.requestStop()
+        live?.requestStop()
         inputDone.wait()
         watchdog?.cancel()
         stateLock.lock(); let reason = stopReason; stateLock.unlock()

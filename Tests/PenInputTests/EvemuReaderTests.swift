@@ -84,8 +84,8 @@ import Testing
         #expect(device.events.map(\.value) == [100, 0])
     }
 
-    @Test func crlfLineEndingsAndTrailingCommentsAreAccepted() throws {
-        let text = "# EVEMU 1.3\r\nN: T\r\nB: 03 01\r\nA: 00 0 10 0 0 1\r\nE: 1.000002 0003 0000 0007\t# EV_ABS / ABS_X 7\r\n"
+    @Test func crlfLineEndingsStateLinesAndTrailingCommentsAreAccepted() throws {
+        let text = "# EVEMU 1.3\r\nN: T\r\nB: 03 01\r\nA: 00 0 10 0 0 1\r\nL: 00 1\r\nS: 01 0\r\nE: 1.000002 0003 0000 0007\t# EV_ABS / ABS_X 7\r\n"
         let events = try TraceFile.parse(bytes: Array(text.utf8), name: "crlf.evemu").devices[0].events
         #expect(events == [EvdevEvent(time: 1_000_002, type: 3, code: 0, value: 7)])
     }

@@ -65,14 +65,25 @@ import Testing
           - evdev:
             - [  0,  5000,   3,   0,    42]
             - [  0,  5000,   0,   0,     0]
+          - evdev: [[0, 6000, 3, 0, 43], [0, 6000, 0, 0, 0]]
+          - evdev:
+            - - 0
+              - 7000
+              - 3
+              - 0
+              - 44
           - libinput:
             - {time: 0.005000, type: TABLET_TOOL_AXIS, point: [ 4.20,  0.00]}
           - {type: DEVICE_ADDED, seat: seat0, logical_seat: default}
         """
         let trace = try TraceFile.parse(bytes: Array(text.utf8), name: "inline.yml")
         #expect(trace.devices[0].description.codes == [1: [320], 3: [0]])
+        // Frames in libinput's own layout, in flow style and in block style all read alike.
         #expect(trace.devices[0].events == [EvdevEvent(time: 5000, type: 3, code: 0, value: 42),
-                                            EvdevEvent(time: 5000, type: 0, code: 0, value: 0)])
+                                            EvdevEvent(time: 5000, type: 0, code: 0, value: 0),
+                                            EvdevEvent(time: 6000, type: 3, code: 0, value: 43),
+                                            EvdevEvent(time: 6000, type: 0, code: 0, value: 0),
+                                            EvdevEvent(time: 7000, type: 3, code: 0, value: 44)])
     }
 
     @Test func formatIsDetectedFromContent() throws {
@@ -89,5 +100,36 @@ import Testing
         let text = "version: 1\ndevices:\n- evdev:\n    name: \"\(String(repeating: "[", count: 200))\" # \(String(repeating: "{", count: 200))\n    codes: {}\n"
         let trace = try TraceFile.parse(bytes: Array(text.utf8), name: "quoted.yml")
         #expect(trace.devices[0].description.name == String(repeating: "[", count: 200))
+    }
+
+    /// Nesting just inside the guard's limits reaches Yams and must come back as an error, not a
+    /// stack overflow; just outside, the guard refuses it first.
+    @Test func nestingAtTheLimitsIsAnErrorNotACrash() {
+        let flow = "version: 1\ndevices: " + String(repeating: "[", count: 63) + String(repeating: "]", count: 63) + "\n"
+        #expect(throws: TraceError.self) { try TraceFile.parse(bytes: Array(flow.utf8), name: "flow.yml") }
+        var block = "version: 1\ndevices:\n"
+        for depth in 1...120 { block += String(repeating: " ", count: depth * 2) + "k\(depth):\n" }
+        #expect(throws: TraceError.self) { try TraceFile.parse(bytes: Array(block.utf8), name: "block.yml") }
+        let dashes = "version: 1\ndevices:\n" + String(repeating: "- ", count: 200) + "x\n"
+        do {
+            _ = try TraceFile.parse(bytes: Array(dashes.utf8), name: "dashes.yml")
+            Issue.record("200 nested sequences were accepted")
+        } catch let error as TraceError {
+            #expect(error.line == 3 && error.message.contains("levels deep"), "\(error)")
+        } catch {
+            Issue.record("not a TraceError: \(error)")
+        }
+    }
+
+    /// The fixtures' event lines are in libinput's exact layout, so the byte reader takes all of them.
+    @Test func eventLinesInLibinputLayoutBypassYams() throws {
+        var bytes = Array(try TraceFixtures.lines(TraceFixtures.fixture("libinput-record/intuos4-stylus-tap.yml"))
+            .joined(separator: "\n").utf8)
+        let before = bytes.filter { $0 == 0x0A }.count
+        var lines = RecordEventLines()
+        lines.extract(from: &bytes)
+        #expect(lines.eventCount == 396)
+        #expect(bytes.filter { $0 == 0x0A }.count == before)  // line numbers kept
+        #expect(!String(decoding: bytes, as: UTF8.self).contains("- ["))
     }
 }

@@ -3,20 +3,21 @@ public struct PredictionConfiguration: Sendable, Hashable {
     /// The longest horizon any frame may predict: beyond this, predictions mislead more than help.
     public static let horizonCap = 0.032
     /// Seconds ahead to predict on each frame (capped at `horizonCap`).
-    public var horizon: Double
+    public private(set) var horizon: Double
     /// An input gap longer than this (s) starts the predictor afresh, as Chromium does.
-    public var gapReset: Double
+    public private(set) var gapReset: Double
     /// A predicted force below this while touching is a predicted lift: nothing is predicted past it.
-    public var liftPressure: Double
+    public private(set) var liftPressure: Double
     /// Share of the horizon predicted while hovering, where motion is less purposeful.
-    public var hoverHorizonScale: Double
+    public private(set) var hoverHorizonScale: Double
 
     public init(horizon: Double = 0.016, gapReset: Double = 0.020, liftPressure: Double = 0.01,
                 hoverHorizonScale: Double = 0.5) {
         self.horizon = clamp(horizon.isFinite ? horizon : 0, 0, Self.horizonCap)
-        self.gapReset = gapReset
-        self.liftPressure = liftPressure
-        self.hoverHorizonScale = clamp(hoverHorizonScale, 0, 1)
+        // Out-of-range values fall back to sane ones rather than trapping on the hot path.
+        self.gapReset = gapReset.isFinite && gapReset > 0 ? min(gapReset, 10) : 0.020
+        self.liftPressure = liftPressure.isFinite ? liftPressure : 0.01
+        self.hoverHorizonScale = hoverHorizonScale.isFinite ? clamp(hoverHorizonScale, 0, 1) : 0.5
     }
 }
 

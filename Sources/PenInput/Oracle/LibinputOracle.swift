@@ -88,6 +88,7 @@ public enum LibinputOracle {
         // the recorded (already filtered) values a second time.
         try device.zeroKernelFuzz()
 
+        let quiet = SystemQuiescence.waitUntilIdle()
         RealtimeScheduling.raiseCurrentThread(priority: 10)
         let replay = try ReplayThread(player: player, startingAt: MonotonicClock.nowMicroseconds() + 100_000)
         try replay.launch()
@@ -119,7 +120,7 @@ public enum LibinputOracle {
             let dropped = raw.droppedReports > 0 ? " (\(raw.droppedReports) SYN_DROPPED: a reader fell behind)" : ""
             let results = observers.map { $0.result(map: nil, frameKernelTimes: []) }
             return Result(variants: results, traceFrames: player.frames.count, deliveredFrames: raw.frames.count,
-                          timingErrors: [], readiness: readiness, problems: ["\(error)\(dropped)"])
+                          timingErrors: [], readiness: readiness, problems: ["\(error)\(dropped)" + (quiet ? "" : " (the system never went idle before the replay)")])
         }
         let frameTimes = Set(map.pairs.map(\.kernel))
         let results = observers.map { $0.result(map: map, frameKernelTimes: frameTimes) }

@@ -33,14 +33,17 @@ public enum LibinputRecordReader {
         }
         try TraceText.validate(bytes, file: file)
         try YamlNestingGuard.check(bytes, file: file)
-        let text = String(decoding: bytes, as: UTF8.self)
+        var stripped = Array(bytes)
+        var eventLines = RecordEventLines()
+        eventLines.extract(from: &stripped)
+        let text = String(decoding: stripped, as: UTF8.self)
         let root: Node?
         do {
             root = try Yams.compose(yaml: text)
         } catch let error as YamlError {
             throw Self.traceError(error, file: file, text: text)
         }
-        var reader = RecordTreeReader(file: file, nodeBudget: bytes.count)
+        var reader = RecordTreeReader(file: file, nodeBudget: bytes.count, eventBlocks: eventLines.blocks)
         return try reader.read(root)
     }
 
@@ -64,6 +67,8 @@ private struct RecordTreeReader {
     /// Nodes left to visit. Aliases let a small file name a tree that expands exponentially; no
     /// honest file has more nodes than bytes, so visiting more means the file is a YAML bomb.
     var nodeBudget: Int
+    /// Event blocks read from the bytes before Yams (RecordEventLines), by their `- evdev:` line.
+    let eventBlocks: [Int: [(event: EvdevEvent, line: Int)]]
 
     private func error(_ node: Node?, _ message: String) -> TraceError {
         TraceError(file: file, line: node?.mark?.line ?? 0, message: message)
@@ -112,6 +117,14 @@ private struct RecordTreeReader {
                 try spend(item)
                 guard let frame = item.mapping else { throw error(item, "an `events:` item must be a mapping such as `evdev: [...]`") }
                 guard let evdev = frame["evdev"] else { continue }  // libinput events, device notifications
+                if evdev.null != nil, let line = item.mark?.line, let block = eventBlocks[line] {
+                    try spend(item, count: block.count * 6)
+                    for (event, line) in block {
+                        try checker.check(event, line: line)
+                        events.append(event)
+                    }
+                    continue
+                }
                 guard let list = evdev.sequence else { throw error(evdev, "`evdev:` must be a list of [sec, usec, type, code, value]") }
                 // Charged to this item: an alias would otherwise blame the line it points to.
                 try spend(item, count: list.count * 6)

@@ -11,7 +11,8 @@ struct MessagePipeline {
     private var engine: StrokeEngine
     private var engineOutput: [EngineMessage] = []
 
-    init(configuration: EngineConfiguration = EngineConfiguration(), predictor: (any FramePredictor)? = nil) {
+    init(configuration: EngineConfiguration = EngineConfiguration(),
+         predictor: (any FramePredictor)? = StageFramePredictor.penkit()) {
         engine = StrokeEngine(configuration: configuration, predictor: predictor)
         engineOutput.reserveCapacity(16)
     }

@@ -28,7 +28,11 @@ final class DaemonProcess {
     let process = Process()
     private let logPath: String
 
-    init(_ arguments: [String], socketMode: String? = nil) throws {
+    /// - Parameters:
+    ///   - environment: extra environment variables for penkitd.
+    ///   - launcher: a command that starts penkitd (e.g. systemd-socket-activate); the socket is then its job.
+    init(_ arguments: [String], socketMode: String? = nil, config: String = "/dev/null",
+         environment: [String: String] = [:], launcher: ((String) -> [String])? = nil) throws {
         directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("penkitd-test-\(UUID().uuidString.prefix(8))").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
@@ -36,10 +40,18 @@ final class DaemonProcess {
         socket = directory + "/penkit.sock"
         logPath = directory + "/penkitd.log"
         _ = FileManager.default.createFile(atPath: logPath, contents: nil)
-        process.executableURL = URL(fileURLWithPath: penkitdPath)
-        var args = ["--config", "/dev/null", "--socket", socket, "--log-level", "debug"]
+        var args = ["--config", config, "--log-level", "debug"]
+        if launcher == nil { args += ["--socket", socket] }
         if let socketMode { args += ["--socket-mode", socketMode] }
-        process.arguments = args + arguments
+        if let launcher {
+            let command = launcher(socket)
+            process.executableURL = URL(fileURLWithPath: command[0])
+            process.arguments = Array(command.dropFirst()) + [penkitdPath] + args + arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: penkitdPath)
+            process.arguments = args + arguments
+        }
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let log = FileHandle(forWritingAtPath: logPath)
         process.standardError = log
         process.standardOutput = log

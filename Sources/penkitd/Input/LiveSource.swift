@@ -1,0 +1,95 @@
+import Glibc
+import Logging
+import PenInput
+import PenKit
+import Synchronization
+
+/// Live tablets: a udev monitor admits ID_INPUT_TABLET=1 nodes only, each joins
+/// one libinput path context, and the input thread (the only thread touching
+/// libinput) turns its events into messages. Event times stay libinput's
+/// microsecond kernel timestamps (CLOCK_MONOTONIC).
+final class LiveSource: Sendable {
+    private let stopRequested = Atomic<Bool>(false)
+    let quirksDirectory: String?
+
+    init(quirksDirectory: String? = nil) { self.quirksDirectory = quirksDirectory }
+
+    func requestStop() { stopRequested.store(true, ordering: .relaxed) }
+    var isStopping: Bool { stopRequested.load(ordering: .relaxed) }
+
+    /// Runs on the input thread until `requestStop`.
+    func run(hub: Hub, pipeline: inout MessagePipeline, logger: Logger) throws {
+        let monitor = try TabletMonitor()
+        let context = try LibinputContext(
+            quirksDirectory: quirksDirectory, logPriority: .info,
+            admit: { UdevDevices.isTablet(devnode: $0) },
+            log: { priority, message in
+                let text = message.hasSuffix("\n") ? String(message.dropLast()) : message
+                switch priority {
+                case .debug: logger.debug("libinput: \(text)")
+                case .info: logger.info("libinput: \(text)")
+                case .error: logger.error("libinput: \(text)")
+                }
+            })
+        var ids: [String: Int] = [:]       // sysname → penkitd device id
+        var infos: [Int: DeviceInfo] = [:]
+        var nodes: [String: String] = [:]  // sysname → devnode
+        var nextID = 1
+        var batch: [Outbound] = []
+
+        func apply(_ change: TabletMonitor.Change) {
+            switch change {
+            case .added(let devnode, let sysname):
+                guard ids[sysname] == nil else { return }
+                nodes[sysname] = devnode
+                if context.addDevice(path: devnode) == nil {
+                    logger.warning("libinput ignored a tablet", metadata: ["node": "\(devnode)"])
+                }
+            case .removed(_, let sysname):
+                context.removeDevice(sysname: sysname)
+            }
+        }
+
+        for change in monitor.present() { apply(change) }
+        var fds = [pollfd(fd: context.fileDescriptor, events: Int16(POLLIN), revents: 0),
+                   pollfd(fd: monitor.fileDescriptor, events: Int16(POLLIN), revents: 0)]
+        while !isStopping {
+            // 25 ms: the engine's timeouts (late updates, missing tilt) fire without input too.
+            let ready = poll(&fds, 2, 25)
+            if ready < 0, errno != EINTR { throw DaemonError("poll: \(String(cString: strerror(errno)))") }
+            if fds[1].revents != 0 { for change in monitor.receive() { apply(change) } }
+            try context.dispatch()
+            context.drainEvents { event in
+                switch event {
+                case .deviceAdded(let device):
+                    let id = nextID
+                    nextID += 1
+                    ids[device.sysname] = id
+                    let info = DeviceInfo(id: id, name: device.name, vendor: UInt16(truncatingIfNeeded: device.vendor),
+                                          product: UInt16(truncatingIfNeeded: device.product),
+                                          source: nodes[device.sysname] ?? "/dev/input/\(device.sysname)")
+                    infos[id] = info
+                    logger.info("tablet added", metadata: ["device": "\(id)", "name": "\(device.name)", "node": "\(info.source)"])
+                    hub.deviceAdded(info)
+                case .deviceRemoved(let device):
+                    guard let id = ids.removeValue(forKey: device.sysname), let info = infos.removeValue(forKey: id) else { return }
+                    pipeline.removeDevice(id, at: MonotonicClock.now(), into: &batch)
+                    hub.publish(batch)
+                    batch.removeAll(keepingCapacity: true)
+                    logger.info("tablet removed", metadata: ["device": "\(id)"])
+                    hub.deviceRemoved(info)
+                case .tabletTool(let tabletEvent, let device):
+                    guard let id = ids[device.sysname] else { return }
+                    pipeline.consume(tabletEvent, device: id, into: &batch)
+                case .other:
+                    break
+                }
+            }
+            pipeline.advance(to: MonotonicClock.now(), into: &batch)
+            if !batch.isEmpty {
+                hub.publish(batch)
+                batch.removeAll(keepingCapacity: true)
+            }
+        }
+    }
+}

@@ -1,0 +1,51 @@
+import CLibevdev
+import Foundation
+import Testing
+@testable import PenInput
+
+/// Real `libinput record` output, made in the VM by `make e2e` while `penkit replay --uinput`
+/// played a bundled trace (Tests/Fixtures/libinput-record/vm/), read back through penkit's
+/// YAML reader: the device must be the trace's device, and the events exactly what the
+/// kernel passes on of the trace's events.
+@Suite struct LibinputRecordRoundTripTests {
+    static var recordings: [String] {
+        let dir = TraceFixtures.fixture("libinput-record/vm")
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []
+        return names.filter { $0.hasSuffix(".yml") }.sorted()
+    }
+
+    @Test(arguments: recordings)
+    func recordingReadsBackAsTheReplayedTrace(name: String) throws {
+        let recorded = try TraceFile.load(path: TraceFixtures.fixture("libinput-record/vm/\(name)"))
+        let original = try TraceFile.load(path: TraceFixtures.trace(name.replacingOccurrences(of: ".yml", with: ".evemu")))
+        try #require(recorded.devices.count == 1)
+        let device = recorded.devices[0].description, want = original.devices[0].description
+        #expect(device.name == want.name)
+        #expect([device.bustype, device.vendor, device.product, device.version] == [want.bustype, want.vendor, want.product, want.version])
+        #expect(device.codes[UInt16(EV_KEY)] == want.codes[UInt16(EV_KEY)])
+        #expect(device.codes[UInt16(EV_ABS)] == want.codes[UInt16(EV_ABS)])
+        for (code, info) in want.absInfo {
+            let got = device.absInfo[code]
+            #expect(got?.minimum == info.minimum && got?.maximum == info.maximum && got?.resolution == info.resolution,
+                    "axis \(code): \(String(describing: got)) vs \(info)")
+        }
+
+        var filter = KernelInputFilter(device: want)
+        let expected = EvdevFrame.split(original.devices[0].events).compactMap { filter.pass($0) }
+        let got = EvdevFrame.split(recorded.devices[0].events)
+        #expect(got.count == expected.count)
+        var mismatches = 0
+        var worstOffset: Int64 = 0
+        for (g, e) in zip(got, expected) {
+            let same = g.events.count == e.events.count
+                && zip(g.events, e.events).allSatisfy { $0.type == $1.type && $0.code == $1.code && $0.value == $1.value }
+            if !same { mismatches += 1 }
+            let offset = Int64(g.time - got[0].time) - Int64(e.time - expected[0].time)
+            worstOffset = max(worstOffset, abs(offset))
+        }
+        #expect(mismatches == 0)
+        // Times come from the emulated guest's replay: order and rough spacing only.
+        #expect(worstOffset < 200_000)
+        print("libinput record round trip \(name): \(got.count) frames, largest time offset \(worstOffset) µs")
+    }
+}

@@ -26,6 +26,9 @@ public final class LibinputContext {
     private let interface: UnsafeMutablePointer<libinput_interface>
     private let callbacks: Unmanaged<Callbacks>
     private var devices: [String: OpaquePointer] = [:]
+    /// Device descriptions by libinput device pointer, so events do not rebuild (and allocate)
+    /// them one by one. Valid while libinput holds the device; dropped when it is removed.
+    private var infoCache: [OpaquePointer: LibinputDeviceInfo] = [:]
 
     /// - Parameters:
     ///   - quirksDirectory: a directory of .quirks files to use instead of the system's
@@ -96,13 +99,20 @@ public final class LibinputContext {
             defer { libinput_event_destroy(event) }
             let type = libinput_event_get_type(event)
             guard let device = libinput_event_get_device(event) else { continue }
-            let info = LibinputDeviceInfo(device)
+            let info: LibinputDeviceInfo
+            if let cached = infoCache[device] {
+                info = cached
+            } else {
+                info = LibinputDeviceInfo(device)
+                infoCache[device] = info
+            }
             switch type {
             case LIBINPUT_EVENT_DEVICE_ADDED:
                 body(.deviceAdded(info))
             case LIBINPUT_EVENT_DEVICE_REMOVED:
                 // A node that vanished (unplugged) is removed by libinput itself.
                 if let held = devices.removeValue(forKey: info.sysname) { libinput_device_unref(held) }
+                infoCache[device] = nil
                 body(.deviceRemoved(info))
             default:
                 if let tool = libinput_event_get_tablet_tool_event(event),

@@ -1,11 +1,10 @@
 # penkit: two commands on a fresh Debian 12 machine with Swift installed.
-#   make demo   - replay a bundled real trace and show what penkit makes of it
+#   make demo   - penkitd serves a bundled real trace; a client prints its strokes and an SVG
 #   make test   - install what the tests need, build, and run every test
 SHELL := /bin/bash
 SWIFT ?= swift
 BUILD_FLAGS ?=
-DEBS := pkg-config libinput-dev libevdev-dev libudev-dev
-DEMO_TRACE ?= traces/wacom-intuos4-6x9-stylus-drag.evemu
+DEBS := pkg-config libinput-dev libevdev-dev libudev-dev libwacom-common
 DAEMON_DEMO_TRACE ?= traces/wacom-dth2242-pen.evemu
 
 .PHONY: all deps build release demo test unit fuzz e2e e2e-if-possible oracle clean install uninstall
@@ -28,8 +27,10 @@ build: deps
 release: deps
 	$(SWIFT) build -c release $(BUILD_FLAGS)
 
+# penkitd serves a bundled real trace on a temporary socket; a client prints each finalized
+# stroke and writes an SVG of the drawing; penkitd stops cleanly.
 demo: build
-	$(SWIFT) run $(BUILD_FLAGS) penkit replay $(DEMO_TRACE) --events
+	./scripts/demo-daemon.sh $(DAEMON_DEMO_TRACE)
 
 unit: deps
 	$(SWIFT) test --disable-xctest $(BUILD_FLAGS)
@@ -69,8 +70,7 @@ INSTALLED_FILES := $(PREFIX)/bin/penkitd $(PREFIX)/bin/penkit \
 	$(SYSTEMD_SYSTEM_DIR)/penkit.socket $(SYSTEMD_SYSTEM_DIR)/penkit.service \
 	$(SYSTEMD_USER_DIR)/penkit.socket $(SYSTEMD_USER_DIR)/penkit.service \
 	$(UDEV_RULES_DIR)/70-penkit.rules $(SYSUSERS_DIR)/penkit.conf \
-	$(PREFIX)/share/doc/penkit/daemon.md $(PREFIX)/share/doc/penkit/protocol.md \
-	$(LIBINPUT_QUIRKS_DIR)/local-overrides.d/70-penkit-no-smoothing.quirks
+	$(PREFIX)/share/doc/penkit/daemon.md $(PREFIX)/share/doc/penkit/protocol.md
 
 install: release
 	install -D -m 0755 "$$($(SWIFT) build -c release --show-bin-path)/penkitd" $(DESTDIR)$(PREFIX)/bin/penkitd
@@ -93,12 +93,18 @@ install: release
 	fi
 
 # Opt-in: turn off libinput's tablet smoothing (see udev/70-penkit-no-smoothing.quirks).
+# libinput 1.22 reads one override file, /etc/libinput/local-overrides.quirks (no .d folder):
+# the section is appended to it once, and `make uninstall` takes it out again.
+QUIRKS_OVERRIDE := $(DESTDIR)$(LIBINPUT_QUIRKS_DIR)/local-overrides.quirks
 install-no-smoothing:
-	install -D -m 0644 udev/70-penkit-no-smoothing.quirks $(DESTDIR)$(LIBINPUT_QUIRKS_DIR)/local-overrides.d/70-penkit-no-smoothing.quirks
+	install -d $(DESTDIR)$(LIBINPUT_QUIRKS_DIR)
+	@if grep -qs '^\[penkit: no tablet smoothing\]' $(QUIRKS_OVERRIDE); then echo "$(QUIRKS_OVERRIDE) already turns smoothing off"; \
+	else cat udev/70-penkit-no-smoothing.quirks >> $(QUIRKS_OVERRIDE) && echo "appended the no-smoothing quirk to $(QUIRKS_OVERRIDE)"; fi
 
 uninstall:
 	-@if [ -z "$(DESTDIR)" ] && [ -d /run/systemd/system ]; then systemctl disable --now penkit.socket penkit.service 2>/dev/null; fi
 	rm -f $(addprefix $(DESTDIR),$(INSTALLED_FILES))
+	-@if [ -f $(QUIRKS_OVERRIDE) ]; then sed -i '/^# Opt-in (make install-no-smoothing)/,/^AttrTabletSmoothing=0$$/d' $(QUIRKS_OVERRIDE); fi
 	-rmdir $(DESTDIR)$(PREFIX)/share/doc/penkit 2>/dev/null
 	@echo "kept /etc/penkit/penkitd.conf and the penkit user; remove them by hand if wanted"
 	-@if [ -z "$(DESTDIR)" ] && [ -d /run/systemd/system ]; then systemctl daemon-reload; fi

@@ -36,10 +36,13 @@ enum Traces {
         return repoRoot.appendingPathComponent("Tests/Fixtures/libinput/\(base).jsonl").path
     }
 
-    /// Reference events: real libinput's when a fixture exists, else the decoder's.
+    /// Reference events: real libinput's when a fixture from a faithful VM replay exists, else
+    /// the decoder's. A fixture whose log says NOT FAITHFUL carries VM timing artifacts (an extra
+    /// forced proximity-out), which say nothing about the engine.
     static func reference(_ name: String) throws -> (source: String, events: [ReferenceEvent]) {
         let fixture = fixturePath(name)
-        if FileManager.default.fileExists(atPath: fixture) {
+        let log = (try? String(contentsOfFile: String(fixture.dropLast(6)) + ".log", encoding: .utf8)) ?? ""
+        if FileManager.default.fileExists(atPath: fixture), !log.contains("NOT FAITHFUL") {
             let text = try String(contentsOfFile: fixture, encoding: .utf8)
             let events = try text.split(separator: "\n").compactMap { try ReferenceEvent(jsonLine: String($0)) }
             return ("libinput", events)

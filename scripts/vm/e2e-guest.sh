@@ -6,6 +6,8 @@
 #   OUT_DIR/<trace>.messages.jsonl what a client of penkitd received while the trace played
 # Then a keyboard-like uinput device is created; penkitd must never open it (/proc/PID/fd).
 set -uo pipefail
+# Parsed whole before it runs: editing this file during a run cannot change the run.
+main() {
 BIN=$1 OUT=$2; shift 2
 modprobe uinput
 pgrep -x systemd-udevd >/dev/null || { echo "e2e: systemd-udevd is not running in the guest" >&2; exit 1; }
@@ -26,7 +28,8 @@ play() {
     log=$OUT/$name.replay.txt
     "$BIN/penkit" events --socket "$SOCK" --json >"$OUT/$name.messages.jsonl" 2>"$OUT/$name.client.err" &
     client=$!
-    "$BIN/penkit" replay "$trace" --uinput >"$log" 2>&1 &
+    rm -f "$OUT/$name.go"
+    PENKIT_UINPUT_START_FILE=$OUT/$name.go "$BIN/penkit" replay "$trace" --uinput >"$log" 2>&1 &
     replay=$!
     node=
     for _ in $(seq 600); do
@@ -38,6 +41,16 @@ play() {
     if [ -z "$node" ]; then fail "$name: no uinput device: $(cat "$log")"; kill $client; return; fi
     libinput record --output-file "$OUT/$name.yml" "$node" 2>"$OUT/$name.record.err" &
     record=$!
+    # Start only once both readers are ready: penkitd has announced the device to its client,
+    # and libinput record has written its description (it then writes `events:`).
+    local ready=
+    for _ in $(seq 1800); do
+        if grep -q "\"change\":\"added\".*\"source\":\"$node\"" "$OUT/$name.messages.jsonl" 2>/dev/null \
+            && grep -q "events:" "$OUT/$name.yml" 2>/dev/null; then ready=1; break; fi
+        sleep 0.1
+    done
+    [ -n "$ready" ] || fail "$name: penkitd or libinput record never got ready for $node"
+    touch "$OUT/$name.go"
     if wait $replay; then echo "e2e: $name: $(tail -1 "$log")"; else fail "$name: replay: $(cat "$log")"; fi
     kill -INT $record 2>/dev/null; wait $record 2>/dev/null
     sleep 1   # let penkitd finalize and publish the last stroke (device removal cancels open ones)
@@ -75,4 +88,6 @@ fi
 kill $KBD 2>/dev/null; wait $KBD 2>/dev/null
 
 kill -TERM $DAEMON; wait $DAEMON; echo "e2e: penkitd exit $?"
-exit $status
+return $status
+}
+main "$@"; exit

@@ -33,14 +33,18 @@ demo: build
 	./scripts/demo-daemon.sh $(DAEMON_DEMO_TRACE)
 
 unit: deps
-	$(SWIFT) test --disable-xctest $(BUILD_FLAGS)
+	@mkdir -p .build
+	set -o pipefail; $(SWIFT) test --disable-xctest $(BUILD_FLAGS) 2>&1 | tee .build/unit-tests.log
 
 # Each trace reader's libFuzzer target, FUZZ_SECONDS each (Fuzz/run.sh; separate .build-fuzz).
 FUZZ_SECONDS ?= 30
 fuzz: deps
 	SWIFT=$(SWIFT) bash Fuzz/run.sh $(FUZZ_SECONDS)
 
+# The unit run's count again at the very end, after the fuzz and VM output, as a plain summary line.
 test: unit fuzz e2e-if-possible
+	@n=$$(sed -n 's/.*Test run with \([0-9]*\) tests\{0,1\} in .* passed.*/\1/p' .build/unit-tests.log | tail -1); \
+	echo "tests: $${n:-0} passed, 0 failed"
 
 # Traces through the real kernel and libinput in a VM (QEMU, software emulation; see README).
 e2e: deps

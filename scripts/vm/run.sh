@@ -20,5 +20,8 @@ printf -v CMD '%q ' "$@"
 # decisions. Give QEMU a higher priority when we may (root); VM_NICE=0 turns this off.
 NICE=()
 if [ "$(id -u)" -eq 0 ] && [ "${VM_NICE:--10}" != 0 ]; then NICE=(nice -n "${VM_NICE:--10}"); fi
-PATH=$(dirname "$VNG"):$PATH exec "${NICE[@]}" "$VNG" --disable-kvm --memory "${VM_MEMORY:-1G}" --cpus "${VM_CPUS:-2}" \
-    --rwdir="$OUT" --run "$KERNEL" --exec "cd $(printf %q "$PWD") && $CMD"
+# QEMU opens the guest's stdout/stderr as /proc/self/fd/1 and 2 and truncates them when they are
+# files, which would erase whatever a caller (make test > log) had written before: hand it pipes.
+PATH=$(dirname "$VNG"):$PATH "${NICE[@]}" "$VNG" --disable-kvm --memory "${VM_MEMORY:-1G}" --cpus "${VM_CPUS:-2}" \
+    --rwdir="$OUT" --run "$KERNEL" --exec "cd $(printf %q "$PWD") && $CMD" \
+    2> >(cat >&2) | cat

@@ -6,6 +6,8 @@ import PenInput
 /// description, waits for a reader to open it (penkitd, libinput debug-events, ...), zeroes
 /// the kernel's axis fuzz so the recorded values are not filtered twice, and plays every
 /// frame at its absolute offset from the start. Needs a writable /dev/uinput.
+/// Scripts coordinate through two files: PENKIT_UINPUT_START_FILE (play once it exists) and
+/// PENKIT_UINPUT_END_FILE (keep the device after the last frame until it exists).
 func replayThroughUinput(_ command: ReplayCommand) async throws {
     do {
         let trace = try TraceFile.load(path: command.trace)
@@ -30,9 +32,19 @@ func replayThroughUinput(_ command: ReplayCommand) async throws {
             Int64(written) - Int64(report.start + (frame.time - player.frames[0].time))
         }
         print("uinput: played \(player.frames.count) frames; write lateness max \(late.max() ?? 0) µs")
-        // Leave the device a moment so readers' timers (libinput's 50 ms proximity timeout)
-        // run against the device they belong to before it is removed.
-        MonotonicClock.sleep(untilMicroseconds: MonotonicClock.nowMicroseconds() + 250_000)
+        fflush(nil)
+        if let endFile = ProcessInfo.processInfo.environment["PENKIT_UINPUT_END_FILE"] {
+            // Removing the device discards what its readers have not read yet (the kernel's
+            // evdev_read fails with ENODEV at once): a script that knows when its readers have
+            // caught up says so by creating this file.
+            print("uinput: keeping the device until \(endFile) exists")
+            fflush(nil)
+            try waitForFile(endFile, timeout: 600_000_000)
+        } else {
+            // Leave the device a moment so readers' timers (libinput's 50 ms proximity timeout)
+            // run against the device they belong to before it is removed.
+            MonotonicClock.sleep(untilMicroseconds: MonotonicClock.nowMicroseconds() + 250_000)
+        }
     } catch let error as UinputError {
         FileHandle.standardError.write(Data("penkit replay --uinput: \(error)\n".utf8))
         throw ExitCode(1)

@@ -1,10 +1,23 @@
 #!/usr/bin/env bash
-# make e2e: traces through the real kernel in a VM (scripts/vm/e2e-guest.sh): each trace replayed
-# via uinput, read by penkitd's live libinput input and by real `libinput record`; a keyboard
-# device penkitd must not open. The round-trip test reads this run's recordings back through
-# penkit's YAML reader; penkitd's messages stay in
-# .build-vm/e2e/ (compared with `penkit replay --json`: not yet automated).
-# E2E_TRACES="traces/a.evemu ..." chooses the traces.
+# make e2e: every trace through the real kernel and real libinput in a VM, compared on the host
+# with the Swift decoder.
+#  1. host: `penkit replay TRACE --json` of each trace -> .build-vm/e2e/<trace>.expected.jsonl
+#  2. VM (scripts/vm/e2e-guest.sh): each trace replayed via uinput, read by penkitd's live
+#     libinput input (its client's messages -> <trace>.messages.jsonl) and by `libinput record`
+#     (<trace>.yml); unplug mid-stroke and plug back; a keyboard penkitd must not open.
+#  3. host: `penkit compare` of penkitd's finalized strokes (count, tool, cancelled, samples;
+#     position, force, tilt, roll within 0.01) against
+#       - the trace itself (`penkit replay TRACE --json`), and
+#       - the guest's own `libinput record` of it (`penkit replay <trace>.yml --json`: the kernel
+#         timestamps libinput really saw; there stroke-relative sample times must match too).
+#     The plugged-back replay is compared with its trace too. Devices the decoder ignores must
+#     not be added by penkitd, and traces without strokes must give no frames where the decoder
+#     gives none (the pad).
+#  4. host: the round-trip test reads this run's recordings back through penkit's YAML reader.
+# Both sides use the same smoothing: libinput and the decoder read the same quirks
+# (/etc/libinput/local-overrides.quirks is the host's, seen read-only by the guest).
+# E2E_TRACES="traces/a.evemu ..." chooses the traces (default: all of traces/);
+# E2E_SKIP_UNPLUG=1 skips the unplug scenario. Writes only under .build-vm/.
 set -euo pipefail
 main() {
     cd "$(dirname "$0")/../.."
@@ -16,15 +29,55 @@ main() {
     local bin=.build-vm/e2e-bin
     mkdir -p "$bin"
     cp "$($swift build --show-bin-path $flags)"/{penkit,penkitd} "$bin"/
+    local penkit=$bin/penkit
     local out=$PWD/.build-vm/e2e
     rm -rf "$out" && mkdir -p "$out"
+    local traces=${E2E_TRACES:-$(ls traces/*.evemu)}
+    local trace name
+    for trace in $traces; do
+        name=$(basename "${trace%.*}")
+        if "$penkit" replay "$trace" --json >"$out/$name.expected.jsonl" 2>"$out/$name.expected.err"; then
+            echo usable >"$out/$name.decoder"
+        else echo ignored >"$out/$name.decoder"; fi
+    done
     local started status=0
     started=$(date +%s)
-    local traces=${E2E_TRACES:-traces/wacom-intuos4-6x9-stylus-tap.evemu traces/wacom-intuos4-6x9-stylus-drag.evemu traces/genius-easypen-i405x.evemu}
     # shellcheck disable=SC2086
     scripts/vm/run.sh "$out" scripts/vm/e2e-guest.sh "$PWD/$bin" "$out" $traces || status=$?
     echo "e2e: VM run took $(( $(date +%s) - started )) s (boot included), exit $status" >&2
-    [ $status -eq 0 ] || return $status
+
+    echo "e2e: penkitd's strokes compared with penkit replay (tolerance 0.01; tilt in degrees):"
+    local failed=0 messages added frames_expected frames_live
+    for trace in $traces; do
+        name=$(basename "${trace%.*}")
+        messages=$out/$name.messages.jsonl
+        if [ ! -s "$messages" ]; then echo "$name: FAIL: no messages from penkitd"; failed=1; continue; fi
+        added=$(grep -c '"change":"added"' "$messages" || true)
+        if [ "$(cat "$out/$name.decoder")" = ignored ]; then
+            [ "$added" -eq 0 ] && echo "$name: ignored by the decoder and by penkitd: same" \
+                || { echo "$name: FAIL: penkitd added a device the decoder ignores: $(cat "$out/$name.expected.err")"; failed=1; }
+            continue
+        fi
+        [ "$added" -eq 1 ] || { echo "$name: FAIL: penkitd added $added devices, the decoder 1"; failed=1; }
+        frames_expected=$(grep -c '"type":"frame"' "$out/$name.expected.jsonl" || true)
+        frames_live=$(grep -c '"type":"frame"' "$messages" || true)
+        if [ "$frames_expected" -eq 0 ] && [ "$frames_live" -ne 0 ]; then
+            echo "$name: FAIL: $frames_live frames from penkitd, none from penkit replay"; failed=1
+        fi
+        "$penkit" compare "$messages" "$out/$name.expected.jsonl" --name "$name vs trace" || failed=1
+        if [ -s "$out/$name.yml" ]; then
+            "$penkit" replay "$out/$name.yml" --json >"$out/$name.recorded.jsonl" 2>"$out/$name.recorded.err" || true
+            "$penkit" compare "$messages" "$out/$name.recorded.jsonl" --time-tolerance 0 \
+                --name "$name vs guest recording" || failed=1
+        else echo "$name: FAIL: no libinput record of it"; failed=1; fi
+        echo "    frames: $frames_live from penkitd, $frames_expected from penkit replay (hover frames may differ: see README)"
+    done
+    if [ -s "$out/replug.messages.jsonl" ]; then
+        local unplug_trace=${E2E_UNPLUG_TRACE:-traces/wacom-intuos4-6x9-stylus-drag.evemu}
+        "$penkit" compare "$out/replug.messages.jsonl" "$unplug_trace" --name "plugged back in ($(basename "$unplug_trace")) vs trace" || failed=1
+    fi
+    [ $status -eq 0 ] || { echo "e2e: FAIL: the guest reported failures (exit $status)"; return $status; }
+    [ $failed -eq 0 ] || { echo "e2e: FAIL: penkitd differs from penkit replay"; return 1; }
     # This run's recordings, not the committed ones (copy them to Tests/Fixtures/libinput-record/vm
     # by hand to refresh those).
     PENKIT_RECORDINGS_DIR=$out $swift test --disable-xctest $flags --filter LibinputRecordRoundTripTests

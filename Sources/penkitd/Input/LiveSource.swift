@@ -36,6 +36,7 @@ final class LiveSource: Sendable {
         var nodes: [String: String] = [:]  // sysname → devnode
         var nextID = 1
         var batch: [Outbound] = []
+        var drained: [LibinputEvent] = []
 
         func apply(_ change: TabletMonitor.Change) {
             switch change {
@@ -58,8 +59,15 @@ final class LiveSource: Sendable {
             let ready = poll(&fds, 2, 25)
             if ready < 0, errno != EINTR { throw DaemonError("poll: \(String(cString: strerror(errno)))") }
             if fds[1].revents != 0 { for change in monitor.receive() { apply(change) } }
+            // The engine's timeouts run to a time taken before libinput reads the kernel: every
+            // event stamped before it is then read first, however late this thread runs (under
+            // load, or an emulated guest), so a timeout never beats an update already queued.
+            let now = MonotonicClock.now()
             try context.dispatch()
-            context.drainEvents { event in
+            drained.removeAll(keepingCapacity: true)
+            context.drainEvents { drained.append($0) }
+            let madeUp = LibinputEvent.removalSynthesizedTipUps(in: drained)
+            for (index, event) in drained.enumerated() {
                 switch event {
                 case .deviceAdded(let device):
                     let id = nextID
@@ -72,20 +80,22 @@ final class LiveSource: Sendable {
                     logger.info("tablet added", metadata: ["device": "\(id)", "name": "\(device.name)", "node": "\(info.source)"])
                     hub.deviceAdded(info)
                 case .deviceRemoved(let device):
-                    guard let id = ids.removeValue(forKey: device.sysname), let info = infos.removeValue(forKey: id) else { return }
+                    guard let id = ids.removeValue(forKey: device.sysname), let info = infos.removeValue(forKey: id) else { continue }
                     pipeline.removeDevice(id, at: MonotonicClock.now(), into: &batch)
                     hub.publish(batch)
                     batch.removeAll(keepingCapacity: true)
                     logger.info("tablet removed", metadata: ["device": "\(id)"])
                     hub.deviceRemoved(info)
                 case .tabletTool(let tabletEvent, let device):
-                    guard let id = ids[device.sysname] else { return }
+                    // a tip-up libinput made up for a removed device: the stroke was interrupted,
+                    // and the proximity-out that follows ends it cancelled
+                    guard let id = ids[device.sysname], !madeUp.contains(index) else { continue }
                     pipeline.consume(tabletEvent, device: id, into: &batch)
                 case .other:
                     break
                 }
             }
-            pipeline.advance(to: MonotonicClock.now(), into: &batch)
+            pipeline.advance(to: now, into: &batch)
             if !batch.isEmpty {
                 hub.publish(batch)
                 batch.removeAll(keepingCapacity: true)

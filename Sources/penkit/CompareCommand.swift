@@ -39,6 +39,9 @@ struct CompareCommand: ParsableCommand {
     @Option(help: "Resolution in units/mm to assume for a trace that records none.")
     var resolution: Int32?
 
+    @Option(help: "Replay a trace reference at this multiple of its pace, as `penkit replay --speed`.")
+    var speed: Double = 1
+
     func run() throws {
         let actual = StrokeComparison.strokes(inLines: try lines(of: messages))
         let expected: [Stroke]
@@ -46,7 +49,7 @@ struct CompareCommand: ParsableCommand {
             expected = StrokeComparison.strokes(inLines: try lines(of: reference))
         } else {
             let options = DecoderOptions(smoothing: smoothing ? nil : false, fallbackResolution: resolution)
-            let inputs = try decodeForEngine(reference, options: options)
+            let inputs = try decodeForEngine(reference, options: options, speed: speed)
             var strokes: [Stroke] = []
             // the same engine set-up as `penkit replay --json` (ReplayMessages.swift)
             EngineReplay(latePressure: nil, predictor: StageFramePredictor.penkit()).run(inputs) { message in

@@ -34,7 +34,10 @@ struct EventsCommand: AsyncParsableCommand {
                 print(EventsFormatter.describe(message))
             }
             fflush(nil)
-            if case .error(_, _, true)? = PenMessage(line: line.text) { throw ExitCode(1) }
+            // only an error line can be fatal: parse no other (clients in an emulated VM keep up)
+            if line.text.contains("\"type\":\"error\""), case .error(_, _, true)? = PenMessage(line: line.text) {
+                throw ExitCode(1)
+            }
         }
     }
 }

@@ -32,6 +32,13 @@ struct ReplayCommand: AsyncParsableCommand {
     @Option(help: "Resolution in units/mm to assume for a trace that records none.")
     var resolution: Int32?
 
+    @Option(help: "Play at this multiple of the recorded pace (0.5: gaps twice as long), with --uinput or not.")
+    var speed: Double = 1
+
+    func validate() throws {
+        guard speed > 0, speed.isFinite else { throw ValidationError("--speed must be a positive number") }
+    }
+
     var decoderOptions: DecoderOptions {
         DecoderOptions(smoothing: smoothing ? nil : false, fallbackResolution: resolution)  // nil: as libinput decides
     }

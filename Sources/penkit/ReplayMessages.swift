@@ -15,7 +15,7 @@ func replayMessages(_ command: ReplayCommand) async throws {
         }
         late = parsed
     }
-    let inputs = try decodeForEngine(command.trace, options: command.decoderOptions)
+    let inputs = try decodeForEngine(command.trace, options: command.decoderOptions, speed: command.speed)
     let replay = EngineReplay(latePressure: late, predictor: StageFramePredictor.penkit())
     var out = ""
     out.reserveCapacity(1 << 17)
@@ -40,8 +40,8 @@ func replayMessages(_ command: ReplayCommand) async throws {
 /// Every usable device of a trace, decoded and merged by time (stable: events
 /// of one device that share a timestamp keep their order). Devices libinput
 /// would ignore are named on stderr; none usable is an error.
-func decodeForEngine(_ path: String, options: DecoderOptions) throws -> [EngineReplay.Input] {
-    let trace = try TraceFile.load(path: path)
+func decodeForEngine(_ path: String, options: DecoderOptions, speed: Double = 1) throws -> [EngineReplay.Input] {
+    let trace = try TraceFile.load(path: path).played(atSpeed: speed)
     var inputs: [(order: Int, input: EngineReplay.Input)] = []
     var usable = 0
     for (index, device) in trace.devices.enumerated() {

@@ -10,7 +10,7 @@ import PenInput
 /// PENKIT_UINPUT_END_FILE (keep the device after the last frame until it exists).
 func replayThroughUinput(_ command: ReplayCommand) async throws {
     do {
-        let trace = try TraceFile.load(path: command.trace)
+        let trace = try TraceFile.load(path: command.trace).played(atSpeed: command.speed)
         guard trace.devices.count == 1, let device = trace.devices.first else {
             throw ValidationError("--uinput plays traces of one device; \(command.trace) has \(trace.devices.count)")
         }

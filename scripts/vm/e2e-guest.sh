@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
-# Runs inside the VM (see scripts/vm/e2e.sh). Usage: e2e-guest.sh BIN_DIR OUT_DIR TRACE...
-# BIN_DIR holds penkit and penkitd. For each trace, `penkit replay --uinput` creates the device
-# and waits for its readers; penkitd (live libinput input) and `libinput record` both read it:
+# Runs inside the VM (see scripts/vm/e2e.sh). Usage: e2e-guest.sh BIN_DIR OUT_DIR SPEED TRACE...
+# BIN_DIR holds penkit and penkitd; SPEED is `penkit replay --speed` (1: the recorded pace).
+# For each trace, `penkit replay --uinput` creates the device and waits for its readers; penkitd (live libinput input) and `libinput record` both read it:
 #   OUT_DIR/<trace>.yml            what libinput record recorded (real kernel timestamps)
 #   OUT_DIR/<trace>.messages.jsonl what a client of penkitd received while the trace played
 # The device is removed only once penkitd's client has caught up (removing it discards what a
 # reader has not read yet): OUT_DIR/<trace>.expected.jsonl, written by e2e.sh on the host with
 # `penkit replay --json`, says how many frames to wait for; a quiet client ends the wait too.
 # Then, checked here (order and values only, never timing):
-#   - unplug: the drag trace is replayed and its replay killed once the client has seen `began`
-#     (the uinput device vanishes mid-stroke): penkitd must send an `ended` and a `stroke` that
+#   - unplug: the drag trace is replayed at a tenth of its speed (so that it is still mid-stroke
+#     when the lagging client reports `began`) and its replay killed once the client has seen
+#     `began` (the uinput device vanishes mid-stroke): penkitd must send an `ended` and a `stroke` that
 #     are cancelled and a device `removed`; replayed again (plugged back), a stroke must
 #     complete, not cancelled (OUT_DIR/unplug.messages.jsonl, OUT_DIR/replug.messages.jsonl);
 #   - a keyboard-like uinput device is never opened by penkitd (/proc/PID/fd).
@@ -18,7 +19,7 @@
 set -uo pipefail
 # Parsed whole before it runs: editing this file during a run cannot change the run.
 main() {
-BIN=$1 OUT=$2; shift 2
+BIN=$1 OUT=$2 SPEED=$3; shift 3
 modprobe uinput
 pgrep -x systemd-udevd >/dev/null || { echo "e2e: systemd-udevd is not running in the guest" >&2; exit 1; }
 echo "guest: kernel $(uname -r), up $(cut -d' ' -f1 /proc/uptime) s"
@@ -35,16 +36,16 @@ DAEMON=$!
 for _ in $(seq 300); do [ -S "$SOCK" ] && break; sleep 0.1; done
 [ -S "$SOCK" ] || fail "penkitd did not create its socket: $(tail -5 "$OUT/penkitd.log")"
 
-# Starts a client and `penkit replay --uinput` of TRACE as NAME; sets CLIENT, REPLAY, NODE.
-# With a third argument, also starts libinput record (RECORD). Returns once both readers are ready
+# Starts a client and `penkit replay --uinput --speed SPEED` of TRACE as NAME; sets CLIENT, REPLAY,
+# NODE. With a fourth argument, also starts libinput record (RECORD). Returns once both readers are ready
 # and the replay has been told to start.
 start() {
-    local trace=$1 name=$2 with_record=${3:-} log=$OUT/$2.replay.txt
+    local trace=$1 name=$2 speed=$3 with_record=${4:-} log=$OUT/$2.replay.txt
     "$BIN/penkit" events --socket "$SOCK" --json >"$OUT/$name.messages.jsonl" 2>"$OUT/$name.client.err" &
     CLIENT=$!
     rm -f "$OUT/$name.go" "$OUT/$name.end"
     PENKIT_UINPUT_START_FILE=$OUT/$name.go PENKIT_UINPUT_END_FILE=$OUT/$name.end \
-        "$BIN/penkit" replay "$trace" --uinput >"$log" 2>&1 &
+        "$BIN/penkit" replay "$trace" --uinput --speed "$speed" >"$log" 2>&1 &
     REPLAY=$!
     NODE= RECORD=
     for _ in $(seq 600); do
@@ -101,7 +102,7 @@ play() {
     name=$(basename "${trace%.*}")
     log=$OUT/$name.replay.txt messages=$OUT/$name.messages.jsonl
     IGNORED_BEFORE=$(count "libinput ignored a tablet" "$OUT/penkitd.log")
-    start "$trace" "$name" record || { kill $CLIENT 2>/dev/null; return; }
+    start "$trace" "$name" "$SPEED" record || { kill $CLIENT 2>/dev/null; return; }
     wait_for "^uinput: played" 1 "$log" 600 || fail "$name: replay did not finish: $(cat "$log")"
     # Keep the device until penkitd's client has every frame `penkit replay --json` has (or is quiet).
     expected=$(count '"type":"frame"' "$OUT/$name.expected.jsonl")
@@ -123,7 +124,7 @@ for trace in "$@"; do play "$trace"; done
 
 # Unplug mid-stroke, then plug back in.
 UNPLUG_TRACE=${E2E_UNPLUG_TRACE:-traces/wacom-intuos4-6x9-stylus-drag.evemu}
-if [ -z "${E2E_SKIP_UNPLUG:-}" ] && start "$UNPLUG_TRACE" unplug; then
+if [ -z "${E2E_SKIP_UNPLUG:-}" ] && start "$UNPLUG_TRACE" unplug 0.1; then
     m=$OUT/unplug.messages.jsonl
     if wait_for '"type":"began"' 1 "$m" 60; then
         kill -KILL $REPLAY; wait $REPLAY 2>/dev/null   # the uinput device goes with the process
@@ -137,9 +138,9 @@ if [ -z "${E2E_SKIP_UNPLUG:-}" ] && start "$UNPLUG_TRACE" unplug; then
         fi
     else fail "unplug: no stroke began"; kill -KILL $REPLAY 2>/dev/null; kill $CLIENT 2>/dev/null
     fi
-    if start "$UNPLUG_TRACE" replug; then
+    if start "$UNPLUG_TRACE" replug "$SPEED"; then
         wait_for "^uinput: played" 1 "$OUT/replug.replay.txt" 600 || true
-        wait_for '"type":"frame"' "$(count '"type":"frame"' "$OUT/$(basename "${UNPLUG_TRACE%.*}").expected.jsonl")" "$OUT/replug.messages.jsonl" 10 || true
+        wait_for '"type":"frame"' "$(count '"type":"frame"' "$OUT/replug.expected.jsonl")" "$OUT/replug.messages.jsonl" 10 || true
         touch "$OUT/replug.end"; wait $REPLAY
         finish_client replug
         if grep '"type":"stroke"' "$OUT/replug.messages.jsonl" | grep -q '"cancelled":false'; then

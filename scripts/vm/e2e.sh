@@ -16,13 +16,17 @@
 #  4. host: the round-trip test reads this run's recordings back through penkit's YAML reader.
 # Both sides use the same smoothing: libinput and the decoder read the same quirks
 # (/etc/libinput/local-overrides.quirks is the host's, seen read-only by the guest).
-# E2E_TRACES="traces/a.evemu ..." chooses the traces (default: all of traces/);
-# E2E_SKIP_UNPLUG=1 skips the unplug scenario. Writes only under .build-vm/.
+# E2E_TRACES="traces/a.evemu ..." chooses the traces (default: all of traces/); E2E_SPEED plays
+# them at that multiple of their pace (default 1), penkit replay decoding them at the same speed;
+# E2E_SKIP_UNPLUG=1 skips the unplug scenario. The guest runs release builds (E2E_BUILD_FLAGS):
+# debug Swift under software emulation falls so far behind that the kernel drops events
+# (SYN_DROPPED). Writes only under .build-vm/.
 set -euo pipefail
 main() {
     cd "$(dirname "$0")/../.."
     local swift=${SWIFT:-swift}
-    local flags=${E2E_BUILD_FLAGS:-}
+    local flags=${E2E_BUILD_FLAGS:--c release} test_flags=${E2E_TEST_FLAGS:-}
+    local speed=${E2E_SPEED:-1}
     $swift build --product penkit $flags >&2
     $swift build --product penkitd $flags >&2
     # The guest runs copies, so rebuilding during a run cannot change the binaries under it.
@@ -36,17 +40,19 @@ main() {
     local trace name
     for trace in $traces; do
         name=$(basename "${trace%.*}")
-        if "$penkit" replay "$trace" --json >"$out/$name.expected.jsonl" 2>"$out/$name.expected.err"; then
+        if "$penkit" replay "$trace" --json --speed "$speed" >"$out/$name.expected.jsonl" 2>"$out/$name.expected.err"; then
             echo usable >"$out/$name.decoder"
         else echo ignored >"$out/$name.decoder"; fi
     done
+    local unplug_trace=${E2E_UNPLUG_TRACE:-traces/wacom-intuos4-6x9-stylus-drag.evemu}
+    "$penkit" replay "$unplug_trace" --json --speed "$speed" >"$out/replug.expected.jsonl"
     local started status=0
     started=$(date +%s)
     # shellcheck disable=SC2086
-    scripts/vm/run.sh "$out" scripts/vm/e2e-guest.sh "$PWD/$bin" "$out" $traces || status=$?
+    scripts/vm/run.sh "$out" scripts/vm/e2e-guest.sh "$PWD/$bin" "$out" "$speed" $traces || status=$?
     echo "e2e: VM run took $(( $(date +%s) - started )) s (boot included), exit $status" >&2
 
-    echo "e2e: penkitd's strokes compared with penkit replay (tolerance 0.01; tilt in degrees):"
+    echo "e2e: penkitd's strokes compared with penkit replay (speed $speed; tolerance 0.01; tilt in degrees):"
     local failed=0 messages added frames_expected frames_live
     for trace in $traces; do
         name=$(basename "${trace%.*}")
@@ -73,13 +79,12 @@ main() {
         echo "    frames: $frames_live from penkitd, $frames_expected from penkit replay (hover frames may differ: see README)"
     done
     if [ -s "$out/replug.messages.jsonl" ]; then
-        local unplug_trace=${E2E_UNPLUG_TRACE:-traces/wacom-intuos4-6x9-stylus-drag.evemu}
-        "$penkit" compare "$out/replug.messages.jsonl" "$unplug_trace" --name "plugged back in ($(basename "$unplug_trace")) vs trace" || failed=1
+        "$penkit" compare "$out/replug.messages.jsonl" "$out/replug.expected.jsonl" --name "plugged back in ($(basename "$unplug_trace")) vs trace" || failed=1
     fi
     [ $status -eq 0 ] || { echo "e2e: FAIL: the guest reported failures (exit $status)"; return $status; }
     [ $failed -eq 0 ] || { echo "e2e: FAIL: penkitd differs from penkit replay"; return 1; }
     # This run's recordings, not the committed ones (copy them to Tests/Fixtures/libinput-record/vm
     # by hand to refresh those).
-    PENKIT_RECORDINGS_DIR=$out $swift test --disable-xctest $flags --filter LibinputRecordRoundTripTests
+    PENKIT_RECORDINGS_DIR=$out $swift test --disable-xctest $test_flags --filter LibinputRecordRoundTripTests
 }
 main "$@"; exit

@@ -8,11 +8,13 @@
 # reader has not read yet): OUT_DIR/<trace>.expected.jsonl, written by e2e.sh on the host with
 # `penkit replay --json`, says how many frames to wait for; a quiet client ends the wait too.
 # Then, checked here (order and values only, never timing):
-#   - unplug: the drag trace is replayed at a tenth of its speed (so that it is still mid-stroke
-#     when the lagging client reports `began`) and its replay killed once the client has seen
-#     `began` (the uinput device vanishes mid-stroke): penkitd must send an `ended` and a `stroke` that
-#     are cancelled and a device `removed`; replayed again (plugged back), a stroke must
-#     complete, not cancelled (OUT_DIR/unplug.messages.jsonl, OUT_DIR/replug.messages.jsonl);
+#   - unplug (first, which also warms penkitd up: the first trace a cold penkitd reads under
+#     emulation can fall behind until the kernel drops events): the drag trace's first second
+#     (E2E_UNPLUG_AT), which stops with the pen down, is played and the replay killed once the
+#     client has seen `began` and gone quiet (the uinput device vanishes mid-stroke): penkitd must
+#     send an `ended` and a `stroke` that are cancelled, and a device `removed`; then the whole
+#     trace is played again (plugged back in) and its stroke must complete, not cancelled (e2e.sh
+#     compares it too) (OUT_DIR/unplug.messages.jsonl, OUT_DIR/replug.messages.jsonl);
 #   - a keyboard-like uinput device is never opened by penkitd (/proc/PID/fd).
 # The host compares the strokes (e2e.sh). Timing inside the emulated guest means nothing: waits
 # here are bounded only to end a broken run, never checked.
@@ -20,6 +22,8 @@ set -uo pipefail
 # Parsed whole before it runs: editing this file during a run cannot change the run.
 main() {
 BIN=$1 OUT=$2 SPEED=$3; shift 3
+# E2E_SKIP_UNPLUG, E2E_UNPLUG_TRACE, E2E_UNPLUG_AT as the host had them (the guest does not inherit them)
+[ -f "$OUT/settings.sh" ] && . "$OUT/settings.sh"
 modprobe uinput
 pgrep -x systemd-udevd >/dev/null || { echo "e2e: systemd-udevd is not running in the guest" >&2; exit 1; }
 echo "guest: kernel $(uname -r), up $(cut -d' ' -f1 /proc/uptime) s"
@@ -120,15 +124,19 @@ play() {
     echo "e2e: $name: $(wc -l <"$messages") messages from penkitd: $(count '"type":"frame"' "$messages") frames ($expected from penkit replay), $(count '"type":"stroke"' "$messages") strokes"
 }
 
-for trace in "$@"; do play "$trace"; done
-
 # Unplug mid-stroke, then plug back in.
-UNPLUG_TRACE=${E2E_UNPLUG_TRACE:-traces/wacom-intuos4-6x9-stylus-drag.evemu}
-if [ -z "${E2E_SKIP_UNPLUG:-}" ] && start "$UNPLUG_TRACE" unplug 0.1; then
-    m=$OUT/unplug.messages.jsonl
-    if wait_for '"type":"began"' 1 "$m" 60; then
+unplug() {
+    local trace=$1 at=$2 m=$OUT/unplug.messages.jsonl
+    # the trace up to AT seconds (whole frames): the pen is still down when it ends
+    awk -v at="$at" '/^E:/ { if (!first) first = $2; if ($2 - first > at) exit } { print }
+' "$trace" >"$OUT/unplug.evemu"
+    start "$OUT/unplug.evemu" unplug "$SPEED" || { kill $CLIENT 2>/dev/null; return; }
+    wait_for "^uinput: played" 1 "$OUT/unplug.replay.txt" 600 || true
+    if wait_for '"type":"began"' 1 "$m" 30; then
+        wait_for '"type":"nothing"' 1 "$m" 3 || true   # until the client is quiet
         kill -KILL $REPLAY; wait $REPLAY 2>/dev/null   # the uinput device goes with the process
         finish_client unplug
+        local ended stroke
         ended=$(grep '"type":"ended"' "$m" | tail -1)
         stroke=$(grep '"type":"stroke"' "$m" | tail -1)
         if [[ $ended == *'"cancelled":true'* ]] && [[ $stroke == *'"cancelled":true'* ]] \
@@ -138,7 +146,7 @@ if [ -z "${E2E_SKIP_UNPLUG:-}" ] && start "$UNPLUG_TRACE" unplug 0.1; then
         fi
     else fail "unplug: no stroke began"; kill -KILL $REPLAY 2>/dev/null; kill $CLIENT 2>/dev/null
     fi
-    if start "$UNPLUG_TRACE" replug "$SPEED"; then
+    if start "$trace" replug "$SPEED"; then
         wait_for "^uinput: played" 1 "$OUT/replug.replay.txt" 600 || true
         wait_for '"type":"frame"' "$(count '"type":"frame"' "$OUT/replug.expected.jsonl")" "$OUT/replug.messages.jsonl" 10 || true
         touch "$OUT/replug.end"; wait $REPLAY
@@ -148,7 +156,10 @@ if [ -z "${E2E_SKIP_UNPLUG:-}" ] && start "$UNPLUG_TRACE" unplug 0.1; then
         else fail "plugged back in: no completed stroke ($(count '"type":"stroke"' "$OUT/replug.messages.jsonl") strokes)"
         fi
     fi
-fi
+}
+[ -n "${E2E_SKIP_UNPLUG:-}" ] || unplug "${E2E_UNPLUG_TRACE:-traces/wacom-intuos4-6x9-stylus-drag.evemu}" "${E2E_UNPLUG_AT:-1.0}"
+
+for trace in "$@"; do play "$trace"; done
 
 # A keyboard: udev tags it ID_INPUT_KEYBOARD, not a tablet, so penkitd must leave it alone.
 cat >"$OUT/keyboard.evemu" <<'KBD'

@@ -18,7 +18,7 @@
 # (/etc/libinput/local-overrides.quirks is the host's, seen read-only by the guest).
 # E2E_TRACES="traces/a.evemu ..." chooses the traces (default: all of traces/); E2E_SPEED plays
 # them at that multiple of their pace (default 1), penkit replay decoding them at the same speed;
-# E2E_SKIP_UNPLUG=1 skips the unplug scenario. The guest runs release builds (E2E_BUILD_FLAGS):
+# E2E_SKIP_UNPLUG=1 skips the unplug scenario (E2E_UNPLUG_TRACE, cut at E2E_UNPLUG_AT seconds). The guest runs release builds (E2E_BUILD_FLAGS):
 # debug Swift under software emulation falls so far behind that the kernel drops events
 # (SYN_DROPPED). Writes only under .build-vm/.
 set -euo pipefail
@@ -46,6 +46,11 @@ main() {
     done
     local unplug_trace=${E2E_UNPLUG_TRACE:-traces/wacom-intuos4-6x9-stylus-drag.evemu}
     "$penkit" replay "$unplug_trace" --json --speed "$speed" >"$out/replug.expected.jsonl"
+    {
+        printf 'E2E_SKIP_UNPLUG=%q\n' "${E2E_SKIP_UNPLUG:-}"
+        printf 'E2E_UNPLUG_TRACE=%q\n' "$unplug_trace"
+        printf 'E2E_UNPLUG_AT=%q\n' "${E2E_UNPLUG_AT:-1.0}"
+    } >"$out/settings.sh"
     local started status=0
     started=$(date +%s)
     # shellcheck disable=SC2086

@@ -40,31 +40,38 @@ public enum LibinputLogPriority: Sendable, Hashable, Comparable {
 }
 
 extension LibinputEvent {
-    /// The tip-up events libinput made up because a device went away, by index in `events`
-    /// (one drain of a context, in order).
+    /// The tip-up events that only say a device went away, by index in `events` (one drain of a
+    /// context, in order).
     ///
-    /// When a device is removed (unplugged, or removed from the context), libinput 1.22's
-    /// tablet_suspend flushes a tool still in proximity as if it had left: a tip-up if it was in
-    /// contact, button releases, a proximity-out, all stamped with the same current time, then
-    /// DEVICE_REMOVED, in the same dispatch. Taken at face value, that tip-up would end an
-    /// interrupted stroke as if the pen had been lifted; without it the proximity-out cancels it.
-    /// Recognised as: the events of the removed device directly before its DEVICE_REMOVED that
-    /// share the timestamp of a proximity-out ending that run. (A real tip-up and proximity-out in
-    /// one frame followed by the device vanishing before the next dispatch would look the same:
-    /// that stroke then ends cancelled too.)
-    public static func removalSynthesizedTipUps(in events: [LibinputEvent]) -> Set<Int> {
+    /// A device unplugged with the pen down reaches libinput as a proximity-out from contact in
+    /// two ways: the kernel releases every pressed key (BTN_TOUCH, BTN_TOOL_PEN) as it unregisters
+    /// the device, and libinput 1.22's tablet_suspend flushes a tool still in proximity when the
+    /// device is removed from the context. Either way libinput sends a tip-up and a proximity-out
+    /// with the same timestamp; taken at face value, the tip-up would end an interrupted stroke
+    /// as if the pen had been lifted, where without it the proximity-out cancels the stroke.
+    /// A tip-up counts as made up when the proximity-out of the same device and time follows it
+    /// (button releases may come between) and the device is gone: its DEVICE_REMOVED follows in
+    /// this drain, or `isGone(sysname)` says so (asked only for such pairs). A real lift straight
+    /// out of proximity just before an unplug would look the same: that stroke ends cancelled.
+    public static func removalSynthesizedTipUps(in events: [LibinputEvent],
+                                                isGone: (String) -> Bool = { _ in false }) -> Set<Int> {
         var result: Set<Int> = []
-        for (k, event) in events.enumerated() {
-            guard case .deviceRemoved(let removed) = event, k > 0,
-                  case .tabletTool(let last, let lastDevice) = events[k - 1],
-                  lastDevice.sysname == removed.sysname,
-                  last.kind == .proximity, last.state == .proximityOut else { continue }
-            var j = k - 1
-            while j >= 0, case .tabletTool(let e, let device) = events[j],
-                  device.sysname == removed.sysname, e.time == last.time {
-                if e.kind == .tip, e.state == .up { result.insert(j) }
-                j -= 1
+        for (i, event) in events.enumerated() {
+            guard case .tabletTool(let tip, let device) = event, tip.kind == .tip, tip.state == .up else { continue }
+            var j = i + 1
+            var proximityOut = false
+            while j < events.count, case .tabletTool(let e, let d) = events[j], d.sysname == device.sysname,
+                  e.time == tip.time {
+                if e.kind == .proximity, e.state == .proximityOut { proximityOut = true; break }
+                guard e.kind == .button else { break }
+                j += 1
             }
+            guard proximityOut else { continue }
+            let removedHere = events[(j + 1)...].contains {
+                if case .deviceRemoved(let removed) = $0 { return removed.sysname == device.sysname }
+                return false
+            }
+            if removedHere || isGone(device.sysname) { result.insert(i) }
         }
         return result
     }

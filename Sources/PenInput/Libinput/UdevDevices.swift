@@ -36,3 +36,17 @@ public enum UdevDevices {
         return String(cString: value) == "1"
     }
 }
+
+extension UdevDevices {
+    /// Whether the kernel has already taken the input device at `devnode` away (unplugged).
+    /// Opens the node and asks its version: evdev answers ENODEV (or the node is gone) once the
+    /// device is unregistered. Any other failure (e.g. no permission) counts as present.
+    public static func isGone(devnode: String) -> Bool {
+        let fd = open(devnode, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        if fd < 0 { return errno == ENODEV || errno == ENOENT || errno == ENXIO }
+        defer { close(fd) }
+        var version: Int32 = 0
+        let eviocgversion: UInt = 0x8004_4501  // _IOR('E', 0x01, int)
+        return ioctl(fd, eviocgversion, &version) < 0 && errno == ENODEV
+    }
+}

@@ -66,7 +66,9 @@ final class LiveSource: Sendable {
             try context.dispatch()
             drained.removeAll(keepingCapacity: true)
             context.drainEvents { drained.append($0) }
-            let madeUp = LibinputEvent.removalSynthesizedTipUps(in: drained)
+            let madeUp = LibinputEvent.removalSynthesizedTipUps(in: drained) { sysname in
+                UdevDevices.isGone(devnode: nodes[sysname] ?? "/dev/input/\(sysname)")
+            }
             for (index, event) in drained.enumerated() {
                 switch event {
                 case .deviceAdded(let device):
@@ -87,8 +89,8 @@ final class LiveSource: Sendable {
                     logger.info("tablet removed", metadata: ["device": "\(id)"])
                     hub.deviceRemoved(info)
                 case .tabletTool(let tabletEvent, let device):
-                    // a tip-up libinput made up for a removed device: the stroke was interrupted,
-                    // and the proximity-out that follows ends it cancelled
+                    // a tip-up that only says the device went away (unplugged mid-stroke): the
+                    // proximity-out that follows ends the stroke cancelled
                     guard let id = ids[device.sysname], !madeUp.contains(index) else { continue }
                     pipeline.consume(tabletEvent, device: id, into: &batch)
                 case .other:

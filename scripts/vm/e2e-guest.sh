@@ -35,7 +35,11 @@ fail() { echo "e2e: FAIL: $*" >&2; status=1; }
 count() { local n; n=$(grep -c -- "$1" "$2" 2>/dev/null); echo "${n:-0}"; }
 
 SOCK=/run/penkit-e2e.sock
-"$BIN/penkitd" --socket "$SOCK" --log-level info >"$OUT/penkitd.log" 2>&1 &
+# The client under emulation reads slowly: a 16 MiB live buffer instead of 64 KiB, so that penkitd
+# rarely has to drop its frames (it reports any it drops with a `dropped` message; strokes are
+# never dropped).
+echo "client-live-buffer-bytes = 16777216" >"$OUT/penkitd.conf"
+"$BIN/penkitd" --config "$OUT/penkitd.conf" --socket "$SOCK" --log-level info >"$OUT/penkitd.log" 2>&1 &
 DAEMON=$!
 for _ in $(seq 300); do [ -S "$SOCK" ] && break; sleep 0.1; done
 [ -S "$SOCK" ] || fail "penkitd did not create its socket: $(tail -5 "$OUT/penkitd.log")"

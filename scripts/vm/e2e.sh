@@ -58,7 +58,7 @@ main() {
     echo "e2e: VM run took $(( $(date +%s) - started )) s (boot included), exit $status" >&2
 
     echo "e2e: penkitd's strokes compared with penkit replay (speed $speed; tolerance 0.01; tilt in degrees):"
-    local failed=0 messages added frames_expected frames_live
+    local failed=0 messages added frames_expected frames_live dropped
     for trace in $traces; do
         name=$(basename "${trace%.*}")
         messages=$out/$name.messages.jsonl
@@ -81,7 +81,8 @@ main() {
             "$penkit" compare "$messages" "$out/$name.recorded.jsonl" --time-tolerance 0 \
                 --name "$name vs guest recording" || failed=1
         else echo "$name: FAIL: no libinput record of it"; failed=1; fi
-        echo "    frames: $frames_live from penkitd, $frames_expected from penkit replay (hover frames may differ: see README)"
+        dropped=$(sed -n 's/.*"type":"dropped","frames":\([0-9]*\).*/\1/p' "$messages" | awk '{n += $1} END {print n + 0}')
+        echo "    frames: $frames_live from penkitd (and $dropped dropped for the slow client), $frames_expected from penkit replay"
     done
     if [ -s "$out/replug.messages.jsonl" ]; then
         "$penkit" compare "$out/replug.messages.jsonl" "$out/replug.expected.jsonl" --name "plugged back in ($(basename "$unplug_trace")) vs trace" || failed=1

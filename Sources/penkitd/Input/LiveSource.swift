@@ -37,6 +37,7 @@ final class LiveSource: Sendable {
         var nextID = 1
         var batch: [Outbound] = []
         var drained: [LibinputEvent] = []
+        var unplugFilter = UnplugFilter()
 
         func apply(_ change: TabletMonitor.Change) {
             switch change {
@@ -56,7 +57,7 @@ final class LiveSource: Sendable {
                    pollfd(fd: monitor.fileDescriptor, events: Int16(POLLIN), revents: 0)]
         while !isStopping {
             // 25 ms: the engine's timeouts (late updates, missing tilt) fire without input too.
-            let ready = poll(&fds, 2, 25)
+            let ready = poll(&fds, 2, unplugFilter.isHolding ? 5 : 25)
             if ready < 0, errno != EINTR { throw DaemonError("poll: \(String(cString: strerror(errno)))") }
             if fds[1].revents != 0 { for change in monitor.receive() { apply(change) } }
             // The engine's timeouts run to a time taken before libinput reads the kernel: every
@@ -66,10 +67,12 @@ final class LiveSource: Sendable {
             try context.dispatch()
             drained.removeAll(keepingCapacity: true)
             context.drainEvents { drained.append($0) }
-            let madeUp = LibinputEvent.removalSynthesizedTipUps(in: drained) { sysname in
+            // A lift straight out of proximity waits until it is clear whether the tablet was
+            // unplugged with the pen down (then the stroke ends cancelled, not lifted).
+            let events = unplugFilter.process(drained, now: now) { sysname in
                 UdevDevices.isGone(devnode: nodes[sysname] ?? "/dev/input/\(sysname)")
             }
-            for (index, event) in drained.enumerated() {
+            for event in events {
                 switch event {
                 case .deviceAdded(let device):
                     let id = nextID
@@ -89,9 +92,7 @@ final class LiveSource: Sendable {
                     logger.info("tablet removed", metadata: ["device": "\(id)"])
                     hub.deviceRemoved(info)
                 case .tabletTool(let tabletEvent, let device):
-                    // a tip-up that only says the device went away (unplugged mid-stroke): the
-                    // proximity-out that follows ends the stroke cancelled
-                    guard let id = ids[device.sysname], !madeUp.contains(index) else { continue }
+                    guard let id = ids[device.sysname] else { continue }
                     pipeline.consume(tabletEvent, device: id, into: &batch)
                 case .other:
                     break

@@ -10,7 +10,8 @@
 #       - the trace itself (`penkit replay TRACE --json`), and
 #       - the guest's own `libinput record` of it (`penkit replay <trace>.yml --json`: the kernel
 #         timestamps libinput really saw; there stroke-relative sample times must match too).
-#     The plugged-back replay is compared with its trace too. Devices the decoder ignores must
+#     The plugged-back replay is compared with its trace too. Frames are counted, not compared
+#     (penkitd may drop live frames for a slow client, and says so with `dropped`). Devices the decoder ignores must
 #     not be added by penkitd, and traces without strokes must give no frames where the decoder
 #     gives none (the pad).
 #  4. host: the round-trip test reads this run's recordings back through penkit's YAML reader.

@@ -1,5 +1,6 @@
 import Foundation
 import PenEngine
+import PenInput
 import PenKit
 import Testing
 
@@ -99,5 +100,32 @@ import Testing
         let result = StrokeComparison(actual: fewer, expected: expected)
         #expect(!result.passed)
         #expect(result.differences.first == "\(expected.count - 1) strokes, expected \(expected.count)")
+    }
+}
+
+/// What penkitd really sent in the VM (make e2e, Tests/Fixtures/e2e: the finalized strokes a
+/// client received while each trace played through uinput, the kernel and libinput 1.22 with
+/// Debian's default quirks) equals the decoder's replay of the trace.
+@Suite struct LiveStrokeFixtureTests {
+    @Test(arguments: ["wacom-intuos4-6x9-stylus-tap", "wacom-intuos4-6x9-stylus-drag",
+                      "wacom-cintiq-22hdt-pen", "wacom-dth2242-pen"])
+    func penkitdInTheVMEqualsTheDecoder(name: String) throws {
+        let fixture = Traces.repoRoot.appendingPathComponent("Tests/Fixtures/e2e/\(name).strokes.jsonl").path
+        let live = StrokeComparison.strokes(inLines: try String(contentsOfFile: fixture, encoding: .utf8).split(separator: "\n"))
+        // the quirks the VM's libinput had: Debian's, without this host's local overrides
+        let options = DecoderOptions(quirksPaths: Quirks.defaultPaths.filter { !$0.hasPrefix("/etc") })
+        let trace = try TraceFile.load(path: Traces.path("\(name).evemu"))
+        var inputs: [EngineReplay.Input] = []
+        for (index, device) in trace.devices.enumerated() {
+            guard let events = try? TabletDecoder.decode(device.events, device: device.description, options: options) else { continue }
+            inputs += events.map { EngineReplay.Input(device: UInt32(index), event: $0) }
+        }
+        var replayed: [Stroke] = []
+        EngineReplay(predictor: StageFramePredictor.penkit()).run(inputs) { if case .stroke(let f) = $0 { replayed.append(f.stroke) } }
+        let result = StrokeComparison(actual: live, expected: replayed)
+        #expect(result.passed, "\(result.differences.prefix(5))")
+        #expect(result.strokesCompared == replayed.count)
+        #expect(result.samplesCompared == replayed.reduce(0) { $0 + $1.points.count })
+        #expect(!replayed.isEmpty)
     }
 }

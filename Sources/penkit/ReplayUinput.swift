@@ -31,7 +31,8 @@ func replayThroughUinput(_ command: ReplayCommand) async throws {
         let late = zip(player.frames, report.written).map { frame, written in
             Int64(written) - Int64(report.start + (frame.time - player.frames[0].time))
         }
-        print("uinput: played \(player.frames.count) frames; write lateness max \(late.max() ?? 0) µs")
+        print("uinput: played \(player.frames.count) frames; write lateness max \(late.max() ?? 0) µs, "
+            + "schedule shifted \(report.shifted) µs by stalls over \(player.maxCatchUp) µs")
         fflush(nil)
         if let endFile = ProcessInfo.processInfo.environment["PENKIT_UINPUT_END_FILE"] {
             // Removing the device discards what its readers have not read yet (the kernel's

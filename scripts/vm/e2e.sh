@@ -88,6 +88,9 @@ main() {
     if [ -s "$out/replug.messages.jsonl" ]; then
         "$penkit" compare "$out/replug.messages.jsonl" "$out/replug.expected.jsonl" --name "plugged back in ($(basename "$unplug_trace")) vs trace" || failed=1
     fi
+    local lost
+    lost=$(grep -c "SYN_DROPPED" "$out/penkitd.log" 2>/dev/null || true)
+    echo "e2e: penkitd's libinput lost events to a full kernel buffer ${lost:-0} times (SYN_DROPPED; strokes above say whether any stroke data was lost)"
     [ $status -eq 0 ] || { echo "e2e: FAIL: the guest reported failures (exit $status)"; return $status; }
     [ $failed -eq 0 ] || { echo "e2e: FAIL: penkitd differs from penkit replay"; return 1; }
     # This run's recordings, not the committed ones (copy them to Tests/Fixtures/libinput-record/vm

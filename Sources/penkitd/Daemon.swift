@@ -10,18 +10,30 @@ final class Daemon: @unchecked Sendable {
     private let logger: Logger
     private let server: SocketServer
     private let reloadConfig: () throws -> DaemonConfig
-    private let config: DaemonConfig
+    /// The config in force; replaced by `reload` (on the signal queue only).
+    private var config: DaemonConfig
+    private let logLevel: SharedLogLevel
     private let stopSignal = DispatchSemaphore(value: 0)
     private var stopReason = "stopped"
     private let stateLock = NSLock()
 
-    init(config: DaemonConfig, logger: Logger, reloadConfig: @escaping () throws -> DaemonConfig) throws {
+    init(config: DaemonConfig, logger: Logger, logLevel: SharedLogLevel, replay: ReplaySource?,
+         reloadConfig: @escaping () throws -> DaemonConfig) throws {
         self.config = config
         self.logger = logger
+        self.logLevel = logLevel
         self.reloadConfig = reloadConfig
         var settings = ["smoothing": config.smoothing ? "true" : "false",
                         "historyStrokes": String(config.historyStrokes)]
-        settings["input"] = "live"
+        if let replay {
+            // A replay is never passed off as live input: clients see which trace it is.
+            settings["input"] = "replay"
+            settings["replay"] = replay.path
+            settings["realtime"] = replay.realtime ? "true" : "false"
+            settings["loop"] = replay.loop ? "true" : "false"
+        } else {
+            settings["input"] = "live"
+        }
         self.server = try SocketServer(config: config, settings: settings, logger: logger)
     }
 
@@ -119,11 +131,23 @@ final class Daemon: @unchecked Sendable {
         logger.info("stopped", metadata: ["reason": "\(reason)"])
     }
 
+    /// SIGHUP: re-reads the config file (flags still win) and applies what can change at run
+    /// time: log level, allowed peers, socket mode and group, history size, client limits and
+    /// buffers. The socket path and smoothing need a restart; a change to them is logged.
     private func reload() {
         do {
-            let config = try reloadConfig()
-            try server.reload(config: config)
-            logger.notice("configuration reloaded")
+            let new = try reloadConfig()
+            try server.reload(config: new)
+            logLevel.level = Logger.Level(rawValue: new.logLevel) ?? .info
+            var restart: [String] = []
+            if new.socketPath != config.socketPath { restart.append("socket") }
+            if new.smoothing != config.smoothing { restart.append("smoothing") }
+            for key in restart {
+                logger.warning("setting changed in the config file; it takes effect after a restart",
+                               metadata: ["key": "\(key)"])
+            }
+            config = new
+            logger.notice("configuration reloaded", metadata: ["log-level": "\(new.logLevel)"])
         } catch {
             logger.error("configuration reload failed; keeping the old one", metadata: ["error": "\(error)"])
         }

@@ -54,12 +54,41 @@ final class ReplaySource: Sendable {
         repeat {
             var decoders = try trace.devices.map { try TabletDecoder(device: $0.description, options: options) }
             let base = (realtime ? MonotonicClock.now() : first) + iteration * span
+
+            /// Fires every decoder's timers due up to `limit` (trace time), earliest first, each
+            /// published on its own. Paced, each waits for its own time, as libinput's timerfd
+            /// would fire it: a forced proximity-out goes out 50 ms after the last event, not
+            /// with the next event.
+            func fireTimers(upTo limit: UInt64) {
+                while !isStopping {
+                    var due: (index: Int, time: UInt64)?
+                    for index in decoders.indices {
+                        if let deadline = decoders[index].nextTimerDeadline, deadline <= limit,
+                           deadline < due?.time ?? UInt64.max { due = (index, deadline) }
+                    }
+                    guard let due else { return }
+                    if realtime { MonotonicClock.sleep(until: base + (due.time - first)) }
+                    decoded.removeAll(keepingCapacity: true)
+                    decoders[due.index].advance(to: due.time, into: &decoded)
+                    for var event in decoded {
+                        event.time = base + (event.time - first)
+                        lastTime = event.time
+                        pipeline.consume(event, device: devices[due.index].id, into: &batch)
+                    }
+                    if !batch.isEmpty {
+                        if !realtime { waitForCapacity() }
+                        publish(batch)
+                        batch.removeAll(keepingCapacity: true)
+                    }
+                }
+            }
+
             for item in merged {
                 if isStopping { return lastTime }
+                fireTimers(upTo: item.time)
                 let when = base + (item.time - first)
                 if realtime, item.event.type == 0, item.event.code == 0 { MonotonicClock.sleep(until: when) }
                 decoded.removeAll(keepingCapacity: true)
-                decoders[item.device].advance(to: item.time, into: &decoded)
                 decoders[item.device].feed(item.event, into: &decoded)
                 for var event in decoded {
                     event.time = base + (event.time - first)
@@ -73,15 +102,7 @@ final class ReplaySource: Sendable {
                 }
             }
             // Let libinput's timers (forced proximity-out) fire after the last event.
-            for index in decoders.indices {
-                decoded.removeAll(keepingCapacity: true)
-                decoders[index].advance(to: last + 1_000_000, into: &decoded)
-                for var event in decoded {
-                    event.time = base + (event.time - first)
-                    lastTime = event.time
-                    pipeline.consume(event, device: devices[index].id, into: &batch)
-                }
-            }
+            fireTimers(upTo: last + 1_000_000)
             if !loop {
                 for device in devices { pipeline.removeDevice(device.id, at: lastTime, into: &batch) }
             }

@@ -41,6 +41,13 @@ final class ClientHandler: ChannelInboundHandler, @unchecked Sendable {
                     return
                 }
                 guard !self.refusedOrClosed, !self.hub.stopping else { return }
+                guard self.hub.clientCount < self.hub.maxClients else {
+                    self.logger.warning("too many clients; closing a new connection",
+                                        metadata: ["pid": "\(peer.pid)", "uid": "\(peer.uid)", "max-clients": "\(self.hub.maxClients)"])
+                    self.refuse(channel, code: .tooManyClients,
+                                reason: "penkitd already serves \(self.hub.maxClients) clients (max-clients)")
+                    return
+                }
                 self.session = self.hub.addClient(channel: channel, peer: peer)
                 self.processLines()
             }
@@ -108,10 +115,10 @@ final class ClientHandler: ChannelInboundHandler, @unchecked Sendable {
         }
     }
 
-    private func refuse(_ channel: Channel, reason: String) {
+    private func refuse(_ channel: Channel, code: ErrorMessage.Code = .refused, reason: String) {
         refusedOrClosed = true
         var buffer = channel.allocator.buffer(capacity: 128)
-        buffer.writeString(ErrorMessage(code: .refused, message: reason, fatal: true).jsonLine() + "\n")
+        buffer.writeString(ErrorMessage(code: code, message: reason, fatal: true).jsonLine() + "\n")
         channel.writeAndFlush(buffer).whenComplete { _ in channel.close(promise: nil) }
     }
 }

@@ -15,6 +15,8 @@ final class Hub: @unchecked Sendable {
     private var devices: [Int: DeviceInfo] = [:]
     private var settings: [String: String]
     private var queueLimit: Int
+    /// Connections served at once (max-clients).
+    private(set) var maxClients: Int
     private let logger: Logger
     private(set) var stopping = false
     /// Batches handed to the event loop and not yet delivered. Live input is
@@ -27,6 +29,7 @@ final class Hub: @unchecked Sendable {
         self.eventLoop = eventLoop
         self.history = StrokeHistory(capacity: config.historyStrokes)
         self.queueLimit = config.clientBufferBytes
+        self.maxClients = config.maxClients
         self.settings = settings
         self.logger = logger
     }
@@ -53,6 +56,7 @@ final class Hub: @unchecked Sendable {
     func apply(config: DaemonConfig) {
         eventLoop.assertInEventLoop()
         queueLimit = config.clientBufferBytes
+        maxClients = config.maxClients
         history.capacity = config.historyStrokes
     }
 

@@ -31,7 +31,8 @@ final class DaemonProcess {
     /// - Parameters:
     ///   - environment: extra environment variables for penkitd.
     ///   - launcher: a command that starts penkitd (e.g. systemd-socket-activate); the socket is then its job.
-    init(_ arguments: [String], socketMode: String? = nil, config: String = "/dev/null",
+    ///   - logLevel: passed as `--log-level` (which overrides the config file); nil leaves it to the file.
+    init(_ arguments: [String], socketMode: String? = nil, config: String = "/dev/null", logLevel: String? = "debug",
          environment: [String: String] = [:], launcher: ((String) -> [String])? = nil) throws {
         directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("penkitd-test-\(UUID().uuidString.prefix(8))").path
@@ -40,7 +41,8 @@ final class DaemonProcess {
         socket = directory + "/penkit.sock"
         logPath = directory + "/penkitd.log"
         _ = FileManager.default.createFile(atPath: logPath, contents: nil)
-        var args = ["--config", config, "--log-level", "debug"]
+        var args = ["--config", config]
+        if let logLevel { args += ["--log-level", logLevel] }
         if launcher == nil { args += ["--socket", socket] }
         if let socketMode { args += ["--socket-mode", socketMode] }
         if let launcher {

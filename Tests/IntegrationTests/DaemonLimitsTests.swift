@@ -128,6 +128,48 @@ struct DaemonLimitsTests {
         #expect(daemon.waitForExit() == 0)
     }
 
+    /// A client that floods requests and never reads the replies: penkitd stops reading it once
+    /// its reply buffer is full, so neither side's buffers grow without bound; others are served.
+    @Test func aClientThatSendsButNeverReadsIsNotReadWithoutBound() throws {
+        let daemon = try DaemonProcess([])
+        let flooder = try daemon.connect()
+        // 100-byte malformed lines, ~90-byte error replies: 20 MB of them would leave ~18 MB of
+        // replies buffered in penkitd if it kept reading.
+        let line = Array((String(repeating: "x", count: 99) + "\n").utf8)
+        let chunk = Array([[UInt8]](repeating: line, count: 640).joined())  // 64 000 bytes
+        let goal = 20_000_000
+        var accepted = 0
+        // Paused, penkitd reads nothing more until this client reads: sending then makes no
+        // progress at all. A penkitd that kept reading would keep taking bytes.
+        var lastProgress = Date()
+        var stalled = false
+        let deadline = Date().addingTimeInterval(15)
+        while accepted < goal, Date() < deadline {
+            let n = chunk.withUnsafeBytes { send(flooder.fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT | MSG_NOSIGNAL)) }
+            if n > 0 {
+                accepted += n
+                lastProgress = Date()
+            } else if errno == EAGAIN {
+                if Date().timeIntervalSince(lastProgress) > 1 { stalled = true; break }
+                usleep(10_000)
+            } else {
+                break
+            }
+        }
+        #expect(stalled, "penkitd kept reading a client that reads nothing (\(accepted) bytes)")
+        // What the kernel's socket buffers, a few NIO reads and the 64 KiB reply buffer can hold.
+        #expect(accepted < 4_000_000, "penkitd took \(accepted) bytes from a client that reads nothing")
+        let other = try daemon.connect()
+        #expect(type(try other.readLine() ?? "") == "hello")
+        try other.subscribe(["strokes"])
+        #expect(type(try other.readLine() ?? "") == "subscribed")
+        // Once the flooder reads, it is served again: hello, then an error per line.
+        #expect(type(try flooder.readLine() ?? "") == "hello")
+        let reply = object(try flooder.readLine() ?? "")
+        #expect(reply["code"] as? String == "malformed")
+        #expect(daemon.stop() == 0)
+    }
+
     /// The app stops iterating: the client must stop reading (so penkitd's rules apply: frames
     /// dropped, strokes kept until `overflow`), then deliver a gapless run of strokes, the fatal
     /// `overflow`, and end.

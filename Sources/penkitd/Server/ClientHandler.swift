@@ -6,6 +6,8 @@ import PenKit
 /// Reads one client's newline-delimited requests. Checks the peer's credentials
 /// first; a line over 64 KiB is fatal for that client, any other bad line gets
 /// an error and the connection stays usable. Nothing here touches other clients.
+/// A client that sends requests without reading the replies is not read from while
+/// NIO's buffer for it is full, so its replies cannot pile up in penkitd's memory.
 final class ClientHandler: ChannelInboundHandler, @unchecked Sendable {
     typealias InboundIn = ByteBuffer
 
@@ -15,6 +17,8 @@ final class ClientHandler: ChannelInboundHandler, @unchecked Sendable {
     private var session: ClientSession?
     private var pending: [UInt8] = []
     private var refusedOrClosed = false
+    /// Reading is paused because the client does not read its replies.
+    private var readingPaused = false
 
     init(hub: Hub, policy: @escaping @Sendable () -> PeerPolicy, logger: Logger) {
         self.hub = hub
@@ -66,6 +70,7 @@ final class ClientHandler: ChannelInboundHandler, @unchecked Sendable {
         if let session, context.channel.isWritable {
             session.drain()
             session.flushIfNeeded()
+            if readingPaused { processLines() }
         }
         context.fireChannelWritabilityChanged()
     }
@@ -88,12 +93,23 @@ final class ClientHandler: ChannelInboundHandler, @unchecked Sendable {
         guard let session else { return }
         while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
             if newline > PenProtocol.maxLineBytes { break }
+            guard session.channel.isWritable else {
+                // Replies would only queue up: stop reading until the client reads.
+                readingPaused = true
+                try? session.channel.syncOptions?.setOption(.autoRead, value: false)
+                session.flushIfNeeded()
+                return
+            }
             var line = Array(pending[..<newline])
             pending.removeSubrange(...newline)
             if line.last == UInt8(ascii: "\r") { line.removeLast() }
             if line.isEmpty { continue }
             handle(line, session: session)
             if session.closing { return }
+        }
+        if readingPaused {
+            readingPaused = false
+            try? session.channel.syncOptions?.setOption(.autoRead, value: true)
         }
         if pending.count > PenProtocol.maxLineBytes {
             refusedOrClosed = true

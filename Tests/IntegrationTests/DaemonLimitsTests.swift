@@ -1,4 +1,5 @@
 import Foundation
+import PenInput
 import PenKit
 import Testing
 
@@ -126,6 +127,32 @@ struct DaemonLimitsTests {
         let early = roomy.filter { $0.arrived < $0.next }
         #expect(!early.isEmpty, "no forced proximity-out arrived before the next event: \(roomy)")
         #expect(daemon.waitForExit() == 0)
+    }
+
+    /// `--realtime --loop` starts each pass one span (the trace's length plus a second of quiet)
+    /// after the previous one, by the frames' own times.
+    @Test func aRealtimeLoopStartsEachPassOneSpanLater() throws {
+        let trace = "wacom-intuos4-6x9-stylus-tap.evemu"
+        let loaded = try TraceFile.load(path: tracePath(trace))
+        let times = loaded.devices.flatMap { $0.events.map(\.time) }
+        let span = (times.max() ?? 0) - (times.min() ?? 0) + 1_000_000
+        let daemon = try DaemonProcess(["--replay", tracePath(trace), "--realtime", "--loop", "--wait-clients", "1"])
+        let client = try daemon.connect()
+        try client.subscribe(["frames"])
+        var first: UInt64?
+        var second: UInt64?
+        var previous: UInt64 = 0
+        while second == nil, let line = try client.readLine(timeout: 10) {
+            guard let t = (object(line)["t"] as? NSNumber)?.uint64Value else { continue }
+            if first == nil { first = t } else if t > previous + 900_000 { second = t }
+            previous = t
+        }
+        let start = try #require(first), next = try #require(second)
+        // The first message of each pass comes from the same trace event, so the passes are
+        // span apart, plus however late the replay thread woke (never half a span).
+        #expect(next - start >= span)
+        #expect(next - start < span + span / 2, "passes \(next - start) µs apart; span \(span) µs")
+        #expect(daemon.stop() == 0)
     }
 
     /// A client that floods requests and never reads the replies: penkitd stops reading it once

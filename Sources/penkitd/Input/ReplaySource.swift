@@ -53,7 +53,9 @@ final class ReplaySource: Sendable {
         var decoded: [TabletEvent] = []
         repeat {
             var decoders = try trace.devices.map { try TabletDecoder(device: $0.description, options: options) }
-            let base = (realtime ? MonotonicClock.now() : first) + iteration * span
+            // Real time: now (the previous pass already slept until its span ended). Unpaced:
+            // each pass a span later than the last, so times keep increasing.
+            let base = realtime ? MonotonicClock.now() : first + iteration * span
 
             /// Fires every decoder's timers due up to `limit` (trace time), earliest first, each
             /// published on its own. Paced, each waits for its own time, as libinput's timerfd

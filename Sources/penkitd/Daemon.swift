@@ -135,6 +135,9 @@ final class Daemon: @unchecked Sendable {
     /// time: log level, allowed peers, socket mode and group, history size, client limits and
     /// buffers. The socket path and smoothing need a restart; a change to them is logged.
     private func reload() {
+        // systemd shows the unit as reloading until READY=1 (MONOTONIC_USEC: what systemd 253+ asks of Type=notify-reload).
+        SdNotify.send("RELOADING=1\nMONOTONIC_USEC=\(MonotonicClock.now())")
+        defer { SdNotify.send("READY=1") }
         do {
             let new = try reloadConfig()
             try server.reload(config: new)

@@ -1,3 +1,4 @@
+import CThreadTuning
 import Dispatch
 import Foundation
 import Logging
@@ -14,15 +15,18 @@ final class Daemon: @unchecked Sendable {
     private let stopSignal = DispatchSemaphore(value: 0)
     private var stopReason = "stopped"
     private let stateLock = NSLock()
+    private let probe: LatencyProbe?
 
-    init(config: DaemonConfig, logger: Logger, reloadConfig: @escaping () throws -> DaemonConfig) throws {
+    init(config: DaemonConfig, logger: Logger, probe: LatencyProbe? = nil,
+         reloadConfig: @escaping () throws -> DaemonConfig) throws {
+        self.probe = probe
         self.config = config
         self.logger = logger
         self.reloadConfig = reloadConfig
         var settings = ["smoothing": config.smoothing ? "true" : "false",
                         "historyStrokes": String(config.historyStrokes)]
         settings["input"] = "live"
-        self.server = try SocketServer(config: config, settings: settings, logger: logger)
+        self.server = try SocketServer(config: config, settings: settings, logger: logger, probe: probe)
     }
 
     func requestStop(reason: String) {
@@ -60,6 +64,9 @@ final class Daemon: @unchecked Sendable {
         let live = replay == nil ? LiveSource() : nil
         let thread = Thread { [logger] in
             defer { inputDone.signal() }
+            // The default 50 µs timer slack would be added to every paced replay frame and to
+            // libinput's timers; this thread sleeps rarely and briefly, so exact wake-ups cost nothing.
+            _ = penkit_set_timer_slack_ns(1)
             var pipeline = MessagePipeline()
             var lastTime: UInt64 = 0
             if let replay {
@@ -116,6 +123,7 @@ final class Daemon: @unchecked Sendable {
         stateLock.lock(); let reason = stopReason; stateLock.unlock()
         server.stop(reason: reason)
         for source in sources { source.cancel() }
+        probe?.write()
         logger.info("stopped", metadata: ["reason": "\(reason)"])
     }
 

@@ -58,6 +58,10 @@ struct Penkitd: ParsableCommand {
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel: String?
 
+    @Option(help: ArgumentHelp("Record where each frame's latency goes inside penkitd; written to FILE as JSON on exit (for `penkit bench latency`).",
+                               visibility: .hidden))
+    var latencyProbe: String?
+
     func loadConfig() throws -> DaemonConfig {
         var config = DaemonConfig()
         try ConfigFile.apply(path: self.config ?? ConfigFile.defaultPath(), required: self.config != nil, to: &config)
@@ -80,10 +84,11 @@ struct Penkitd: ParsableCommand {
         let config = try loadConfig()
         var logger = Logger(label: "penkitd")
         logger.logLevel = Logger.Level(rawValue: config.logLevel) ?? .info
-        let daemon = try Daemon(config: config, logger: logger, reloadConfig: { try self.loadConfig() })
+        let probe = latencyProbe.map { LatencyProbe(outputPath: $0) }
+        let daemon = try Daemon(config: config, logger: logger, probe: probe, reloadConfig: { try self.loadConfig() })
         try daemon.run(replay: replay.map {
             ReplaySource(path: $0, realtime: realtime, loop: loop,
-                         options: DecoderOptions(smoothing: config.smoothing))
+                         options: DecoderOptions(smoothing: config.smoothing), probe: probe)
         }, waitClients: waitClients, exitAfterReplay: exitAfterReplay)
     }
 }

@@ -1,3 +1,4 @@
+import CThreadTuning
 import Dispatch
 import Foundation
 import Logging
@@ -16,9 +17,11 @@ final class Daemon: @unchecked Sendable {
     private let stopSignal = DispatchSemaphore(value: 0)
     private var stopReason = "stopped"
     private let stateLock = NSLock()
+    private let probe: LatencyProbe?
 
-    init(config: DaemonConfig, logger: Logger, logLevel: SharedLogLevel, replay: ReplaySource?,
+    init(config: DaemonConfig, logger: Logger, logLevel: SharedLogLevel, replay: ReplaySource?, probe: LatencyProbe? = nil,
          reloadConfig: @escaping () throws -> DaemonConfig) throws {
+        self.probe = probe
         self.config = config
         self.logger = logger
         self.logLevel = logLevel
@@ -34,7 +37,7 @@ final class Daemon: @unchecked Sendable {
         } else {
             settings["input"] = "live"
         }
-        self.server = try SocketServer(config: config, settings: settings, logger: logger)
+        self.server = try SocketServer(config: config, settings: settings, logger: logger, probe: probe)
     }
 
     func requestStop(reason: String) {
@@ -43,11 +46,8 @@ final class Daemon: @unchecked Sendable {
     }
 
     func run(replay: ReplaySource?, waitClients: Int, exitAfterReplay: Bool) throws {
-        let devices = try replay?.validate() ?? []
-        // Devices first, so that the first client's hello already lists them.
-        for device in devices { server.hub.deviceAdded(device) }
-        try server.start(config: config, activatedSocket: SocketActivation.listeningSocket())
-
+        // Signals first: a client (or systemd) may send SIGTERM as soon as the socket exists,
+        // and one arriving before its source is registered would be lost (it is ignored).
         let signalQueue = DispatchQueue(label: "penkitd.signals")
         var sources: [DispatchSourceSignal] = []
         for (number, name) in [(SIGTERM, "SIGTERM"), (SIGINT, "SIGINT")] {
@@ -67,11 +67,19 @@ final class Daemon: @unchecked Sendable {
         sources.append(hup)
         signal(SIGPIPE, SIG_IGN)
 
+        let devices = try replay?.validate() ?? []
+        // Devices first, so that the first client's hello already lists them.
+        for device in devices { server.hub.deviceAdded(device) }
+        try server.start(config: config, activatedSocket: SocketActivation.listeningSocket())
+
         let inputDone = DispatchSemaphore(value: 0)
         let hub = server.hub
         let live = replay == nil ? LiveSource() : nil
         let thread = Thread { [logger] in
             defer { inputDone.signal() }
+            // The default 50 µs timer slack would be added to every paced replay frame and to
+            // libinput's timers; this thread sleeps rarely and briefly, so exact wake-ups cost nothing.
+            _ = penkit_set_timer_slack_ns(1)
             var pipeline = MessagePipeline()
             var lastTime: UInt64 = 0
             if let replay {
@@ -128,6 +136,7 @@ final class Daemon: @unchecked Sendable {
         stateLock.lock(); let reason = stopReason; stateLock.unlock()
         server.stop(reason: reason)
         for source in sources { source.cancel() }
+        probe?.write()
         logger.info("stopped", metadata: ["reason": "\(reason)"])
     }
 

@@ -61,6 +61,10 @@ struct Penkitd: ParsableCommand {
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel: String?
 
+    @Option(help: ArgumentHelp("Record where each frame's latency goes inside penkitd; written to FILE as JSON on exit (for `penkit bench latency`).",
+                               visibility: .hidden))
+    var latencyProbe: String?
+
     func loadConfig() throws -> DaemonConfig {
         var config = DaemonConfig()
         try ConfigFile.apply(path: self.config ?? ConfigFile.defaultPath(), required: self.config != nil, to: &config)
@@ -83,11 +87,12 @@ struct Penkitd: ParsableCommand {
         let config = try loadConfig()
         let logLevel = SharedLogLevel(Logger.Level(rawValue: config.logLevel) ?? .info)
         let logger = Logger(label: "penkitd") { label in SharedLevelLogHandler(label: label, level: logLevel) }
+        let probe = latencyProbe.map { LatencyProbe(outputPath: $0) }
         let source = replay.map {
             ReplaySource(path: $0, realtime: realtime, loop: loop,
-                         options: DecoderOptions(smoothing: config.smoothing))
+                         options: DecoderOptions(smoothing: config.smoothing), probe: probe)
         }
-        let daemon = try Daemon(config: config, logger: logger, logLevel: logLevel, replay: source,
+        let daemon = try Daemon(config: config, logger: logger, logLevel: logLevel, replay: source, probe: probe,
                                 reloadConfig: { try self.loadConfig() })
         try daemon.run(replay: source, waitClients: waitClients, exitAfterReplay: exitAfterReplay)
     }

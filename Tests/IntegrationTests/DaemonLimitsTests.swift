@@ -82,7 +82,8 @@ struct DaemonLimitsTests {
         #expect(settings["input"] == "replay")
         #expect(settings["replay"] == trace)
         #expect(settings["realtime"] == "false")
-        #expect(replaying.stop() == 0)
+        let stopped = replaying.stop()
+        #expect(stopped == 0, "\(replaying.log)")
 
         let live = try DaemonProcess([])
         let liveSettings = object(try live.connect().readLine() ?? "")["settings"] as? [String: String] ?? [:]

@@ -11,9 +11,11 @@ final class ReplaySource: Sendable {
     let realtime: Bool
     let loop: Bool
     let options: DecoderOptions
+    let probe: LatencyProbe?
     private let stopRequested = Atomic<Bool>(false)
 
-    init(path: String, realtime: Bool, loop: Bool, options: DecoderOptions) {
+    init(path: String, realtime: Bool, loop: Bool, options: DecoderOptions, probe: LatencyProbe? = nil) {
+        self.probe = probe
         self.path = path
         self.realtime = realtime
         self.loop = loop
@@ -89,7 +91,10 @@ final class ReplaySource: Sendable {
                 if isStopping { return lastTime }
                 fireTimers(upTo: item.time)
                 let when = base + (item.time - first)
-                if realtime, item.event.type == 0, item.event.code == 0 { MonotonicClock.sleep(until: when) }
+                if realtime, item.event.type == 0, item.event.code == 0 {
+                    MonotonicClock.sleep(until: when)
+                    probe?.record(.inputWoke, sourceTime: when)
+                }
                 decoded.removeAll(keepingCapacity: true)
                 decoders[item.device].feed(item.event, into: &decoded)
                 for var event in decoded {

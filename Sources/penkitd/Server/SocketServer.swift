@@ -16,9 +16,9 @@ final class SocketServer: @unchecked Sendable {
     private let logger: Logger
     private(set) var path: String?
 
-    init(config: DaemonConfig, settings: [String: String], logger: Logger) throws {
+    init(config: DaemonConfig, settings: [String: String], logger: Logger, probe: LatencyProbe? = nil) throws {
         group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        hub = Hub(eventLoop: group.next(), config: config, settings: settings, logger: logger)
+        hub = Hub(eventLoop: group.next(), config: config, settings: settings, logger: logger, probe: probe)
         policy = try PeerPolicy(config: config)
         liveBufferBytes = config.clientLiveBufferBytes
         self.logger = logger

@@ -59,11 +59,21 @@ final class DaemonProcess {
         process.standardOutput = log
         try process.run()
         let deadline = Date().addingTimeInterval(20)
-        while !FileManager.default.fileExists(atPath: socket) {
+        // bind(2) creates the file before listen(2): wait until the kernel lists it as listening.
+        while !FileManager.default.fileExists(atPath: socket) || !Self.isListening(socket) {
             guard process.isRunning, Date() < deadline else {
                 throw TestFailure("penkitd did not create its socket; log:\n\(self.log)")
             }
             usleep(10_000)
+        }
+    }
+
+    /// Whether /proc/net/unix shows a listening socket (flag __SO_ACCEPTCON) bound to `path`.
+    static func isListening(_ path: String) -> Bool {
+        guard let table = try? String(contentsOfFile: "/proc/net/unix", encoding: .utf8) else { return true }
+        return table.split(separator: "\n").contains { line in
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            return fields.count >= 8 && fields[7] == path && fields[3] == "00010000"
         }
     }
 

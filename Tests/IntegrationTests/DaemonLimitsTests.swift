@@ -11,7 +11,7 @@ struct DaemonLimitsTests {
     /// A tablet that never sends BTN_TOOL_PEN: every hover ends with libinput's forced proximity-out.
     static let geniusTrace = "genius-easypen-i405x.evemu"
 
-    @Test func sighupAppliesANewLogLevel() throws {
+    @Test func sighupAppliesANewLogLevelAndSocketMode() throws {
         let config = FileManager.default.temporaryDirectory.appendingPathComponent("penkitd-\(UUID().uuidString).conf").path
         defer { try? FileManager.default.removeItem(atPath: config) }
         try "log-level = warning\n".write(toFile: config, atomically: true, encoding: .utf8)
@@ -29,11 +29,15 @@ struct DaemonLimitsTests {
         let first = try connectAndSubscribe()
         #expect(connections() == 0, "info lines must not appear at level warning")
 
-        try "log-level = debug\n".write(toFile: config, atomically: true, encoding: .utf8)
+        func socketMode() -> Int { ((try? FileManager.default.attributesOfItem(atPath: daemon.socket))?[.posixPermissions] as? Int) ?? -1 }
+        #expect(socketMode() == 0o660)
+
+        try "log-level = debug\nsocket-mode = 0600\n".write(toFile: config, atomically: true, encoding: .utf8)
         daemon.signal(SIGHUP)
         try waitFor { daemon.log.contains("configuration reloaded") }
         let second = try connectAndSubscribe()
         #expect(connections() == 1, "info lines appear after the reload to debug")
+        #expect(socketMode() == 0o600, "socket-mode is re-applied to the socket file")
 
         // Back to warning, with a setting that needs a restart: that is logged (as a warning).
         try "log-level = warning\nsmoothing = false\n".write(toFile: config, atomically: true, encoding: .utf8)

@@ -20,7 +20,7 @@ public final class PenKitClient: Sendable {
         public var description: String
     }
 
-    /// Lines held for the app by default (about 1 MiB of typical frame lines).
+    /// Lines held for the app by default (about 0.5 MiB of frame lines, which average ~530 bytes).
     public static let defaultBufferLines = 1024
 
     private let fd: Int32

@@ -91,8 +91,12 @@ final class ClientHandler: ChannelInboundHandler, @unchecked Sendable {
 
     private func processLines() {
         guard let session else { return }
-        while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
-            if newline > PenProtocol.maxLineBytes { break }
+        // Lines are taken from the front by index and the handled prefix removed once on the
+        // way out: removing each line as it is handled is quadratic in a burst of many lines.
+        var start = pending.startIndex
+        defer { pending.removeSubrange(..<min(start, pending.endIndex)) }
+        while let newline = pending[start...].firstIndex(of: UInt8(ascii: "\n")) {
+            if newline - start > PenProtocol.maxLineBytes { break }
             guard session.channel.isWritable else {
                 // Replies would only queue up: stop reading until the client reads.
                 readingPaused = true
@@ -100,8 +104,8 @@ final class ClientHandler: ChannelInboundHandler, @unchecked Sendable {
                 session.flushIfNeeded()
                 return
             }
-            var line = Array(pending[..<newline])
-            pending.removeSubrange(...newline)
+            var line = Array(pending[start..<newline])
+            start = newline + 1
             if line.last == UInt8(ascii: "\r") { line.removeLast() }
             if line.isEmpty { continue }
             handle(line, session: session)
@@ -111,12 +115,13 @@ final class ClientHandler: ChannelInboundHandler, @unchecked Sendable {
             readingPaused = false
             try? session.channel.syncOptions?.setOption(.autoRead, value: true)
         }
-        if pending.count > PenProtocol.maxLineBytes {
+        if pending.count - start > PenProtocol.maxLineBytes {
             refusedOrClosed = true
             session.close(lastLine: ErrorMessage(code: .lineTooLong,
                                                  message: "request lines are limited to \(PenProtocol.maxLineBytes) bytes",
                                                  fatal: true).jsonLine())
             pending = []
+            start = 0
         }
         session.flushIfNeeded()
     }

@@ -13,6 +13,8 @@ final class ReplaySource: Sendable {
     let options: DecoderOptions
     let probe: LatencyProbe?
     private let stopRequested = Atomic<Bool>(false)
+    /// How often a paced replay lets the engine's timeouts fire between events (µs), as LiveSource's poll.
+    static let engineTick: UInt64 = 25_000
 
     init(path: String, realtime: Bool, loop: Bool, options: DecoderOptions, probe: LatencyProbe? = nil) {
         self.probe = probe
@@ -59,6 +61,20 @@ final class ReplaySource: Sendable {
             // each pass a span later than the last, so times keep increasing.
             let base = realtime ? MonotonicClock.now() : first + iteration * span
 
+            /// Sleeps until `deadline` (CLOCK_MONOTONIC µs) while letting the engine's own timeouts
+            /// (late pressure, missing tilt) fire every 25 ms, as the live input thread's poll does:
+            /// a pen held still in range must not delay them until the next event.
+            func pace(until deadline: UInt64) {
+                var now = MonotonicClock.now()
+                while deadline > now + Self.engineTick, !isStopping {
+                    MonotonicClock.sleep(until: now + Self.engineTick)
+                    now = MonotonicClock.now()
+                    pipeline.advance(to: now, into: &batch)
+                    if !batch.isEmpty { publish(batch); batch.removeAll(keepingCapacity: true) }
+                }
+                MonotonicClock.sleep(until: deadline)
+            }
+
             /// Fires every decoder's timers due up to `limit` (trace time), earliest first, each
             /// published on its own. Paced, each waits for its own time, as libinput's timerfd
             /// would fire it: a forced proximity-out goes out 50 ms after the last event, not
@@ -71,7 +87,7 @@ final class ReplaySource: Sendable {
                            deadline < due?.time ?? UInt64.max { due = (index, deadline) }
                     }
                     guard let due else { return }
-                    if realtime { MonotonicClock.sleep(until: base + (due.time - first)) }
+                    if realtime { pace(until: base + (due.time - first)) }
                     decoded.removeAll(keepingCapacity: true)
                     decoders[due.index].advance(to: due.time, into: &decoded)
                     for var event in decoded {
@@ -92,7 +108,7 @@ final class ReplaySource: Sendable {
                 fireTimers(upTo: item.time)
                 let when = base + (item.time - first)
                 if realtime, item.event.type == 0, item.event.code == 0 {
-                    MonotonicClock.sleep(until: when)
+                    pace(until: when)
                     probe?.record(.inputWoke, sourceTime: when)
                 }
                 decoded.removeAll(keepingCapacity: true)

@@ -90,16 +90,21 @@ final class ReplaySource: Sendable {
                     if realtime { pace(until: base + (due.time - first)) }
                     decoded.removeAll(keepingCapacity: true)
                     decoders[due.index].advance(to: due.time, into: &decoded)
-                    for var event in decoded {
-                        event.time = base + (event.time - first)
-                        lastTime = event.time
-                        pipeline.consume(event, device: devices[due.index].id, into: &batch)
-                    }
-                    if !batch.isEmpty {
-                        if !realtime { waitForCapacity() }
-                        publish(batch)
-                        batch.removeAll(keepingCapacity: true)
-                    }
+                    publishDecoded(from: due.index)
+                }
+            }
+
+            /// Moves what a decoder just produced onto the run's clock, through the engine, to clients.
+            func publishDecoded(from device: Int) {
+                for var event in decoded {
+                    event.time = base + (event.time - first)
+                    lastTime = event.time
+                    pipeline.consume(event, device: devices[device].id, into: &batch)
+                }
+                if !batch.isEmpty {
+                    if !realtime { waitForCapacity() }
+                    publish(batch)
+                    batch.removeAll(keepingCapacity: true)
                 }
             }
 
@@ -113,16 +118,7 @@ final class ReplaySource: Sendable {
                 }
                 decoded.removeAll(keepingCapacity: true)
                 decoders[item.device].feed(item.event, into: &decoded)
-                for var event in decoded {
-                    event.time = base + (event.time - first)
-                    lastTime = event.time
-                    pipeline.consume(event, device: devices[item.device].id, into: &batch)
-                }
-                if !batch.isEmpty {
-                    if !realtime { waitForCapacity() }
-                    publish(batch)
-                    batch.removeAll(keepingCapacity: true)
-                }
+                publishDecoded(from: item.device)
             }
             // Let libinput's timers (forced proximity-out) fire after the last event.
             fireTimers(upTo: last + 1_000_000)

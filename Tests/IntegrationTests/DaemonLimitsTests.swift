@@ -141,17 +141,26 @@ struct DaemonLimitsTests {
         let loaded = try TraceFile.load(path: tracePath(trace))
         let times = loaded.devices.flatMap { $0.events.map(\.time) }
         let span = (times.max() ?? 0) - (times.min() ?? 0) + 1_000_000
-        let daemon = try DaemonProcess(["--replay", tracePath(trace), "--realtime", "--loop", "--wait-clients", "1"])
+        // Room for every live message: a client slowed by a busy host must not lose the
+        // proximity-in that starts a pass (live messages are dropped for a client that lags).
+        let config = FileManager.default.temporaryDirectory.appendingPathComponent("penkitd-\(UUID().uuidString).conf").path
+        defer { try? FileManager.default.removeItem(atPath: config) }
+        try "client-live-buffer-bytes = 16777216\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let daemon = try DaemonProcess(["--replay", tracePath(trace), "--realtime", "--loop", "--wait-clients", "1"],
+                                       config: config)
         let client = try daemon.connect()
         try client.subscribe(["frames"])
         var first: UInt64?
         var second: UInt64?
         var previous: UInt64 = 0
+        var dropped = 0
         while second == nil, let line = try client.readLine(timeout: 10) {
+            if object(line)["type"] as? String == "dropped" { dropped += 1 }
             guard let t = (object(line)["t"] as? NSNumber)?.uint64Value else { continue }
             if first == nil { first = t } else if t > previous + 900_000 { second = t }
             previous = t
         }
+        #expect(dropped == 0)
         let start = try #require(first), next = try #require(second)
         // The first message of each pass comes from the same trace event, so the passes are
         // span apart, plus however late the replay thread woke (never half a span).

@@ -75,7 +75,8 @@ enum LatencyFloor {
         let writeEnd: Int32
         init() {
             var fds: [Int32] = [0, 0]
-            socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &fds)
+            // Only a process out of descriptors fails here; a benchmark cannot go on without them.
+            precondition(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &fds) == 0, "socketpair failed: errno \(errno)")
             readEnd = fds[0]
             writeEnd = fds[1]
         }

@@ -23,6 +23,7 @@ let package = Package(
         .systemLibrary(name: "CUdev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
 
         // Shared vocabulary: events, samples, strokes, the wire protocol. Foundation only.
+        .target(name: "CThreadTuning"),
         .target(name: "PenKit"),
         // Estimation, prediction and stroke assembly; deterministic under an injected clock.
         .target(name: "PenEngine", dependencies: [
@@ -35,6 +36,7 @@ let package = Package(
             .product(name: "Yams", package: "Yams"),
         ]),
         .executableTarget(name: "penkitd", dependencies: [
+            "CThreadTuning",
             "PenKit", "PenEngine", "PenInput",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
@@ -43,7 +45,7 @@ let package = Package(
             .product(name: "DequeModule", package: "swift-collections"),
         ]),
         .executableTarget(name: "penkit", dependencies: [
-            "PenKit", "PenEngine", "PenInput",
+            "CThreadTuning", "PenKit", "PenEngine", "PenInput",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 

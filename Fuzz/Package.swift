@@ -9,11 +9,12 @@ let package = Package(
         .package(name: "penkit", path: ".."),
     ],
     targets: [
+        .target(name: "FuzzDriver"),
         .executableTarget(name: "FuzzEvemuReader", dependencies: [
-            .product(name: "PenInput", package: "penkit"),
+            "FuzzDriver", .product(name: "PenInput", package: "penkit"),
         ]),
         .executableTarget(name: "FuzzLibinputRecordReader", dependencies: [
-            .product(name: "PenInput", package: "penkit"),
+            "FuzzDriver", .product(name: "PenInput", package: "penkit"),
         ]),
     ]
 )

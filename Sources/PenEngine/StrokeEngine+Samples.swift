@@ -32,13 +32,16 @@ extension StrokeEngine {
                 predicted = predictor!.predict(after: stroke.samples[from...])
             }
             strokes[id] = stroke
-        } else if sample.expectingUpdates.contains(.azimuth) {
-            if state.awaitingTilt.count >= configuration.maxHoverSamplesAwaitingTilt {
-                concludeNoTilt(key, into: &out)
-                sample.expectingUpdates.subtract([.azimuth, .altitude])
-            } else {
-                tools[key]?.awaitingTilt.append(.hover(sample))
+        } else {
+            if sample.expectingUpdates.contains(.azimuth) {
+                if state.awaitingTilt.count >= configuration.maxHoverSamplesAwaitingTilt {
+                    concludeNoTilt(key, into: &out)
+                    sample.expectingUpdates.subtract([.azimuth, .altitude])
+                } else {
+                    tools[key]?.awaitingTilt.append(.hover(sample))
+                }
             }
+            if predictor != nil { predicted = predictor!.predictHover(after: sample) }
         }
         out.append(.frame(Frame(tool: key.tool, stroke: strokeID, sample: sample, predicted: predicted)))
     }

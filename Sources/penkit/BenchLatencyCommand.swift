@@ -24,6 +24,9 @@ struct BenchLatencyCommand: AsyncParsableCommand {
     @Option(help: "Seconds of unpaced replay for the throughput figure.")
     var throughputSeconds: Double = 3
 
+    @Option(help: "Samples of the machine's floor (timer wake-up and socket hand-offs without penkitd) per variant.")
+    var floorSamples: Int = 500
+
     @Option(help: "The penkitd binary (default: next to this penkit).")
     var penkitd: String?
 
@@ -38,6 +41,9 @@ struct BenchLatencyCommand: AsyncParsableCommand {
     func run() async throws {
         let binary = penkitd ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
             .appendingPathComponent("penkitd").path
+        // The floor first, side by side with penkitd in the same run: same readers, same pace (8 ms, the Cintiq's).
+        let direct = LatencyFloor.measure(readers: clients, relay: false, count: floorSamples, intervalMicroseconds: 8_000)
+        let relayed = LatencyFloor.measure(readers: clients, relay: true, count: floorSamples, intervalMicroseconds: 8_000)
         let latency = try await measureLatency(binary: binary)
         let throughput = try await measureThroughput(binary: binary)
         let cpuPercent = latency.cpuSeconds / latency.wallSeconds * 100
@@ -45,19 +51,46 @@ struct BenchLatencyCommand: AsyncParsableCommand {
             print("{\"clients\":\(clients),\"frames\":\(latency.samples.count),\"p50_us\":\(latency.percentile(0.5)),"
                 + "\"p99_us\":\(latency.percentile(0.99)),\"max_us\":\(latency.samples.max() ?? 0),"
                 + "\"dropped\":\(latency.dropped),\"penkitd_cpu_percent\":\(String(format: "%.2f", cpuPercent)),"
-                + "\"unpaced_frames_per_s\":\(Int(throughput.framesPerSecond)),\"unpaced_dropped\":\(throughput.dropped)}")
+                + "\"unpaced_frames_per_s\":\(Int(throughput.framesPerSecond)),\"unpaced_dropped\":\(throughput.dropped),"
+                + "\"inside_penkitd\":\(latency.probe ?? "null"),"
+                + "\"floor\":{\"timer_late\":\(Self.summaryJSON(direct.timerLate)),\"direct\":\(Self.summaryJSON(direct.received)),"
+                + "\"relayed\":\(Self.summaryJSON(relayed.received))}}")
         } else {
             print("trace \(trace), \(clients) client(s), \(String(format: "%.1f", latency.wallSeconds)) s real-time replay")
             print("latency source event → client receipt over \(latency.samples.count) frame deliveries: "
                 + "p50 \(latency.percentile(0.5)) µs, p99 \(latency.percentile(0.99)) µs, max \(latency.samples.max() ?? 0) µs"
                 + (latency.dropped > 0 ? " (\(latency.dropped) frames dropped)" : ""))
+            if let probe = latency.probe { print("inside penkitd (from the frame's event time): \(Self.describeProbe(probe))") }
+            print("machine floor, no penkitd, \(clients) reader thread(s), deadline → receipt: "
+                + "timer wake-up late by p50 \(Self.percentile(direct.timerLate, 0.5)) µs; "
+                + "sent straight to the readers p50 \(Self.percentile(direct.received, 0.5)) µs p99 \(Self.percentile(direct.received, 0.99)) µs; "
+                + "through one relay thread (as via penkitd's event loop) p50 \(Self.percentile(relayed.received, 0.5)) µs p99 \(Self.percentile(relayed.received, 0.99)) µs")
             print("penkitd CPU: \(String(format: "%.2f", latency.cpuSeconds)) s in \(String(format: "%.1f", latency.wallSeconds)) s = \(String(format: "%.2f", cpuPercent)) % of one core")
             print("unpaced throughput to one client: \(Int(throughput.framesPerSecond)) frames/s"
                 + " (\(throughput.frames) frames in \(String(format: "%.2f", throughput.seconds)) s, \(throughput.dropped) dropped)")
         }
     }
 
+    static func percentile(_ values: [UInt64], _ p: Double) -> UInt64 {
+        guard !values.isEmpty else { return 0 }
+        let sorted = values.sorted()
+        return sorted[min(sorted.count - 1, Int((Double(sorted.count) * p).rounded(.down)))]
+    }
+
+    static func summaryJSON(_ values: [UInt64]) -> String {
+        "{\"n\":\(values.count),\"p50_us\":\(percentile(values, 0.5)),\"p99_us\":\(percentile(values, 0.99)),\"max_us\":\(values.max() ?? 0)}"
+    }
+
+    /// penkitd's probe line, {"stage":{"n":..,"p50_us":..,"p99_us":..}, ...}, as "stage p50/p99" pairs.
+    static func describeProbe(_ json: String) -> String {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: [String: Int]] else { return json }
+        return ["input_woke", "handed_to_event_loop", "written_to_sockets"].compactMap { stage in
+            object[stage].map { "\(stage.replacingOccurrences(of: "_", with: " ")) p50 \($0["p50_us"] ?? 0) µs p99 \($0["p99_us"] ?? 0) µs" }
+        }.joined(separator: "; ")
+    }
+
     struct LatencyResult {
+        var probe: String?
         var samples: [UInt64]
         var dropped: UInt64
         var cpuSeconds: Double
@@ -71,7 +104,7 @@ struct BenchLatencyCommand: AsyncParsableCommand {
 
     private func measureLatency(binary: String) async throws -> LatencyResult {
         let daemon = try BenchDaemon(binary: binary, arguments: ["--replay", trace, "--realtime", "--loop",
-                                                                 "--wait-clients", String(clients)])
+                                                                 "--wait-clients", String(clients)], probe: true)
         defer { daemon.stop() }
         let connections = try (0..<clients).map { _ in try PenKitClient(path: daemon.socket) }
         let start = DispatchTime.now()
@@ -101,7 +134,8 @@ struct BenchLatencyCommand: AsyncParsableCommand {
         let cpu = daemon.cpuSeconds() - cpuBefore
         let wall = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
         for client in connections { client.disconnect() }
-        return LatencyResult(samples: results.flatMap(\.0), dropped: results.map(\.1).reduce(0, +),
+        daemon.stop()
+        return LatencyResult(probe: daemon.probeLine(), samples: results.flatMap(\.0), dropped: results.map(\.1).reduce(0, +),
                              cpuSeconds: cpu, wallSeconds: wall)
     }
 
@@ -136,12 +170,15 @@ final class BenchDaemon {
     let socket: String
     private let directory: String
 
-    init(binary: String, arguments: [String]) throws {
+    var probePath: String { directory + "/latency-probe.json" }
+
+    init(binary: String, arguments: [String], probe: Bool = false) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("penkit-bench-\(getpid())-\(UInt32.random(in: 0...UInt32.max))").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         socket = directory + "/penkit.sock"
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = ["--config", "/dev/null", "--socket", socket, "--log-level", "warning"] + arguments
+            + (probe ? ["--latency-probe", probePath] : [])
         try process.run()
         let deadline = Date().addingTimeInterval(30)
         while !FileManager.default.fileExists(atPath: socket) {
@@ -160,11 +197,18 @@ final class BenchDaemon {
         return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
     }
 
+    /// What penkitd's latency probe wrote when it stopped (after `stop`).
+    func probeLine() -> String? {
+        (try? String(contentsOfFile: probePath, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Stops penkitd; its probe file stays readable until the object goes away.
     func stop() {
         if process.isRunning {
             kill(process.processIdentifier, SIGTERM)
             process.waitUntilExit()
         }
-        try? FileManager.default.removeItem(atPath: directory)
     }
+
+    deinit { try? FileManager.default.removeItem(atPath: directory) }
 }

@@ -1,3 +1,4 @@
+import CThreadTuning
 import Dispatch
 import Foundation
 import Logging
@@ -10,19 +11,33 @@ final class Daemon: @unchecked Sendable {
     private let logger: Logger
     private let server: SocketServer
     private let reloadConfig: () throws -> DaemonConfig
-    private let config: DaemonConfig
+    /// The config in force; replaced by `reload` (on the signal queue only).
+    private var config: DaemonConfig
+    private let logLevel: SharedLogLevel
     private let stopSignal = DispatchSemaphore(value: 0)
     private var stopReason = "stopped"
     private let stateLock = NSLock()
+    private let probe: LatencyProbe?
 
-    init(config: DaemonConfig, logger: Logger, reloadConfig: @escaping () throws -> DaemonConfig) throws {
+    init(config: DaemonConfig, logger: Logger, logLevel: SharedLogLevel, replay: ReplaySource?, probe: LatencyProbe? = nil,
+         reloadConfig: @escaping () throws -> DaemonConfig) throws {
+        self.probe = probe
         self.config = config
         self.logger = logger
+        self.logLevel = logLevel
         self.reloadConfig = reloadConfig
         var settings = ["smoothing": config.smoothing ? "true" : "false",
                         "historyStrokes": String(config.historyStrokes)]
-        settings["input"] = "live"
-        self.server = try SocketServer(config: config, settings: settings, logger: logger)
+        if let replay {
+            // A replay is never passed off as live input: clients see which trace it is.
+            settings["input"] = "replay"
+            settings["replay"] = replay.path
+            settings["realtime"] = replay.realtime ? "true" : "false"
+            settings["loop"] = replay.loop ? "true" : "false"
+        } else {
+            settings["input"] = "live"
+        }
+        self.server = try SocketServer(config: config, settings: settings, logger: logger, probe: probe)
     }
 
     func requestStop(reason: String) {
@@ -31,11 +46,8 @@ final class Daemon: @unchecked Sendable {
     }
 
     func run(replay: ReplaySource?, waitClients: Int, exitAfterReplay: Bool) throws {
-        let devices = try replay?.validate() ?? []
-        // Devices first, so that the first client's hello already lists them.
-        for device in devices { server.hub.deviceAdded(device) }
-        try server.start(config: config, activatedSocket: SocketActivation.listeningSocket())
-
+        // Signals first: a client (or systemd) may send SIGTERM as soon as the socket exists,
+        // and one arriving before its source is registered would be lost (it is ignored).
         let signalQueue = DispatchQueue(label: "penkitd.signals")
         var sources: [DispatchSourceSignal] = []
         for (number, name) in [(SIGTERM, "SIGTERM"), (SIGINT, "SIGINT")] {
@@ -55,11 +67,19 @@ final class Daemon: @unchecked Sendable {
         sources.append(hup)
         signal(SIGPIPE, SIG_IGN)
 
+        let devices = try replay?.validate() ?? []
+        // Devices first, so that the first client's hello already lists them.
+        for device in devices { server.hub.deviceAdded(device) }
+        try server.start(config: config, activatedSocket: SocketActivation.listeningSocket())
+
         let inputDone = DispatchSemaphore(value: 0)
         let hub = server.hub
         let live = replay == nil ? LiveSource() : nil
         let thread = Thread { [logger] in
             defer { inputDone.signal() }
+            // The default 50 µs timer slack would be added to every paced replay frame and to
+            // libinput's timers; this thread sleeps rarely and briefly, so exact wake-ups cost nothing.
+            _ = penkit_set_timer_slack_ns(1)
             var pipeline = MessagePipeline()
             var lastTime: UInt64 = 0
             if let replay {
@@ -116,14 +136,30 @@ final class Daemon: @unchecked Sendable {
         stateLock.lock(); let reason = stopReason; stateLock.unlock()
         server.stop(reason: reason)
         for source in sources { source.cancel() }
+        probe?.write()
         logger.info("stopped", metadata: ["reason": "\(reason)"])
     }
 
+    /// SIGHUP: re-reads the config file (flags still win) and applies what can change at run
+    /// time: log level, allowed peers, socket mode and group, history size, client limits and
+    /// buffers. The socket path and smoothing need a restart; a change to them is logged.
     private func reload() {
+        // systemd shows the unit as reloading until READY=1 (MONOTONIC_USEC: what systemd 253+ asks of Type=notify-reload).
+        SdNotify.send("RELOADING=1\nMONOTONIC_USEC=\(MonotonicClock.now())")
+        defer { SdNotify.send("READY=1") }
         do {
-            let config = try reloadConfig()
-            try server.reload(config: config)
-            logger.notice("configuration reloaded")
+            let new = try reloadConfig()
+            try server.reload(config: new)
+            logLevel.level = Logger.Level(rawValue: new.logLevel) ?? .info
+            var restart: [String] = []
+            if new.socketPath != config.socketPath { restart.append("socket") }
+            if new.smoothing != config.smoothing { restart.append("smoothing") }
+            for key in restart {
+                logger.warning("setting changed in the config file; it takes effect after a restart",
+                               metadata: ["key": "\(key)"])
+            }
+            config = new
+            logger.notice("configuration reloaded", metadata: ["log-level": "\(new.logLevel)"])
         } catch {
             logger.error("configuration reload failed; keeping the old one", metadata: ["error": "\(error)"])
         }

@@ -37,6 +37,9 @@ struct Penkitd: ParsableCommand {
     @Option(help: "Bytes of strokes queued per client before it is disconnected with `overflow`.")
     var clientBufferBytes: Int?
 
+    @Option(help: "Connections served at once (default 64); one more gets a `too_many_clients` error and is closed.")
+    var maxClients: Int?
+
     @Option(help: "Replay a recorded trace (evemu or libinput record YAML) instead of live tablets.")
     var replay: String?
 
@@ -58,6 +61,10 @@ struct Penkitd: ParsableCommand {
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel: String?
 
+    @Option(help: ArgumentHelp("Record where each frame's latency goes inside penkitd; written to FILE as JSON on exit (for `penkit bench latency`).",
+                               visibility: .hidden))
+    var latencyProbe: String?
+
     func loadConfig() throws -> DaemonConfig {
         var config = DaemonConfig()
         try ConfigFile.apply(path: self.config ?? ConfigFile.defaultPath(), required: self.config != nil, to: &config)
@@ -65,7 +72,7 @@ struct Penkitd: ParsableCommand {
             ("socket", socket), ("socket-group", socketGroup), ("socket-mode", socketMode),
             ("allow-users", allowUsers), ("allow-groups", allowGroups),
             ("history-strokes", historyStrokes.map(String.init)), ("client-buffer-bytes", clientBufferBytes.map(String.init)),
-            ("log-level", logLevel),
+            ("max-clients", maxClients.map(String.init)), ("log-level", logLevel),
         ]
         if let smoothing { flags.append(("smoothing", smoothing ? "true" : "false")) }
         for case let (key, value?) in flags {
@@ -78,12 +85,15 @@ struct Penkitd: ParsableCommand {
 
     func run() throws {
         let config = try loadConfig()
-        var logger = Logger(label: "penkitd")
-        logger.logLevel = Logger.Level(rawValue: config.logLevel) ?? .info
-        let daemon = try Daemon(config: config, logger: logger, reloadConfig: { try self.loadConfig() })
-        try daemon.run(replay: replay.map {
+        let logLevel = SharedLogLevel(Logger.Level(rawValue: config.logLevel) ?? .info)
+        let logger = Logger(label: "penkitd") { label in SharedLevelLogHandler(label: label, level: logLevel) }
+        let probe = latencyProbe.map { LatencyProbe(outputPath: $0) }
+        let source = replay.map {
             ReplaySource(path: $0, realtime: realtime, loop: loop,
-                         options: DecoderOptions(smoothing: config.smoothing))
-        }, waitClients: waitClients, exitAfterReplay: exitAfterReplay)
+                         options: DecoderOptions(smoothing: config.smoothing), probe: probe)
+        }
+        let daemon = try Daemon(config: config, logger: logger, logLevel: logLevel, replay: source, probe: probe,
+                                reloadConfig: { try self.loadConfig() })
+        try daemon.run(replay: source, waitClients: waitClients, exitAfterReplay: exitAfterReplay)
     }
 }

@@ -18,6 +18,17 @@ struct DaemonLifeTests {
         #expect(daemon.stop() == 0)
     }
 
+    @Test func sighupTellsSystemdItIsReloading() throws {
+        let listener = try DatagramListener()
+        let daemon = try DaemonProcess([], environment: ["NOTIFY_SOCKET": listener.path])
+        #expect(try listener.receive(timeout: 20).hasPrefix("READY=1"))
+        daemon.signal(SIGHUP)
+        let reloading = try listener.receive(timeout: 20)
+        #expect(reloading.hasPrefix("RELOADING=1\nMONOTONIC_USEC="), "\(reloading)")
+        #expect(try listener.receive(timeout: 20) == "READY=1")
+        #expect(daemon.stop() == 0)
+    }
+
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/systemd-socket-activate")))
     func servesASocketActivatedDescriptor() throws {
         let daemon = try DaemonProcess([], launcher: { ["/usr/bin/systemd-socket-activate", "--listen=\($0)"] })
@@ -25,7 +36,8 @@ struct DaemonLifeTests {
         let client = try daemon.connect()
         let hello = try client.readLine() ?? ""
         #expect(type(hello) == "hello")
-        #expect(daemon.log.contains("socket-activated"))
+        // penkitd logs this after the bind returns; the hello may have been sent before.
+        try waitFor { daemon.log.contains("socket-activated") }
         #expect(daemon.stop() == 0)
     }
 

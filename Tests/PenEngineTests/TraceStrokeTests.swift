@@ -123,6 +123,25 @@ import PenKit
         }
     }
 
+    /// Hover frames carry predictions too, at half the horizon (docs/prediction.md); contact
+    /// frames (of a drag) look further ahead, and nothing is predicted into the past.
+    @Test func hoverFramesArePredictedAtHalfTheHorizon() throws {
+        let horizon: UInt64 = 16_000
+        let replay = EngineReplay(predictor: StageFramePredictor.penkit(horizon: Double(horizon) / 1e6))
+        let frames = replay.messages(try Traces.inputs("wacom-intuos4-6x9-stylus-hover.evemu")).frames
+        let hover = frames.filter { $0.stroke == nil }
+        let predictedHover = hover.filter { !$0.predicted.isEmpty }
+        #expect(hover.count > 100)
+        #expect(predictedHover.count * 2 > hover.count, "most hover frames are predicted once a few samples are in")
+        for f in predictedHover {
+            #expect(f.predicted.allSatisfy { $0.time > f.sample.time && $0.distance == f.sample.distance })
+            #expect(f.predicted.last!.time - f.sample.time <= horizon / 2)
+        }
+        let dragged = replay.messages(try Traces.inputs("wacom-intuos4-6x9-stylus-drag.evemu")).frames
+        let contactReach = dragged.filter { $0.stroke != nil }.compactMap { f in f.predicted.last.map { $0.time - f.sample.time } }
+        #expect((contactReach.max() ?? 0) > horizon / 2)
+    }
+
     @Test func replayIsDeterministic() throws {
         let inputs = try Traces.inputs("wacom-intuos4-6x9-stylus-drag.evemu")
         let replay = EngineReplay(latePressure: LatePressure(parsing: "20±10"))

@@ -1,26 +1,9 @@
+import FuzzDriver
 import PenInput
-
-#if canImport(Glibc)
-import Glibc
-#endif
-
-/// libFuzzer's own entry for programs that have a main of their own. SwiftPM links every
-/// executable's main through a module-named symbol, so this target supplies main and hands it over.
-@_silgen_name("LLVMFuzzerRunDriver")
-func LLVMFuzzerRunDriver(_ argc: UnsafeMutablePointer<Int32>,
-                         _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>,
-                         _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32) -> Int32
 
 @main
 enum FuzzEvemuReaderMain {
-    static func main() {
-        var argc = CommandLine.argc
-        var argv = CommandLine.unsafeArgv
-        exit(LLVMFuzzerRunDriver(&argc, &argv) { data, size in
-            guard let data else { return 0 }
-            return fuzzEvemuReader(data, size)
-        })
-    }
+    static func main() { runFuzzer { data, size in data.map { fuzzEvemuReader($0, size) } ?? 0 } }
 }
 
 /// libFuzzer entry: any bytes must give a Trace that keeps the readers' promises, or a

@@ -16,8 +16,17 @@ public struct StageFramePredictor<P: Predictor>: FramePredictor {
 
     public mutating func predict(after recent: ArraySlice<Sample>) -> [Sample] {
         guard let newest = recent.last else { return [] }
+        return predict(newest, touching: true)
+    }
+
+    /// The stage starts afresh whenever contact changes, and shortens its horizon while hovering.
+    public mutating func predictHover(after sample: Sample) -> [Sample] {
+        predict(sample, touching: false)
+    }
+
+    private mutating func predict(_ newest: Sample, touching: Bool) -> [Sample] {
         stage.add(PredictionSample(time: newest.time, x: newest.x, y: newest.y, pressure: newest.force,
-                                   azimuth: newest.azimuth, altitude: newest.altitude, touching: true))
+                                   azimuth: newest.azimuth, altitude: newest.altitude, touching: touching))
         // Reusing the buffer saves an allocation whenever the engine has let go of the last one.
         output.removeAll(keepingCapacity: true)
         for p in stage.predictions {

@@ -7,6 +7,14 @@ import PenKit
 extension TabletDecoder {
     static let forcedProximityOutTimeout: UInt64 = 50_000
 
+    /// When libinput's timer (the forced proximity-out) fires next, on the event clock; nil when
+    /// none is armed. A real-time driver sleeps until then and calls `advance(to:)`, as libinput's
+    /// timerfd wakes it without input.
+    public var nextTimerDeadline: UInt64? {
+        guard let expiry = proximityOutExpiry, expiry != UInt64.max else { return nil }
+        return expiry
+    }
+
     mutating func setProximityTimer(_ time: UInt64) {
         guard needToForceProximityOut else { return }
         let (sum, overflow) = time.addingReportingOverflow(Self.forcedProximityOutTimeout)

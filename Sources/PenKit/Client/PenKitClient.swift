@@ -1,14 +1,30 @@
 import Foundation
+import Synchronization
 
 /// A client of penkitd: connects to its Unix socket, subscribes, and delivers
 /// what the server sends as an async sequence. One reader thread per client
 /// stamps each line with its arrival time before anything else happens to it.
+///
+/// **Bounded.** The client holds at most `bufferLines` received lines that the app has not
+/// taken yet. When the app stops iterating, the reader thread stops reading the socket, so
+/// the backlog stays in the kernel and then in penkitd, whose rules apply: live frames are
+/// dropped for this client (and counted in a `dropped` message), strokes are never dropped
+/// silently: past `client-buffer-bytes` penkitd sends a fatal `overflow` error (with
+/// `lastSentSeq`) and closes, and the sequence delivers that error and ends. If the
+/// connection ends without a `shutdown` or a fatal `error` line (penkitd killed, or it gave
+/// up on a client that stayed stopped so long that the overflow line itself was lost), the
+/// sequence ends by throwing, so that lost strokes never pass unnoticed. Resume with
+/// `subscribe(_:since:)` on a new client.
 public final class PenKitClient: Sendable {
     public struct Error: Swift.Error, CustomStringConvertible, Sendable {
         public var description: String
     }
 
+    /// Lines held for the app by default (about 0.5 MiB of frame lines, which average ~530 bytes).
+    public static let defaultBufferLines = 1024
+
     private let fd: Int32
+    private let state: ReaderState
     /// Every line the server sends, with its arrival time; ends when the server closes.
     public let lines: AsyncThrowingStream<ReceivedLine, Swift.Error>
 
@@ -21,7 +37,10 @@ public final class PenKitClient: Sendable {
         return "/run/penkit/penkit.sock"
     }
 
-    public init(path: String = PenKitClient.defaultSocketPath()) throws {
+    /// - Parameter bufferLines: received lines held until the app takes them; past that the
+    ///   client stops reading the socket (see the type's documentation).
+    public init(path: String = PenKitClient.defaultSocketPath(), bufferLines: Int = PenKitClient.defaultBufferLines) throws {
+        precondition(bufferLines > 0, "bufferLines must be positive")
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw Error(description: "socket: \(String(cString: strerror(errno)))") }
         var address = sockaddr_un()
@@ -42,15 +61,36 @@ public final class PenKitClient: Sendable {
             close(fd)
             throw Error(description: "cannot connect to penkitd at \(path): \(reason)")
         }
+        // The reader thread owns a descriptor of its own, so that closing ours never races its read().
+        let readerFD = dup(fd)
+        guard readerFD >= 0 else {
+            let reason = String(cString: strerror(errno))
+            close(fd)
+            throw Error(description: "dup: \(reason)")
+        }
         self.fd = fd
-        let (stream, continuation) = AsyncThrowingStream<ReceivedLine, Swift.Error>.makeStream(bufferingPolicy: .unbounded)
-        self.lines = stream
-        let thread = Thread { PenKitClient.readLoop(fd: fd, into: continuation) }
+        let state = ReaderState(capacity: bufferLines)
+        self.state = state
+        // `unbounded` is safe here: the reader yields only after taking one of `capacity` slots,
+        // and a slot comes back only when the app takes a line.
+        let (base, continuation) = AsyncThrowingStream<ReceivedLine, Swift.Error>.makeStream(bufferingPolicy: .unbounded)
+        continuation.onTermination = { _ in state.terminate() }
+        let iterator = IteratorBox(base.makeAsyncIterator())
+        self.lines = AsyncThrowingStream(unfolding: {
+            let line = try await iterator.next()
+            if line != nil { state.slots.signal() }
+            return line
+        })
+        let thread = Thread { PenKitClient.readLoop(fd: readerFD, state: state, into: continuation) }
         thread.name = "penkit-client"
         thread.start()
     }
 
-    deinit { close(fd) }
+    deinit {
+        state.terminate()
+        shutdown(fd, Int32(SHUT_RDWR))
+        close(fd)
+    }
 
     /// The server's messages, typed; lines that are not JSON objects are skipped.
     public var messages: AsyncThrowingCompactMapSequence<AsyncThrowingStream<ReceivedLine, Swift.Error>, PenMessage> {
@@ -78,31 +118,94 @@ public final class PenKitClient: Sendable {
 
     /// Stops reading; the sequences finish.
     public func disconnect() {
+        state.disconnected.store(true, ordering: .relaxed)
         shutdown(fd, Int32(SHUT_RDWR))
+        state.terminate()
     }
 
-    private static func readLoop(fd: Int32, into continuation: AsyncThrowingStream<ReceivedLine, Swift.Error>.Continuation) {
+    private static func readLoop(fd: Int32, state: ReaderState,
+                                 into continuation: AsyncThrowingStream<ReceivedLine, Swift.Error>.Continuation) {
+        defer { close(fd) }
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         var partial: [UInt8] = []
+        // Whether the server ended the session itself (`shutdown` or a fatal `error`).
+        var endedByServer = false
         while true {
             let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
             if n < 0 && errno == EINTR { continue }
             if n <= 0 {
-                if n < 0 { continuation.finish(throwing: Error(description: "read: \(String(cString: strerror(errno)))")) }
-                else { continuation.finish() }
+                if state.disconnected.load(ordering: .relaxed) || endedByServer {
+                    continuation.finish()
+                } else if n < 0 {
+                    continuation.finish(throwing: Error(description: "read: \(String(cString: strerror(errno)))"))
+                } else {
+                    continuation.finish(throwing: Error(description: "penkitd closed the connection without a shutdown or error message; messages may have been lost"))
+                }
                 return
             }
             let now = monotonicMicroseconds()
             var start = 0
             for i in 0..<n where buffer[i] == UInt8(ascii: "\n") {
                 partial.append(contentsOf: buffer[start..<i])
-                continuation.yield(ReceivedLine(text: String(decoding: partial, as: UTF8.self), receivedAt: now))
+                let text = String(decoding: partial, as: UTF8.self)
                 partial.removeAll(keepingCapacity: true)
                 start = i + 1
+                if text.hasPrefix("{\"type\":\"shutdown\"") || (text.hasPrefix("{\"type\":\"error\"") && text.contains("\"fatal\":true")) {
+                    endedByServer = true
+                }
+                // Backpressure: wait for the app to take a line before holding another.
+                state.slots.wait()
+                if state.terminated.load(ordering: .relaxed) { continuation.finish(); return }
+                continuation.yield(ReceivedLine(text: text, receivedAt: now))
             }
             partial.append(contentsOf: buffer[start..<n])
         }
     }
+}
+
+/// What the reader thread and the consuming side share.
+private final class ReaderState: Sendable {
+    /// Free places for received lines; the reader takes one per line, the consumer gives it back.
+    let slots: Slots
+    let terminated = Atomic<Bool>(false)
+    let disconnected = Atomic<Bool>(false)
+
+    init(capacity: Int) { slots = Slots(capacity) }
+
+    /// The app is gone (stream dropped, client released or disconnected): unblock the reader for good.
+    func terminate() {
+        if !terminated.exchange(true, ordering: .relaxed) { slots.signal() }
+    }
+}
+
+/// A counting semaphore. (Not DispatchSemaphore: libdispatch traps when one is released
+/// while its count is below its initial value, which a client released mid-stream would be.)
+private final class Slots: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var free: Int
+
+    init(_ count: Int) { free = count }
+
+    func wait() {
+        condition.lock()
+        while free == 0 { condition.wait() }
+        free -= 1
+        condition.unlock()
+    }
+
+    func signal() {
+        condition.lock()
+        free += 1
+        condition.signal()
+        condition.unlock()
+    }
+}
+
+/// The base stream's iterator, advanced only by the unfolding stream (one consumer at a time).
+private final class IteratorBox: @unchecked Sendable {
+    private var iterator: AsyncThrowingStream<ReceivedLine, Swift.Error>.AsyncIterator
+    init(_ iterator: AsyncThrowingStream<ReceivedLine, Swift.Error>.AsyncIterator) { self.iterator = iterator }
+    func next() async throws -> ReceivedLine? { try await iterator.next() }
 }
 
 /// CLOCK_MONOTONIC in µs, the clock of libinput's event times.

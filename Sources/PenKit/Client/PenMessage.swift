@@ -13,25 +13,33 @@ public struct ReceivedLine: Sendable {
     /// The value of the first top-level or nested `"key":` holding an unsigned integer,
     /// found without a JSON parser (the benchmarks read frame times this way).
     public func firstUnsigned(_ key: String) -> UInt64? {
-        let needle = Array("\"\(key)\":".utf8)
-        let bytes = Array(text.utf8)
-        guard bytes.count >= needle.count else { return nil }
-        var i = 0
-        while i + needle.count <= bytes.count {
-            if bytes[i] == needle[0], Array(bytes[i..<(i + needle.count)]) == needle {
-                var value: UInt64 = 0
-                var j = i + needle.count
-                var digits = 0
-                while j < bytes.count, bytes[j] >= 48, bytes[j] <= 57 {
-                    value = value * 10 + UInt64(bytes[j] - 48)
-                    j += 1
-                    digits += 1
+        // Scans the text's own UTF-8 in place: the latency benchmark runs this for every frame
+        // in every client, on the cores penkitd needs, so it must not allocate.
+        var text = self.text
+        return text.withUTF8 { bytes -> UInt64? in
+            var needle = "\"\(key)\":"
+            return needle.withUTF8 { needle -> UInt64? in
+                guard !needle.isEmpty, bytes.count >= needle.count else { return nil }
+                var i = 0
+                while i + needle.count <= bytes.count {
+                    var matches = true
+                    for k in 0..<needle.count where bytes[i + k] != needle[k] { matches = false; break }
+                    if matches {
+                        var value: UInt64 = 0
+                        var j = i + needle.count
+                        var digits = 0
+                        while j < bytes.count, bytes[j] >= 48, bytes[j] <= 57 {
+                            value = value &* 10 &+ UInt64(bytes[j] - 48)
+                            j += 1
+                            digits += 1
+                        }
+                        return digits > 0 ? value : nil
+                    }
+                    i += 1
                 }
-                return digits > 0 ? value : nil
+                return nil
             }
-            i += 1
         }
-        return nil
     }
 }
 

@@ -16,6 +16,8 @@ public struct ErrorMessage: Sendable, Hashable, Error {
         case overflow
         /// `since` reaches back before the oldest stroke the history still holds.
         case historyGap = "history_gap"
+        /// The server already serves `max-clients` connections; fatal.
+        case tooManyClients = "too_many_clients"
     }
 
     public var code: Code

@@ -81,6 +81,7 @@ enum ConfigFile {
         case "history-strokes": config.historyStrokes = try positive()
         case "client-buffer-bytes": config.clientBufferBytes = try positive()
         case "client-live-buffer-bytes": config.clientLiveBufferBytes = try positive()
+        case "max-clients": config.maxClients = try positive()
         case "smoothing":
             switch value {
             case "true", "yes", "on", "1": config.smoothing = true

@@ -17,6 +17,8 @@ struct DaemonConfig: Sendable, Equatable {
     var clientBufferBytes: Int = 4 << 20
     /// Bytes NIO may hold for one client before live frames are dropped for it.
     var clientLiveBufferBytes: Int = 64 << 10
+    /// Connections served at once; one more gets `too_many_clients` and is closed.
+    var maxClients: Int = 64
     /// libinput's 4-sample smoothing of x, y and tilt (the decoder follows it for replays).
     var smoothing: Bool = true
     /// trace, debug, info, notice, warning, error, critical.
@@ -24,5 +26,5 @@ struct DaemonConfig: Sendable, Equatable {
 
     static let keys = ["socket", "socket-group", "socket-mode", "allow-users", "allow-groups",
                        "history-strokes", "client-buffer-bytes", "client-live-buffer-bytes",
-                       "smoothing", "log-level"]
+                       "max-clients", "smoothing", "log-level"]
 }

@@ -64,7 +64,8 @@ struct MessagePipeline {
 
     static func outbound(_ message: EngineMessage) -> Outbound {
         switch message {
-        case .frame, .began, .ended: Outbound(.frames, message.jsonLine())
+        case .frame(let frame): Outbound(.frames, message.jsonLine(), sourceTime: frame.sample.time)
+        case .began, .ended: Outbound(.frames, message.jsonLine())
         case .update: Outbound(.updates, message.jsonLine())
         case .stroke(let finalized): Outbound(.strokes, message.jsonLine(), seq: finalized.seq)
         }

@@ -11,9 +11,13 @@ final class ReplaySource: Sendable {
     let realtime: Bool
     let loop: Bool
     let options: DecoderOptions
+    let probe: LatencyProbe?
     private let stopRequested = Atomic<Bool>(false)
+    /// How often a paced replay lets the engine's timeouts fire between events (µs), as LiveSource's poll.
+    static let engineTick: UInt64 = 25_000
 
-    init(path: String, realtime: Bool, loop: Bool, options: DecoderOptions) {
+    init(path: String, realtime: Bool, loop: Bool, options: DecoderOptions, probe: LatencyProbe? = nil) {
+        self.probe = probe
         self.path = path
         self.realtime = realtime
         self.loop = loop
@@ -53,18 +57,49 @@ final class ReplaySource: Sendable {
         var decoded: [TabletEvent] = []
         repeat {
             var decoders = try trace.devices.map { try TabletDecoder(device: $0.description, options: options) }
-            let base = (realtime ? MonotonicClock.now() : first) + iteration * span
-            for item in merged {
-                if isStopping { return lastTime }
-                let when = base + (item.time - first)
-                if realtime, item.event.type == 0, item.event.code == 0 { MonotonicClock.sleep(until: when) }
-                decoded.removeAll(keepingCapacity: true)
-                decoders[item.device].advance(to: item.time, into: &decoded)
-                decoders[item.device].feed(item.event, into: &decoded)
+            // Real time: now (the previous pass already slept until its span ended). Unpaced:
+            // each pass a span later than the last, so times keep increasing.
+            let base = realtime ? MonotonicClock.now() : first + iteration * span
+
+            /// Sleeps until `deadline` (CLOCK_MONOTONIC µs) while letting the engine's own timeouts
+            /// (late pressure, missing tilt) fire every 25 ms, as the live input thread's poll does:
+            /// a pen held still in range must not delay them until the next event.
+            func pace(until deadline: UInt64) {
+                var now = MonotonicClock.now()
+                while deadline > now + Self.engineTick, !isStopping {
+                    MonotonicClock.sleep(until: now + Self.engineTick)
+                    now = MonotonicClock.now()
+                    pipeline.advance(to: now, into: &batch)
+                    if !batch.isEmpty { publish(batch); batch.removeAll(keepingCapacity: true) }
+                }
+                MonotonicClock.sleep(until: deadline)
+            }
+
+            /// Fires every decoder's timers due up to `limit` (trace time), earliest first, each
+            /// published on its own. Paced, each waits for its own time, as libinput's timerfd
+            /// would fire it: a forced proximity-out goes out 50 ms after the last event, not
+            /// with the next event.
+            func fireTimers(upTo limit: UInt64) {
+                while !isStopping {
+                    var due: (index: Int, time: UInt64)?
+                    for index in decoders.indices {
+                        if let deadline = decoders[index].nextTimerDeadline, deadline <= limit,
+                           deadline < due?.time ?? UInt64.max { due = (index, deadline) }
+                    }
+                    guard let due else { return }
+                    if realtime { pace(until: base + (due.time - first)) }
+                    decoded.removeAll(keepingCapacity: true)
+                    decoders[due.index].advance(to: due.time, into: &decoded)
+                    publishDecoded(from: due.index)
+                }
+            }
+
+            /// Moves what a decoder just produced onto the run's clock, through the engine, to clients.
+            func publishDecoded(from device: Int) {
                 for var event in decoded {
                     event.time = base + (event.time - first)
                     lastTime = event.time
-                    pipeline.consume(event, device: devices[item.device].id, into: &batch)
+                    pipeline.consume(event, device: devices[device].id, into: &batch)
                 }
                 if !batch.isEmpty {
                     if !realtime { waitForCapacity() }
@@ -72,16 +107,21 @@ final class ReplaySource: Sendable {
                     batch.removeAll(keepingCapacity: true)
                 }
             }
-            // Let libinput's timers (forced proximity-out) fire after the last event.
-            for index in decoders.indices {
-                decoded.removeAll(keepingCapacity: true)
-                decoders[index].advance(to: last + 1_000_000, into: &decoded)
-                for var event in decoded {
-                    event.time = base + (event.time - first)
-                    lastTime = event.time
-                    pipeline.consume(event, device: devices[index].id, into: &batch)
+
+            for item in merged {
+                if isStopping { return lastTime }
+                fireTimers(upTo: item.time)
+                let when = base + (item.time - first)
+                if realtime, item.event.type == 0, item.event.code == 0 {
+                    pace(until: when)
+                    probe?.record(.inputWoke, sourceTime: when)
                 }
+                decoded.removeAll(keepingCapacity: true)
+                decoders[item.device].feed(item.event, into: &decoded)
+                publishDecoded(from: item.device)
             }
+            // Let libinput's timers (forced proximity-out) fire after the last event.
+            fireTimers(upTo: last + 1_000_000)
             if !loop {
                 for device in devices { pipeline.removeDevice(device.id, at: lastTime, into: &batch) }
             }

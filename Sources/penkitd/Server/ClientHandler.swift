@@ -6,6 +6,8 @@ import PenKit
 /// Reads one client's newline-delimited requests. Checks the peer's credentials
 /// first; a line over 64 KiB is fatal for that client, any other bad line gets
 /// an error and the connection stays usable. Nothing here touches other clients.
+/// A client that sends requests without reading the replies is not read from while
+/// NIO's buffer for it is full, so its replies cannot pile up in penkitd's memory.
 final class ClientHandler: ChannelInboundHandler, @unchecked Sendable {
     typealias InboundIn = ByteBuffer
 
@@ -15,6 +17,8 @@ final class ClientHandler: ChannelInboundHandler, @unchecked Sendable {
     private var session: ClientSession?
     private var pending: [UInt8] = []
     private var refusedOrClosed = false
+    /// Reading is paused because the client does not read its replies.
+    private var readingPaused = false
 
     init(hub: Hub, policy: @escaping @Sendable () -> PeerPolicy, logger: Logger) {
         self.hub = hub
@@ -41,6 +45,13 @@ final class ClientHandler: ChannelInboundHandler, @unchecked Sendable {
                     return
                 }
                 guard !self.refusedOrClosed, !self.hub.stopping else { return }
+                guard self.hub.clientCount < self.hub.maxClients else {
+                    self.logger.warning("too many clients; closing a new connection",
+                                        metadata: ["pid": "\(peer.pid)", "uid": "\(peer.uid)", "max-clients": "\(self.hub.maxClients)"])
+                    self.refuse(channel, code: .tooManyClients,
+                                reason: "penkitd already serves \(self.hub.maxClients) clients (max-clients)")
+                    return
+                }
                 self.session = self.hub.addClient(channel: channel, peer: peer)
                 self.processLines()
             }
@@ -59,6 +70,7 @@ final class ClientHandler: ChannelInboundHandler, @unchecked Sendable {
         if let session, context.channel.isWritable {
             session.drain()
             session.flushIfNeeded()
+            if readingPaused { processLines() }
         }
         context.fireChannelWritabilityChanged()
     }
@@ -79,21 +91,37 @@ final class ClientHandler: ChannelInboundHandler, @unchecked Sendable {
 
     private func processLines() {
         guard let session else { return }
-        while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
-            if newline > PenProtocol.maxLineBytes { break }
-            var line = Array(pending[..<newline])
-            pending.removeSubrange(...newline)
+        // Lines are taken from the front by index and the handled prefix removed once on the
+        // way out: removing each line as it is handled is quadratic in a burst of many lines.
+        var start = pending.startIndex
+        defer { pending.removeSubrange(..<min(start, pending.endIndex)) }
+        while let newline = pending[start...].firstIndex(of: UInt8(ascii: "\n")) {
+            if newline - start > PenProtocol.maxLineBytes { break }
+            guard session.channel.isWritable else {
+                // Replies would only queue up: stop reading until the client reads.
+                readingPaused = true
+                try? session.channel.syncOptions?.setOption(.autoRead, value: false)
+                session.flushIfNeeded()
+                return
+            }
+            var line = Array(pending[start..<newline])
+            start = newline + 1
             if line.last == UInt8(ascii: "\r") { line.removeLast() }
             if line.isEmpty { continue }
             handle(line, session: session)
             if session.closing { return }
         }
-        if pending.count > PenProtocol.maxLineBytes {
+        if readingPaused {
+            readingPaused = false
+            try? session.channel.syncOptions?.setOption(.autoRead, value: true)
+        }
+        if pending.count - start > PenProtocol.maxLineBytes {
             refusedOrClosed = true
             session.close(lastLine: ErrorMessage(code: .lineTooLong,
                                                  message: "request lines are limited to \(PenProtocol.maxLineBytes) bytes",
                                                  fatal: true).jsonLine())
             pending = []
+            start = 0
         }
         session.flushIfNeeded()
     }
@@ -108,10 +136,10 @@ final class ClientHandler: ChannelInboundHandler, @unchecked Sendable {
         }
     }
 
-    private func refuse(_ channel: Channel, reason: String) {
+    private func refuse(_ channel: Channel, code: ErrorMessage.Code = .refused, reason: String) {
         refusedOrClosed = true
         var buffer = channel.allocator.buffer(capacity: 128)
-        buffer.writeString(ErrorMessage(code: .refused, message: reason, fatal: true).jsonLine() + "\n")
+        buffer.writeString(ErrorMessage(code: code, message: reason, fatal: true).jsonLine() + "\n")
         channel.writeAndFlush(buffer).whenComplete { _ in channel.close(promise: nil) }
     }
 }

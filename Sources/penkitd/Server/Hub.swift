@@ -15,7 +15,10 @@ final class Hub: @unchecked Sendable {
     private var devices: [Int: DeviceInfo] = [:]
     private var settings: [String: String]
     private var queueLimit: Int
+    /// Connections served at once (max-clients).
+    private(set) var maxClients: Int
     private let logger: Logger
+    private let probe: LatencyProbe?
     private(set) var stopping = false
     /// Batches handed to the event loop and not yet delivered. Live input is
     /// paced by the hardware; an unpaced replay waits on this instead of
@@ -23,10 +26,13 @@ final class Hub: @unchecked Sendable {
     private let inFlight = Atomic<Int>(0)
     static let maxInFlight = 64
 
-    init(eventLoop: EventLoop, config: DaemonConfig, settings: [String: String], logger: Logger) {
+    init(eventLoop: EventLoop, config: DaemonConfig, settings: [String: String], logger: Logger,
+         probe: LatencyProbe? = nil) {
+        self.probe = probe
         self.eventLoop = eventLoop
         self.history = StrokeHistory(capacity: config.historyStrokes)
         self.queueLimit = config.clientBufferBytes
+        self.maxClients = config.maxClients
         self.settings = settings
         self.logger = logger
     }
@@ -36,6 +42,7 @@ final class Hub: @unchecked Sendable {
     /// Hands a batch of messages to the event loop. Never blocks.
     func publish(_ batch: [Outbound]) {
         guard !batch.isEmpty else { return }
+        if let probe { Self.record(batch, .handedToEventLoop, in: probe) }
         inFlight.add(1, ordering: .relaxed)
         eventLoop.execute {
             self.deliver(batch)
@@ -53,6 +60,7 @@ final class Hub: @unchecked Sendable {
     func apply(config: DaemonConfig) {
         eventLoop.assertInEventLoop()
         queueLimit = config.clientBufferBytes
+        maxClients = config.maxClients
         history.capacity = config.historyStrokes
     }
 
@@ -117,6 +125,12 @@ final class Hub: @unchecked Sendable {
             for session in clients.values { session.deliver(message, buffer: buffer) }
         }
         for session in clients.values { session.flushIfNeeded() }
+        if let probe { Self.record(batch, .writtenToSockets, in: probe) }
+    }
+
+    private static func record(_ batch: [Outbound], _ stage: LatencyProbe.Stage, in probe: LatencyProbe) {
+        let now = MonotonicClock.now()
+        for message in batch where message.sourceTime > 0 { probe.record(stage, sourceTime: message.sourceTime, now: now) }
     }
 
     /// Tells every client the server is stopping and closes them; the future

@@ -11,13 +11,16 @@ final class SocketServer: @unchecked Sendable {
     private var serverChannel: Channel?
     private let lock = NSLock()
     private var policy: PeerPolicy
+    /// client-live-buffer-bytes, for connections accepted from now on.
+    private var liveBufferBytes: Int
     private let logger: Logger
     private(set) var path: String?
 
-    init(config: DaemonConfig, settings: [String: String], logger: Logger) throws {
+    init(config: DaemonConfig, settings: [String: String], logger: Logger, probe: LatencyProbe? = nil) throws {
         group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        hub = Hub(eventLoop: group.next(), config: config, settings: settings, logger: logger)
+        hub = Hub(eventLoop: group.next(), config: config, settings: settings, logger: logger, probe: probe)
         policy = try PeerPolicy(config: config)
+        liveBufferBytes = config.clientLiveBufferBytes
         self.logger = logger
     }
 
@@ -28,20 +31,29 @@ final class SocketServer: @unchecked Sendable {
 
     func reload(config: DaemonConfig) throws {
         let newPolicy = try PeerPolicy(config: config)
-        lock.lock(); policy = newPolicy; lock.unlock()
+        if let path {
+            // Our own socket file (not a socket-activated one): mode and group apply at once.
+            try SocketPath.applyPermissions(path, mode: config.socketMode, group: config.socketGroup)
+        }
+        lock.lock(); policy = newPolicy; liveBufferBytes = config.clientLiveBufferBytes; lock.unlock()
         hub.eventLoop.execute { self.hub.apply(config: config) }
+    }
+
+    private func currentWaterMark() -> ChannelOptions.Types.WriteBufferWaterMark {
+        lock.lock(); defer { lock.unlock() }
+        return .init(low: liveBufferBytes / 2, high: liveBufferBytes)
     }
 
     func start(config: DaemonConfig, activatedSocket: CInt?) throws {
         let hub = self.hub
         let logger = self.logger
         let policy: @Sendable () -> PeerPolicy = { [unowned self] in self.currentPolicy() }
-        let water = ChannelOptions.Types.WriteBufferWaterMark(low: config.clientLiveBufferBytes / 2, high: config.clientLiveBufferBytes)
+        let water: @Sendable () -> ChannelOptions.Types.WriteBufferWaterMark = { [unowned self] in self.currentWaterMark() }
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 64)
-            .childChannelOption(.writeBufferWaterMark, value: water)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
+                    try channel.syncOptions?.setOption(.writeBufferWaterMark, value: water())
                     try channel.pipeline.syncOperations.addHandler(ClientHandler(hub: hub, policy: policy, logger: logger))
                 }
             }

@@ -31,7 +31,8 @@ final class DaemonProcess {
     /// - Parameters:
     ///   - environment: extra environment variables for penkitd.
     ///   - launcher: a command that starts penkitd (e.g. systemd-socket-activate); the socket is then its job.
-    init(_ arguments: [String], socketMode: String? = nil, config: String = "/dev/null",
+    ///   - logLevel: passed as `--log-level` (which overrides the config file); nil leaves it to the file.
+    init(_ arguments: [String], socketMode: String? = nil, config: String = "/dev/null", logLevel: String? = "debug",
          environment: [String: String] = [:], launcher: ((String) -> [String])? = nil) throws {
         directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("penkitd-test-\(UUID().uuidString.prefix(8))").path
@@ -40,7 +41,8 @@ final class DaemonProcess {
         socket = directory + "/penkit.sock"
         logPath = directory + "/penkitd.log"
         _ = FileManager.default.createFile(atPath: logPath, contents: nil)
-        var args = ["--config", config, "--log-level", "debug"]
+        var args = ["--config", config]
+        if let logLevel { args += ["--log-level", logLevel] }
         if launcher == nil { args += ["--socket", socket] }
         if let socketMode { args += ["--socket-mode", socketMode] }
         if let launcher {
@@ -57,11 +59,21 @@ final class DaemonProcess {
         process.standardOutput = log
         try process.run()
         let deadline = Date().addingTimeInterval(20)
-        while !FileManager.default.fileExists(atPath: socket) {
+        // bind(2) creates the file before listen(2): wait until the kernel lists it as listening.
+        while !FileManager.default.fileExists(atPath: socket) || !Self.isListening(socket) {
             guard process.isRunning, Date() < deadline else {
                 throw TestFailure("penkitd did not create its socket; log:\n\(self.log)")
             }
             usleep(10_000)
+        }
+    }
+
+    /// Whether /proc/net/unix shows a listening socket (flag __SO_ACCEPTCON) bound to `path`.
+    static func isListening(_ path: String) -> Bool {
+        guard let table = try? String(contentsOfFile: "/proc/net/unix", encoding: .utf8) else { return true }
+        return table.split(separator: "\n").contains { line in
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            return fields.count >= 8 && fields[7] == path && fields[3] == "00010000"
         }
     }
 

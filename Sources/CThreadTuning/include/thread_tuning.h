@@ -1,0 +1,8 @@
+#ifndef PENKIT_THREAD_TUNING_H
+#define PENKIT_THREAD_TUNING_H
+
+/// Sets the calling thread's timer slack (prctl PR_SET_TIMERSLACK), which Swift
+/// cannot call directly because prctl is variadic. Returns 0 or -1 with errno set.
+int penkit_set_timer_slack_ns(unsigned long nanoseconds);
+
+#endif

@@ -1,0 +1,6 @@
+#include "thread_tuning.h"
+#include <sys/prctl.h>
+
+int penkit_set_timer_slack_ns(unsigned long nanoseconds) {
+    return prctl(PR_SET_TIMERSLACK, nanoseconds, 0, 0, 0);
+}

@@ -69,7 +69,7 @@ struct DaemonLifeTests {
     }
 }
 
-func waitFor(timeout: Double = 15, _ condition: () -> Bool) throws {
+func waitFor(timeout: Double = 60, _ condition: () -> Bool) throws {
     let deadline = Date().addingTimeInterval(timeout)
     while !condition() {
         guard Date() < deadline else { throw TestFailure("condition not met within \(timeout) s") }

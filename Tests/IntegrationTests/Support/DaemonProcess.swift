@@ -58,7 +58,7 @@ final class DaemonProcess {
         process.standardError = log
         process.standardOutput = log
         try process.run()
-        let deadline = Date().addingTimeInterval(20)
+        let deadline = Date().addingTimeInterval(60)
         // bind(2) creates the file before listen(2): wait until the kernel lists it as listening.
         while !FileManager.default.fileExists(atPath: socket) || !Self.isListening(socket) {
             guard process.isRunning, Date() < deadline else {

@@ -41,7 +41,7 @@ final class RawConnection {
     }
 
     /// The next line, nil at end of stream; throws after `timeout` seconds without one.
-    func readLine(timeout: Double = 20) throws -> String? {
+    func readLine(timeout: Double = 60) throws -> String? {
         let deadline = Date().addingTimeInterval(timeout)
         while true {
             if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {

@@ -26,9 +26,9 @@ final class Daemon: @unchecked Sendable {
         self.logger = logger
         self.logLevel = logLevel
         self.reloadConfig = reloadConfig
-        var settings = ["smoothing": config.smoothing ? "true" : "false",
-                        "historyStrokes": String(config.historyStrokes)]
+        var settings = ["historyStrokes": String(config.historyStrokes)]
         if let replay {
+            settings["smoothing"] = config.smoothing ? "true" : "false"
             // A replay is never passed off as live input: clients see which trace it is.
             settings["input"] = "replay"
             settings["replay"] = replay.path
@@ -36,6 +36,9 @@ final class Daemon: @unchecked Sendable {
             settings["loop"] = replay.loop ? "true" : "false"
         } else {
             settings["input"] = "live"
+            // Live, libinput smooths as its quirks say for each device (docs/daemon.md), not as
+            // penkitd's `smoothing` setting, which only steers the replay decoder.
+            settings["smoothing"] = "libinput-quirks"
         }
         self.server = try SocketServer(config: config, settings: settings, logger: logger, probe: probe)
     }

@@ -86,6 +86,7 @@ struct DaemonLimitsTests {
         #expect(settings["input"] == "replay")
         #expect(settings["replay"] == trace)
         #expect(settings["realtime"] == "false")
+        #expect(settings["smoothing"] == "true", "the replay decoder's default")
         let stopped = replaying.stop()
         #expect(stopped == 0, "\(replaying.log)")
 
@@ -93,6 +94,7 @@ struct DaemonLimitsTests {
         let liveSettings = object(try live.connect().readLine() ?? "")["settings"] as? [String: String] ?? [:]
         #expect(liveSettings["input"] == "live")
         #expect(liveSettings["replay"] == nil)
+        #expect(liveSettings["smoothing"] == "libinput-quirks", "live smoothing is libinput's per-device quirk")
         #expect(live.stop() == 0)
     }
 

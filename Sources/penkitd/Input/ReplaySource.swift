@@ -127,7 +127,7 @@ final class ReplaySource: Sendable {
             }
             if !batch.isEmpty { publish(batch); batch.removeAll(keepingCapacity: true) }
             iteration += 1
-            if realtime, loop { MonotonicClock.sleep(until: base + span) }
+            if realtime, loop { pace(until: base + span) }
         } while loop && !isStopping
         return lastTime
     }

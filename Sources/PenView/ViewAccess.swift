@@ -38,7 +38,7 @@ public struct ViewAccess: Sendable {
     /// The checks for a page or script request: the server's own `Host`, then the token.
     public func checkRequest(host: String?, uri: String) -> Refusal? {
         guard let host, hosts.contains(host.lowercased()) else { return .foreignHost }
-        guard let given = Self.queryValue("token", in: uri) else { return .missingToken }
+        guard let given = Self.queryValue("token", in: uri), !given.isEmpty else { return .missingToken }
         return Self.constantTimeEquals(given, token) ? nil : .wrongToken
     }
 

@@ -2,7 +2,7 @@ import NIOHTTP1
 
 /// What the server answers to a plain HTTP request: the page, its script and style, or a refusal.
 /// Nothing here reads a file: the only bodies are the embedded assets and fixed messages.
-struct ViewResponse {
+struct ViewResponse: Sendable {
     var status: HTTPResponseStatus
     var contentType: String
     var body: String

@@ -24,6 +24,7 @@ enum ViewScript {
   const rateTimes = [], latencies = [], horizons = [], errors = [];
   let openPredictions = [];         // predicted tips waiting for the real pen to reach their time
   let drawnPredicted = 0;
+  const pendingLatency = [];        // sample times of frames applied since the last draw
 
   const ws = new WebSocket(`ws://${location.host}/ws?token=${encodeURIComponent(token)}`);
   ws.onopen = () => status("connected");
@@ -126,7 +127,8 @@ enum ViewScript {
     const s = m.sample;
     $("tool").textContent = m.tool.type;
     keep(rateTimes, s.t, 400);
-    if (area) grow(s.x, s.y); else grow(s.x, s.y);
+    if (clockOffset !== Infinity) pendingLatency.push(s.t);
+    grow(s.x, s.y);
     if (m.stroke === undefined || m.stroke === null) {
       hover = Object.assign({ tool: m.tool }, s);
       predicted = null;
@@ -147,9 +149,7 @@ enum ViewScript {
       keep(horizons, (tip.t - s.t) / 1000, 100);
       openPredictions.push({ stroke: m.stroke, t: tip.t, x: tip.x, y: tip.y });
     }
-    if (clockOffset !== Infinity) pendingLatency.push(s.t);
   }
-  const pendingLatency = [];
 
   // A prediction's error: the distance from its tip to where the real pen was at the tip's time,
   // interpolated between the two real samples around that time.

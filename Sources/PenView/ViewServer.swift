@@ -9,7 +9,8 @@ import Synchronization
 public final class ViewServer: Sendable {
     enum Connection: Sendable {
         case webSocket(NIOAsyncChannel<WebSocketFrame, WebSocketFrame>)
-        case http(NIOAsyncChannel<HTTPServerRequestPart, HTTPPart<HTTPResponseHead, ByteBuffer>>)
+        /// `refusedUpgrade` holds the reason when this connection's WebSocket upgrade was refused.
+        case http(NIOAsyncChannel<HTTPServerRequestPart, HTTPPart<HTTPResponseHead, ByteBuffer>>, refusedUpgrade: RefusedUpgrade)
     }
 
     public let access: ViewAccess
@@ -21,6 +22,9 @@ public final class ViewServer: Sendable {
     private let feed: any ViewFeed
     private let pages = Atomic<Int>(0)
     private let lastPageLeft = Mutex<ContinuousClock.Instant>(.now)
+
+    /// The address the listening socket is bound to, as the system reports it.
+    public var boundAddress: String { listener.channel.localAddress?.ipAddress ?? "" }
 
     /// The URL to open: the page with its token.
     public var url: String { "http://\(address.hostLiteral):\(port)/?token=\(access.token)" }
@@ -70,14 +74,26 @@ public final class ViewServer: Sendable {
     }
 
     private static func configure(_ channel: any Channel, rules: AccessBox) throws -> EventLoopFuture<Connection> {
+        let refusedUpgrade = RefusedUpgrade()
         let upgrader = NIOTypedWebSocketServerUpgrader<Connection>(
             maxFrameSize: 1 << 16,
             shouldUpgrade: { channel, head in
-                // nil refuses the upgrade; the request then reaches the HTTP path, which answers 403 with the reason.
-                guard let access = rules.get(), ViewAccess.path(of: head.uri) == "/ws",
-                      access.checkWebSocket(host: head.headers.first(name: "Host"),
-                                            origin: head.headers.first(name: "Origin"), uri: head.uri) == nil
-                else { return channel.eventLoop.makeSucceededFuture(nil) }
+                // nil refuses the upgrade. NIO then hands the HTTP path the request's remaining parts
+                // but not its head (apple/swift-nio#2632), so the reason goes along in `refusedUpgrade`.
+                guard let access = rules.get() else { return channel.eventLoop.makeSucceededFuture(nil) }
+                let refusal: ViewResponse?
+                if let denied = access.checkWebSocket(host: head.headers.first(name: "Host"),
+                                                      origin: head.headers.first(name: "Origin"), uri: head.uri) {
+                    refusal = .refused(.forbidden, denied.reason)
+                } else if ViewAccess.path(of: head.uri) != "/ws" {
+                    refusal = .refused(.notFound, "penkit view's WebSocket is /ws")
+                } else {
+                    refusal = nil
+                }
+                if let refusal {
+                    refusedUpgrade.set(refusal)
+                    return channel.eventLoop.makeSucceededFuture(nil)
+                }
                 return channel.eventLoop.makeSucceededFuture(HTTPHeaders())
             },
             upgradePipelineHandler: { channel, _ in
@@ -91,7 +107,7 @@ public final class ViewServer: Sendable {
             notUpgradingCompletionHandler: { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHandler(HTTPResponsePartHandler())
-                    return .http(try NIOAsyncChannel(wrappingChannelSynchronously: channel))
+                    return .http(try NIOAsyncChannel(wrappingChannelSynchronously: channel), refusedUpgrade: refusedUpgrade)
                 }
             }
         )
@@ -109,8 +125,9 @@ public final class ViewServer: Sendable {
                     pages.subtract(1, ordering: .relaxed)
                 }
                 try await ViewWebSocketSession(channel: channel, feed: feed).run()
-            case .http(let channel):
-                try await ViewHTTPSession(channel: channel, access: access, assets: assets).run()
+            case .http(let channel, let refusedUpgrade):
+                try await ViewHTTPSession(channel: channel, access: access, assets: assets,
+                                          refusedUpgrade: refusedUpgrade.get()).run()
             }
         } catch {
             // One page's broken connection is not the server's failure.
@@ -127,6 +144,13 @@ private final class AccessBox: Sendable {
     private let value = Mutex<ViewAccess?>(nil)
     func set(_ access: ViewAccess) { value.withLock { $0 = access } }
     func get() -> ViewAccess? { value.withLock { $0 } }
+}
+
+/// Why a connection's WebSocket upgrade was refused, from the upgrade check to the HTTP session.
+final class RefusedUpgrade: Sendable {
+    private let value = Mutex<ViewResponse?>(nil)
+    func set(_ response: ViewResponse) { value.withLock { $0 = response } }
+    func get() -> ViewResponse? { value.withLock { $0 } }
 }
 
 /// Turns the response parts the HTTP session writes (with plain buffers) into the pipeline's parts.

@@ -10,7 +10,7 @@ main { display: flex; height: 100%; }
 #status { margin: 0 0 8px; color: #555; }
 dl { display: grid; grid-template-columns: auto 1fr; gap: 2px 10px; margin: 0 0 12px; }
 dt { color: #666; }
-dd { margin: 0; font-variant-numeric: tabular-nums; text-align: right; }
+dd { margin: 0; overflow-wrap: anywhere; font-variant-numeric: tabular-nums; text-align: right; }
 #finalized { font-weight: bold; }
 ul { list-style: none; padding: 0; margin: 12px 0 0; }
 li { margin: 4px 0; display: flex; align-items: center; gap: 8px; }

@@ -24,6 +24,7 @@ enum ViewScript {
   const rateTimes = [], latencies = [], horizons = [], errors = [];
   let openPredictions = [];         // predicted tips waiting for the real pen to reach their time
   let drawnPredicted = 0;
+  let lastSample = null;            // the latest real sample, for the pose line
   const pendingLatency = [];        // sample times of frames applied since the last draw
 
   const ws = new WebSocket(`ws://${location.host}/ws?token=${encodeURIComponent(token)}`);
@@ -126,6 +127,7 @@ enum ViewScript {
   function frame(m) {
     const s = m.sample;
     $("tool").textContent = m.tool.type;
+    lastSample = s;
     keep(rateTimes, s.t, 400);
     if (clockOffset !== Infinity) pendingLatency.push(s.t);
     grow(s.x, s.y);
@@ -253,7 +255,9 @@ enum ViewScript {
     overCtx.moveTo(x, y);
     overCtx.lineTo(x + Math.cos(h.azimuth || 0) * lean, y + Math.sin(h.azimuth || 0) * lean);
     overCtx.stroke();
-    $("pose").textContent = `az ${(h.azimuth * 180 / Math.PI).toFixed(0)}°, alt ${(h.altitude * 180 / Math.PI).toFixed(0)}°, dist ${(h.distance || 0).toFixed(2)}`;
+  }
+  function pose(h) {
+    $("pose").textContent = `az ${(h.azimuth * 180 / Math.PI).toFixed(0)}°, alt ${(h.altitude * 180 / Math.PI).toFixed(0)}°, dist ${(h.distance || 0).toFixed(2)}, force ${(h.force || 0).toFixed(2)}`;
   }
 
   function panel() {
@@ -264,6 +268,7 @@ enum ViewScript {
       const gap = median(gaps);
       if (span > 0 && gap > 0) $("rate").textContent = `${(1e6 / gap).toFixed(0)} Hz`;
     }
+    if (lastSample) pose(lastSample);
     const lat = median(latencies);
     $("latency").textContent = isNaN(lat) ? "–" : `${lat.toFixed(1)} ms (median)`;
     const hz = median(horizons);
@@ -306,6 +311,7 @@ enum ViewScript {
     get paused() { return paused; },
     get ended() { return ended; },
     get predictedSamples() { return drawnPredicted; },
+    get liveSamples() { let n = 0; for (const e of strokes.values()) if (!e.final) n += e.points.length; return n; },
     get scale() { return scale; },
     get area() { return area; },
     pauseWhenPredicting() { pauseWhenPredicting = true; },

@@ -231,8 +231,9 @@ def count_colour(shot, canvas, color):
 
 # --- the runs ---------------------------------------------------------------------------------
 
-def start_view(penkit, trace, realtime):
-    args = [penkit, "view", "--replay", trace, "--listen", "127.0.0.1:0"] + (["--realtime"] if realtime else [])
+def start_view(penkit, trace, realtime, socket=None):
+    args = [penkit, "view", "--listen", "127.0.0.1:0"]
+    args += ["--socket", socket] if socket else ["--replay", trace] + (["--realtime"] if realtime else [])
     process = subprocess.Popen(args, stdout=subprocess.PIPE, text=True)
     line = process.stdout.readline()
     m = re.match(r"penkit view: (http://127\.0\.0\.1:\d+/\?token=[0-9a-f]{64})$", line.strip())
@@ -242,10 +243,10 @@ def start_view(penkit, trace, realtime):
     return process, m.group(1)
 
 
-def canvas_of(browser, session, trace):
+def canvas_of(browser, session, trace, sensor=None):
     rect = browser.evaluate(session, "(() => { const r = document.getElementById('ink').getBoundingClientRect();"
                                      " return {left: r.left, top: r.top, width: r.width, height: r.height}; })()")
-    return Canvas(rect, sensor_mm(trace))
+    return Canvas(rect, sensor or sensor_mm(trace))
 
 
 def realtime_run(browser, penkit, out):
@@ -308,6 +309,46 @@ def all_at_once_run(browser, penkit, out):
         view.kill()
 
 
+def daemon_run(browser, penkit, out):
+    """penkitd replays the trace at its recorded pace once the page's client subscribes; the page
+    sees what any client of the daemon sees. Live input has no sensor size, so the page's area
+    grows in 50 mm steps to cover what it has seen (docs/view.md): it must cover libinput's points."""
+    trace = "traces/wacom-intuos4-6x9-stylus-drag.evemu"
+    contacts, strokes = libinput_contacts("Tests/Fixtures/libinput/wacom-intuos4-6x9-stylus-drag.jsonl")
+    penkitd = os.path.join(os.path.dirname(penkit), "penkitd")
+    with tempfile.TemporaryDirectory() as run:
+        socket_path = os.path.join(run, "penkit.sock")
+        daemon = subprocess.Popen([penkitd, "--config", "/dev/null", "--socket", socket_path, "--replay", trace,
+                                   "--realtime", "--wait-clients", "1", "--exit-after-replay", "--log-level", "warning"])
+        view = None
+        try:
+            deadline = time.monotonic() + WAIT
+            while not os.path.exists(socket_path):
+                if time.monotonic() > deadline or daemon.poll() is not None:
+                    fail("penkitd did not create its socket")
+                time.sleep(0.02)
+            print(f"penkitd replaying {trace} at its recorded pace; penkit view as its client")
+            view, url = start_view(penkit, None, realtime=False, socket=socket_path)
+            session = browser.open(url)
+            browser.wait_for(session, "window.penkitView !== undefined && penkitView.ended", "penkitd's shutdown")
+            shown = browser.evaluate(session, "document.getElementById('finalized').textContent")
+            area = browser.evaluate(session, "penkitView.area")
+            print(f"  the page shows {shown} finalized stroke(s); its area grew to {area['width']} x {area['height']} mm")
+            if shown != str(strokes):
+                fail(f"the page shows {shown} finalized strokes; libinput saw {strokes} tip-downs")
+            if area["width"] % 50 or area["height"] % 50 or area["width"] < max(x for x, _ in contacts) \
+                    or area["height"] < max(y for _, y in contacts):
+                fail(f"the page's area {area} does not cover libinput's points in 50 mm steps")
+            canvas = canvas_of(browser, session, None, (area["width"], area["height"]))
+            shot = browser.screenshot(session, os.path.join(out, "view-daemon.png"))
+            check_ink(shot, canvas, contacts, "from penkitd")
+        finally:
+            if view:
+                view.kill()
+            daemon.kill()
+            daemon.wait()
+
+
 def main():
     penkit, out = sys.argv[1], sys.argv[2]
     os.makedirs(out, exist_ok=True)
@@ -317,6 +358,7 @@ def main():
             browser.call("Browser.getVersion")
             realtime_run(browser, penkit, out)
             all_at_once_run(browser, penkit, out)
+            daemon_run(browser, penkit, out)
         finally:
             browser.close()
     print(f"view browser test: passed; screenshots in {out}")

@@ -104,6 +104,7 @@ enum ViewScript {
         const entry = strokes.get(s.id) || { ink: s.ink, tool: s.tool, points: [] };
         entry.final = s;
         strokes.set(s.id, entry);
+        for (const p of s.points) grow(p.x, p.y);
         for (const p of s.points) if (p.updateIndex !== undefined) pending.delete(p.updateIndex);
         finalized += 1;
         $("finalized").textContent = String(finalized);

@@ -10,13 +10,13 @@ struct DaemonViewFeed: ViewFeed {
     static let clockInterval: UInt64 = 100_000
 
     func run(into page: ViewPage) async throws {
-        try await page.send(ViewIntro(mode: "daemon", source: socketPath).jsonLine)
+        try await page.send(ViewIntro(mode: "daemon", source: socketPath).jsonLine())
         let client: PenKitClient
         do {
             client = try PenKitClient(path: socketPath)
             try client.subscribe(.all, since: 0)
         } catch {
-            try await page.send(errorLine("\(error)"))
+            try await page.send(ViewConnectionError(message: "\(error)").jsonLine())
             return
         }
         defer { client.disconnect() }
@@ -26,18 +26,14 @@ struct DaemonViewFeed: ViewFeed {
                 var text = line.text
                 if line.receivedAt &- lastClock >= Self.clockInterval {
                     lastClock = line.receivedAt
-                    text = viewClockLine(monotonicMicroseconds()) + "\n" + text
+                    text = ViewClock(time: monotonicMicroseconds()).jsonLine() + "\n" + text
                 }
                 try await page.send(text)
             }
         } catch is CancellationError {
             throw CancellationError()
         } catch let error as PenKitClient.Error {
-            try await page.send(errorLine(error.description))
+            try await page.send(ViewConnectionError(message: error.description).jsonLine())
         }
-    }
-
-    private func errorLine(_ message: String) -> String {
-        "{\"type\":\"error\",\"code\":\"connection\",\"message\":\(JSONText.quote(message)),\"fatal\":true}"
     }
 }

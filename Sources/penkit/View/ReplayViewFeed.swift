@@ -36,7 +36,7 @@ struct ReplayViewFeed: ViewFeed {
         }
         let device = loaded.devices.first?.description
         self.intro = ViewIntro(mode: "replay", source: trace, device: device?.name,
-                               area: device.flatMap(Self.sensorSize)).jsonLine
+                               area: device.flatMap(Self.sensorSize)).jsonLine()
         self.lines = lines
         self.realtime = realtime
         self.summary = "replay of \(trace) finished: \(strokes) finalized strokes"
@@ -64,7 +64,7 @@ struct ReplayViewFeed: ViewFeed {
             }
             if !batch.isEmpty { try await page.send(batch) }
         }
-        try await page.send("{\"type\":\"end\",\"message\":\(JSONText.quote(summary))}")
+        try await page.send(ViewEnd(message: summary).jsonLine())
     }
 
     /// Each message at its recorded offset from the first; all that are due go together, after a
@@ -77,7 +77,7 @@ struct ReplayViewFeed: ViewFeed {
             try await Task.sleep(until: start + offset, clock: .continuous)
             let elapsed = (ContinuousClock.now - start).components
             let now = first + UInt64(elapsed.seconds) * 1_000_000 + UInt64(elapsed.attoseconds / 1_000_000_000_000)
-            var batch = viewClockLine(now)
+            var batch = ViewClock(time: now).jsonLine()
             while next < lines.count, lines[next].time <= now {
                 batch += "\n" + lines[next].text
                 next += 1

@@ -68,23 +68,3 @@ struct ViewCommand: AsyncParsableCommand {
         }
     }
 }
-
-/// The view's own first line to a page: what it shows, and the sensor's size when known.
-struct ViewIntro {
-    var mode: String
-    var source: String
-    var device: String?
-    /// The sensor in mm (width, height), for a replay; live input's page grows to fit what it sees.
-    var area: (width: Double, height: Double)?
-
-    var jsonLine: String {
-        var s = "{\"type\":\"view\",\"mode\":\(JSONText.quote(mode)),\"source\":\(JSONText.quote(source))"
-        if let device { s += ",\"device\":\(JSONText.quote(device))" }
-        if let area { s += ",\"area\":{\"width\":\(area.width),\"height\":\(area.height)}" }
-        return s + "}"
-    }
-}
-
-/// `{"type":"clock","t":µs}`: the feed's clock now, on the clock of the messages' `t`, so that the
-/// page can tell how long an event took to reach it.
-func viewClockLine(_ time: UInt64) -> String { "{\"type\":\"clock\",\"t\":\(time)}" }

@@ -249,9 +249,21 @@ def canvas_of(browser, session, trace, sensor=None):
     return Canvas(rect, sensor or sensor_mm(trace))
 
 
+def bundled(name):
+    """A bundled trace, real libinput's contact points for it and its number of tip-downs."""
+    contacts, strokes = libinput_contacts(f"Tests/Fixtures/libinput/{name}.jsonl")
+    return f"traces/{name}.evemu", contacts, strokes
+
+
+def check_finalized(browser, session, strokes, label):
+    shown = browser.evaluate(session, "document.getElementById('finalized').textContent")
+    print(f"  {label}: the page shows {shown} finalized stroke(s)")
+    if shown != str(strokes):
+        fail(f"{label}: the page shows {shown} finalized strokes; libinput saw {strokes} tip-downs")
+
+
 def realtime_run(browser, penkit, out):
-    trace = "traces/wacom-intuos4-6x9-stylus-drag.evemu"
-    contacts, strokes = libinput_contacts("Tests/Fixtures/libinput/wacom-intuos4-6x9-stylus-drag.jsonl")
+    trace, contacts, strokes = bundled("wacom-intuos4-6x9-stylus-drag")
     view, url = start_view(penkit, trace, realtime=True)
     try:
         print(f"{trace} at its recorded pace ({len(contacts)} contact events, {strokes} stroke(s) in libinput's output)")
@@ -279,10 +291,7 @@ def realtime_run(browser, penkit, out):
         browser.evaluate(session, "penkitView.resume()")
         browser.wait_for(session, "penkitView.ended", "the end of the replay")
         shot = browser.screenshot(session, os.path.join(out, "view-final.png"))
-        shown = browser.evaluate(session, "document.getElementById('finalized').textContent")
-        print(f"  finished: the page shows {shown} finalized stroke(s)")
-        if shown != str(strokes):
-            fail(f"the page shows {shown} finalized strokes; libinput saw {strokes} tip-downs")
+        check_finalized(browser, session, strokes, "finished")
         check_ink(shot, canvas, contacts, "finished")
         if count_colour(shot, canvas, PREDICTED):
             fail("finished: predicted samples still drawn after the pen was lifted")
@@ -291,8 +300,7 @@ def realtime_run(browser, penkit, out):
 
 
 def all_at_once_run(browser, penkit, out):
-    trace = "traces/wacom-cintiq-22hdt-pen.evemu"
-    contacts, strokes = libinput_contacts("Tests/Fixtures/libinput/wacom-cintiq-22hdt-pen.jsonl")
+    trace, contacts, strokes = bundled("wacom-cintiq-22hdt-pen")
     view, url = start_view(penkit, trace, realtime=False)
     try:
         print(f"{trace} all at once ({len(contacts)} contact events, {strokes} strokes in libinput's output)")
@@ -300,10 +308,7 @@ def all_at_once_run(browser, penkit, out):
         browser.wait_for(session, "window.penkitView !== undefined && penkitView.ended", "the end of the replay")
         canvas = canvas_of(browser, session, trace)
         shot = browser.screenshot(session, os.path.join(out, "view-many-strokes.png"))
-        shown = browser.evaluate(session, "document.getElementById('finalized').textContent")
-        print(f"  the page shows {shown} finalized strokes")
-        if shown != str(strokes):
-            fail(f"the page shows {shown} finalized strokes; libinput saw {strokes} tip-downs")
+        check_finalized(browser, session, strokes, "many strokes")
         check_ink(shot, canvas, contacts, "many strokes")
     finally:
         view.kill()
@@ -313,8 +318,7 @@ def daemon_run(browser, penkit, out):
     """penkitd replays the trace at its recorded pace once the page's client subscribes; the page
     sees what any client of the daemon sees. Live input has no sensor size, so the page's area
     grows in 50 mm steps to cover what it has seen (docs/view.md): it must cover libinput's points."""
-    trace = "traces/wacom-intuos4-6x9-stylus-drag.evemu"
-    contacts, strokes = libinput_contacts("Tests/Fixtures/libinput/wacom-intuos4-6x9-stylus-drag.jsonl")
+    trace, contacts, strokes = bundled("wacom-intuos4-6x9-stylus-drag")
     penkitd = os.path.join(os.path.dirname(penkit), "penkitd")
     with tempfile.TemporaryDirectory() as run:
         socket_path = os.path.join(run, "penkit.sock")
@@ -331,11 +335,9 @@ def daemon_run(browser, penkit, out):
             view, url = start_view(penkit, None, realtime=False, socket=socket_path)
             session = browser.open(url)
             browser.wait_for(session, "window.penkitView !== undefined && penkitView.ended", "penkitd's shutdown")
-            shown = browser.evaluate(session, "document.getElementById('finalized').textContent")
+            check_finalized(browser, session, strokes, "from penkitd")
             area = browser.evaluate(session, "penkitView.area")
-            print(f"  the page shows {shown} finalized stroke(s); its area grew to {area['width']} x {area['height']} mm")
-            if shown != str(strokes):
-                fail(f"the page shows {shown} finalized strokes; libinput saw {strokes} tip-downs")
+            print(f"  from penkitd: the page's area grew to {area['width']} x {area['height']} mm")
             if area["width"] % 50 or area["height"] % 50 or area["width"] < max(x for x, _ in contacts) \
                     or area["height"] < max(y for _, y in contacts):
                 fail(f"the page's area {area} does not cover libinput's points in 50 mm steps")

@@ -288,7 +288,9 @@ enum ViewScript {
         try { m = JSON.parse(line); } catch { continue; }
         apply(m, arrived);
       }
-      if (hover && hover.t !== undefined && batch.length === 0 && ended) hover = null;
+      // A replay says nothing when the pen leaves proximity: a hover sample over 100 ms old
+      // (on the feed's clock) means the pen is gone; after the end, nothing hovers.
+      if (hover && (ended || (clockOffset !== Infinity && now * 1000 - clockOffset - hover.t > 100000))) hover = null;
       fit();
       if (redrawInk) drawAllInk();
       drawOverlay();

@@ -26,11 +26,11 @@ struct MessagePipeline {
         switch event.kind {
         case .proximity:
             out.append(Outbound(.frames, ProximityMessage(device: device, time: event.time,
-                                                          entering: event.state == .proximityIn, tool: event.tool).jsonLine()))
+                                                          entering: event.state == .proximityIn, tool: event.tool)))
         case .button:
             if let button = event.button {
                 out.append(Outbound(.buttons, ButtonMessage(device: device, time: event.time, button: button,
-                                                            pressed: event.state == .pressed, tool: event.tool).jsonLine()))
+                                                            pressed: event.state == .pressed, tool: event.tool)))
             }
         case .tip, .axis:
             break
@@ -83,10 +83,10 @@ struct MessagePipeline {
 
     static func outbound(_ message: EngineMessage) -> Outbound {
         switch message {
-        case .frame(let frame): Outbound(.frames, message.jsonLine(), sourceTime: frame.sample.time)
-        case .began, .ended: Outbound(.frames, message.jsonLine())
-        case .update: Outbound(.updates, message.jsonLine())
-        case .stroke(let finalized): Outbound(.strokes, message.jsonLine(), seq: finalized.seq)
+        case .frame(let frame): Outbound(.frames, message, sourceTime: frame.sample.time)
+        case .began, .ended: Outbound(.frames, message)
+        case .update: Outbound(.updates, message)
+        case .stroke(let finalized): Outbound(.strokes, message, seq: finalized.seq)
         }
     }
 }

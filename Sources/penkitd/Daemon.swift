@@ -69,9 +69,7 @@ final class Daemon: @unchecked Sendable {
         // Devices first, so that the first client's hello already lists them.
         for device in devices { server.hub.deviceAdded(device) }
         // The journal's strokes, in the history before any client can ask for them with `since`.
-        server.hub.publish(journal.history.map {
-            Outbound(.strokes, String(decoding: $0.payload.dropLast(), as: UTF8.self), seq: $0.seq)
-        })
+        server.hub.publish(journal.history.map { Outbound(journaled: $0.payload, seq: $0.seq) })
         try server.start(config: config, activatedSocket: SocketActivation.listeningSocket())
 
         let inputDone = DispatchSemaphore(value: 0)

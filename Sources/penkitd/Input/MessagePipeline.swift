@@ -10,10 +10,15 @@ import PenKit
 struct MessagePipeline {
     private var engine: StrokeEngine
     private var engineOutput: [EngineMessage] = []
+    /// Where finalized strokes are made durable before any client is sent them.
+    private let journal: StrokeJournal?
 
     init(configuration: EngineConfiguration = EngineConfiguration(),
-         predictor: (any FramePredictor)? = StageFramePredictor.penkit()) {
+         predictor: (any FramePredictor)? = StageFramePredictor.penkit(),
+         journal: StrokeJournal? = nil, afterSeq: UInt64 = 0, afterStroke: UInt64 = 0) {
         engine = StrokeEngine(configuration: configuration, predictor: predictor)
+        engine.continueNumbering(afterSeq: afterSeq, afterStroke: afterStroke)
+        self.journal = journal
         engineOutput.reserveCapacity(16)
     }
 
@@ -59,7 +64,21 @@ struct MessagePipeline {
     }
 
     private mutating func append(into out: inout [Outbound]) {
-        for message in engineOutput { out.append(Self.outbound(message)) }
+        for message in engineOutput {
+            let outbound = Self.outbound(message)
+            if let journal {
+                // Journaled here, on the input thread, before the batch is published to any client.
+                switch message {
+                case .stroke(let finalized):
+                    journal.record(.stroke, seq: finalized.seq, strokeID: finalized.stroke.id, line: outbound.line)
+                case .began(let began):
+                    journal.record(.began, seq: 0, strokeID: began.stroke, line: outbound.line)
+                case .frame, .update, .ended:
+                    break
+                }
+            }
+            out.append(outbound)
+        }
     }
 
     static func outbound(_ message: EngineMessage) -> Outbound {

@@ -62,7 +62,7 @@ let package = Package(
         .testTarget(name: "PenKitTests", dependencies: ["PenKit"]),
         .testTarget(name: "PenInputTests", dependencies: ["PenInput", "PenKit"]),
         .testTarget(name: "PenEngineTests", dependencies: ["PenEngine", "PenInput", "PenKit"]),
-        .testTarget(name: "PenViewTests", dependencies: ["PenView", "PenKit"]),
+        .testTarget(name: "PenViewTests", dependencies: ["PenView", "PenKit", "penkit"]),
         .testTarget(name: "IntegrationTests", dependencies: ["PenKit", "PenInput", "penkitd"]),
     ]
 )

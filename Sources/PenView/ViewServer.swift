@@ -23,9 +23,6 @@ public final class ViewServer: Sendable {
     private let pages = Atomic<Int>(0)
     private let lastPageLeft = Mutex<ContinuousClock.Instant>(.now)
 
-    /// The address the listening socket is bound to, as the system reports it.
-    public var boundAddress: String { listener.channel.localAddress?.ipAddress ?? "" }
-
     /// The URL to open: the page with its token.
     public var url: String { "http://\(address.hostLiteral):\(port)/?token=\(access.token)" }
 

@@ -9,15 +9,8 @@ enum RawHTTP {
         var body: String
     }
 
-    /// Sends `text` and reads the answer on a thread of its own: blocking reads must not hold the
-    /// cooperative threads on which the server under test accepts and serves its connections.
-    static func request(port: Int, _ text: String) async throws -> Response {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread { continuation.resume(with: Result { try blockingRequest(port: port, text) }) }.start()
-        }
-    }
-
-    private static func blockingRequest(port: Int, _ text: String) throws -> Response {
+    /// Sends `text` and reads the answer (blocking; the server under test is another process).
+    static func request(port: Int, _ text: String) throws -> Response {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw TestError("socket failed") }
         defer { close(fd) }

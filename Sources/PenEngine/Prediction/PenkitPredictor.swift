@@ -57,6 +57,9 @@ public struct PenkitPredictor: Predictor {
         attributeReference = nil
     }
 
+    /// The motion before a pen-down (or a lift) carries on: the hand was already moving.
+    public mutating func contactChanged() {}
+
     public mutating func update(_ sample: PredictionSample) {
         history.append(sample)
         if startTime == nil { startTime = sample.time }
@@ -72,6 +75,10 @@ public struct PenkitPredictor: Predictor {
         let v = fit.velocity
         let speed = (v * v).sum().squareRoot()
         var result = newest
+        // A smoothed sample lags the pen: start from the fitted raw path's position instead.
+        let origin = newest.smoothingWindow > 1 ? fit.position : SIMD2(newest.x, newest.y)
+        result.x = origin[0]
+        result.y = origin[1]
         if speed > 1e-6 {
             let a = fit.acceleration
             let tangent = v / speed
@@ -94,15 +101,11 @@ public struct PenkitPredictor: Predictor {
                 along = radius * sin(turn)
                 across = radius * (1 - cos(turn))
             }
-            result.x = newest.x + tangent[0] * along + normal[0] * across
-            result.y = newest.y + tangent[1] * along + normal[1] * across
+            result.x = origin[0] + tangent[0] * along + normal[0] * across
+            result.y = origin[1] + tangent[1] * along + normal[1] * across
         }
         AttributeTrend.extrapolate(&result, newest: newest,
                                    reference: attributeReference, by: dt, gain: p.attributeGain)
         return result
-    }
-
-    public func confidence(forHorizon horizon: Double) -> Double {
-        history.count >= 3 ? 1 : 0
     }
 }

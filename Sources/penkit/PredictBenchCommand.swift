@@ -30,7 +30,7 @@ struct PredictBenchCommand: ParsableCommand {
     @Flag(inversion: .prefixedNo, help: "Feed predictors libinput's 4-sample smoothed input (the live default); the truth is raw either way.")
     var smoothing = true
 
-    @Flag(help: "Also score penkit's design alternatives (smoothing inverted / not compensated, no hover lead-in).")
+    @Flag(help: "Also score penkit's design alternatives (smoothing lag modelled / not compensated, no hover lead-in).")
     var variants = false
 
     @Option(help: "Ignore strokes with fewer frames than this.")
@@ -66,7 +66,7 @@ struct PredictBenchCommand: ParsableCommand {
         let configuration = PredictionConfiguration(hoverHorizonScale: 1, inputSmoothing: smoothing ? 4 : 1)
         let benchmark = PredictionBenchmark(horizons: horizons, configuration: configuration)
         var entrants = BenchEntrant.standard
-        if variants { entrants += BenchEntrant.penkitVariants.filter { smoothing || $0.compensation == .model } }
+        if variants { entrants += BenchEntrant.penkitVariants.filter { smoothing || $0.useLeadIn == false } }
         let results = entrants.flatMap { benchmark.evaluate($0, strokes: strokes) }
         let frames = strokes.reduce(0) { $0 + $1.input.samples.count }
         if json {

@@ -10,9 +10,6 @@ struct PredictionStrokes {
     var hover: [BenchStroke] = []
 }
 
-/// Hover samples kept before a pen-down: as many as the predictor looks back on.
-private let leadInSpan: UInt64 = 100_000
-
 func loadPredictionStrokes(path: String, smoothing: Bool, minFrames: Int) throws -> PredictionStrokes {
     let trace = try TraceFile.load(path: path)
     let input = try decodeForPrediction(trace, options: DecoderOptions(smoothing: smoothing))
@@ -57,7 +54,7 @@ private func decodeForPrediction(_ trace: Trace, options: DecoderOptions) throws
     return events
 }
 
-/// A contact stroke or hover run, with the hover samples just before it in the same proximity.
+/// A contact stroke or hover run, with the hover run just before it in the same proximity.
 private struct Run {
     var samples: [PredictionSample]
     var leadIn: [PredictionSample]
@@ -73,9 +70,9 @@ private func splitIntoRuns(_ events: [TabletEvent]) -> [Run] {
     func close(proximityEnds: Bool) {
         guard !current.isEmpty else { return }
         var leadIn: [PredictionSample] = []
-        if current[0].touching, let start = current.first?.time {
-            leadIn = previousHover.filter { $0.time < start && start - $0.time <= leadInSpan }
-        }
+        // The whole hover run since libinput last restarted its smoothing (proximity in or a
+        // lift), so that the stage's view of libinput's history matches libinput's.
+        if current[0].touching { leadIn = previousHover }
         runs.append(Run(samples: current, leadIn: leadIn))
         previousHover = current[0].touching || proximityEnds ? [] : current
         current.removeAll(keepingCapacity: true)

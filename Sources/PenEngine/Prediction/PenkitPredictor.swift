@@ -20,6 +20,10 @@ public struct PenkitPredictor: Predictor {
         public var window = 0.100
         /// Age (s) at which a sample's weight has fallen to 1/e.
         public var decay = 0.007
+        /// The same for smoothed samples fitted through libinput's filter (`.model`): each
+        /// already averages four raw positions, so it weighs more of the past than a raw one.
+        /// Chosen from 7, 4, 3 and 2.5 ms on the shared traces (in-sample; docs/prediction.md).
+        public var smoothedDecay = 0.003
         /// Share of the fitted change of speed kept (0: constant speed).
         public var tangentialGain = 0.0
         /// Share of the fitted turn rate kept.
@@ -63,7 +67,7 @@ public struct PenkitPredictor: Predictor {
     public mutating func update(_ sample: PredictionSample) {
         history.append(sample)
         if startTime == nil { startTime = sample.time }
-        let decay = parameters.decay
+        let decay = sample.smoothingWindow > 1 ? parameters.smoothedDecay : parameters.decay
         fit = PolynomialFit.fit(history, maxSamples: history.capacity, window: parameters.window, degree: 2,
                                 uniformTime: parameters.uniformTime, weight: { age in exp(-age / decay) })
         attributeReference = AttributeTrend.reference(in: history, span: 0.008)

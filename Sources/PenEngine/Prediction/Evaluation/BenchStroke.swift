@@ -35,17 +35,17 @@ public struct BenchEntrant: Sendable {
     }
 
     /// Every shipped predictor as a client of it would run it: peers predict the path they
-    /// receive; penkit compensates the smoothing (its default, `.invert`).
+    /// receive; penkit compensates the smoothing (its default, `.model`).
     public static var standard: [BenchEntrant] {
         PredictorKind.allCases.map {
-            BenchEntrant(name: $0.rawValue, kind: $0, compensation: $0 == .penkit ? .invert : .none)
+            BenchEntrant(name: $0.rawValue, kind: $0, compensation: $0 == .penkit ? .model : .none)
         }
     }
 
     /// penkit's design alternatives, for measuring what each part brings.
     public static var penkitVariants: [BenchEntrant] {
-        [BenchEntrant(name: "pk-model", kind: .penkit, compensation: .model),
+        [BenchEntrant(name: "pk-invert", kind: .penkit, compensation: .invert),
          BenchEntrant(name: "pk-nocomp", kind: .penkit, compensation: .none),
-         BenchEntrant(name: "pk-nolead", kind: .penkit, compensation: .invert, useLeadIn: false)]
+         BenchEntrant(name: "pk-nolead", kind: .penkit, compensation: .model, useLeadIn: false)]
     }
 }

@@ -322,7 +322,10 @@ def daemon_run(browser, penkit, out):
     penkitd = os.path.join(os.path.dirname(penkit), "penkitd")
     with tempfile.TemporaryDirectory() as run:
         socket_path = os.path.join(run, "penkit.sock")
-        daemon = subprocess.Popen([penkitd, "--config", "/dev/null", "--socket", socket_path, "--replay", trace,
+        # Its stroke journal in the temporary directory: a journal kept from an earlier run would
+        # add that run's strokes to the history the page is sent.
+        daemon = subprocess.Popen([penkitd, "--config", "/dev/null", "--socket", socket_path, "--state-dir", run,
+                                   "--replay", trace,
                                    "--realtime", "--wait-clients", "1", "--exit-after-replay", "--log-level", "warning"])
         view = None
         try:

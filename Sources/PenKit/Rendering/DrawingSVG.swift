@@ -13,8 +13,8 @@
 public enum DrawingSVG {
     /// Parametric step at which the path is sampled for the outline.
     static let outlineStep = 1.0 / 4
-    /// Opacity is drawn in steps of 1/32.
-    static let opacityLevels = 32.0
+    /// Opacity is drawn in steps of 1/16.
+    static let opacityLevels = 16.0
 
     public static func render(_ drawing: Drawing, margin: Double = 5) -> String {
         let b = drawing.bounds ?? StrokeBounds(minX: 0, minY: 0, maxX: 10, maxY: 10)
@@ -65,24 +65,29 @@ public enum DrawingSVG {
         for _ in 0..<open { svg.line("</g>") }
     }
 
-    /// The stretch in pieces of one opacity level each; neighbouring pieces share an edge.
+    /// The stretch in pieces of one opacity level each. A piece owns the
+    /// segments from its first point to its last and the discs at its points,
+    /// except the disc where the next piece starts, so pieces do not overlap
+    /// (a sliver inside a bend at a change of level is the price).
     private static func drawByOpacity(_ stroke: Stroke, range: ClosedRange<Double>, fill: String,
                                       into svg: inout SVGText) {
         let points = stroke.path.interpolatedPoints(in: range, by: .parametricStep(outlineStep))
+        guard !points.isEmpty else { return }
         let outline = StrokeOutline(points)
-        guard points.count > 1 else {
-            if !points.isEmpty { polygon(outline.polygon(0...0), fill: fill, opacity: level(points[0].opacity), into: &svg) }
-            return
+        let last = points.count - 1
+        func segmentLevel(_ i: Int) -> Double {
+            level(i < last ? (points[i].opacity + points[i + 1].opacity) / 2 : points[i].opacity)
         }
         var start = 0
-        var current = level((points[0].opacity + points[1].opacity) / 2)
-        for i in 1..<points.count {
-            let next = i + 1 < points.count ? level((points[i].opacity + points[i + 1].opacity) / 2) : -1
-            if next != current {
-                polygon(outline.polygon(start...i), fill: fill, opacity: current, into: &svg)
-                start = i
-                current = next
-            }
+        var current = segmentLevel(0)
+        for i in 1...max(last, 1) {
+            let next = i < last ? segmentLevel(i) : -1
+            guard next != current else { continue }
+            let end = min(i, last)
+            let discs = start..<(end == last ? last + 1 : end)
+            path(outline.pathData(segments: start..<end, discs: discs), fill: fill, opacity: current, into: &svg)
+            start = end
+            current = next
         }
     }
 
@@ -90,18 +95,18 @@ public enum DrawingSVG {
         let points = stroke.path.interpolatedPoints(in: range, by: .parametricStep(outlineStep))
         guard !points.isEmpty else { return }
         let mean = points.reduce(0) { $0 + $1.opacity } / Double(points.count)
-        polygon(StrokeOutline(points).polygon(0...(points.count - 1)), fill: fill, opacity: level(mean), into: &svg)
+        let outline = StrokeOutline(points)
+        path(outline.pathData(segments: 0..<(points.count - 1), discs: 0..<points.count), fill: fill,
+             opacity: level(mean), into: &svg)
     }
 
     private static func level(_ opacity: Double) -> Double {
         (min(max(opacity, 0), 1) * opacityLevels).rounded() / opacityLevels
     }
 
-    private static func polygon(_ points: [DrawingPoint], fill: String, opacity: Double, into svg: inout SVGText) {
-        guard opacity > 0, let first = points.first else { return }
-        var d = "M\(n(first.x)),\(n(first.y))"
-        for p in points.dropFirst() { d += "L\(n(p.x)),\(n(p.y))" }
-        svg.line("<path d=\"\(d)Z\" fill=\"\(fill)\" fill-opacity=\"\(n(opacity, 4))\"/>")
+    private static func path(_ d: String, fill: String, opacity: Double, into svg: inout SVGText) {
+        guard opacity > 0, !d.isEmpty else { return }
+        svg.line("<path d=\"\(d)\" fill=\"\(fill)\" fill-opacity=\"\(n(opacity, 4))\"/>")
     }
 
     /// White shows, black hides: the erased regions are drawn black, in the
@@ -128,12 +133,12 @@ public enum DrawingSVG {
     }
 
     /// Graphite grain: fractal noise, seeded per stroke, thins the fill's alpha
-    /// to between about 35 % and 100 % in a pattern about half a millimetre fine.
+    /// to between about 35 % and 100 % in a pattern about a fifth of a millimetre fine.
     private static func writeGrain(id: String, seed: UInt32, into svg: inout SVGText) {
         svg.line("<filter id=\"\(id)\" x=\"0\" y=\"0\" width=\"1\" height=\"1\" filterUnits=\"objectBoundingBox\" "
                  + "primitiveUnits=\"userSpaceOnUse\">")
-        svg.line("<feTurbulence type=\"fractalNoise\" baseFrequency=\"2.2\" numOctaves=\"2\" seed=\"\(seed % 100_000)\" result=\"noise\"/>")
-        svg.line("<feColorMatrix in=\"noise\" type=\"matrix\" values=\"0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 3 0 0 0 -0.85\" result=\"grain\"/>")
+        svg.line("<feTurbulence type=\"fractalNoise\" baseFrequency=\"5\" numOctaves=\"2\" seed=\"\(seed % 100_000)\" result=\"noise\"/>")
+        svg.line("<feColorMatrix in=\"noise\" type=\"matrix\" values=\"0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 2.4 0 0 0 -0.45\" result=\"grain\"/>")
         svg.line("<feComposite in=\"SourceGraphic\" in2=\"grain\" operator=\"in\"/>")
         svg.line("</filter>")
     }

@@ -1,57 +1,41 @@
-/// The filled outline of a stroke's visible stretch: the edge half the size
-/// away on each side of the centre line, with round caps, so that the width
-/// follows every point's size.
+/// The area a stretch of stroke covers: a disc of the point's size at every
+/// point and, between neighbours, the trapezoid joining their diameters across
+/// the segment. All pieces wind the same way, so under SVG's nonzero fill rule
+/// one path of them fills their union once: sharp turns and loops leave no holes,
+/// and semi-transparent ink does not darken where pieces overlap.
 struct StrokeOutline {
-    /// Points on each semicircular cap.
-    static let capSteps = 8
-
     let points: [StrokePoint]
-    private let normals: [(x: Double, y: Double)]
 
     init(_ points: [StrokePoint]) {
         self.points = points
-        var normals: [(x: Double, y: Double)] = []
-        normals.reserveCapacity(points.count)
-        var last = (x: 0.0, y: -1.0)
-        for i in points.indices {
-            let a = points[max(i - 1, 0)], b = points[min(i + 1, points.count - 1)]
-            let dx = b.x - a.x, dy = b.y - a.y
-            let length = (dx * dx + dy * dy).squareRoot()
-            // Where the curve stops (repeated points), keep the last direction.
-            if length > 1e-12 { last = (-dy / length, dx / length) }
-            normals.append(last)
-        }
-        self.normals = normals
     }
 
-    /// The polygon around points `range` of the stretch; caps where the range
-    /// reaches an end of it.
-    func polygon(_ range: ClosedRange<Int>) -> [DrawingPoint] {
-        var result: [DrawingPoint] = []
-        result.reserveCapacity(2 * range.count + 2 * Self.capSteps + 2)
-        for i in range { result.append(edge(i, side: 1)) }
-        if range.upperBound == points.count - 1 { cap(range.upperBound, forward: true, into: &result) }
-        for i in range.reversed() { result.append(edge(i, side: -1)) }
-        if range.lowerBound == 0 { cap(0, forward: false, into: &result) }
-        return result
+    /// SVG path data for the segments from point `segments.lowerBound` to
+    /// `segments.upperBound` (point indices) and the discs at `discs`.
+    func pathData(segments: Range<Int>, discs: Range<Int>) -> String {
+        var d = ""
+        for i in discs { disc(points[i], into: &d) }
+        for i in segments { trapezoid(points[i], points[i + 1], into: &d) }
+        return d
     }
 
-    private func edge(_ i: Int, side: Double) -> DrawingPoint {
-        let p = points[i], n = normals[i], r = p.size / 2
-        return DrawingPoint(x: p.x + side * r * n.x, y: p.y + side * r * n.y)
+    /// Two half-circle arcs, swept the same way round as the trapezoids.
+    private func disc(_ p: StrokePoint, into d: inout String) {
+        let r = p.size / 2
+        guard r > 0 else { return }
+        let rs = n(r)
+        d += "M\(n(p.x + r)),\(n(p.y))A\(rs),\(rs) 0 1 0 \(n(p.x - r)),\(n(p.y))A\(rs),\(rs) 0 1 0 \(n(p.x + r)),\(n(p.y))Z"
     }
 
-    /// The half circle from one side round the end to the other, the end's side
-    /// points themselves excluded.
-    private func cap(_ i: Int, forward: Bool, into result: inout [DrawingPoint]) {
-        let p = points[i], r = p.size / 2
-        let n = forward ? normals[i] : (x: -normals[i].x, y: -normals[i].y)
-        // Tangent pointing out of the stroke at this end.
-        let t = (x: n.y, y: -n.x)
-        for k in 1..<Self.capSteps {
-            let angle = Double.pi * Double(k) / Double(Self.capSteps)
-            let c = PenMath.cos(angle), s = PenMath.sin(angle)
-            result.append(DrawingPoint(x: p.x + r * (c * n.x + s * t.x), y: p.y + r * (c * n.y + s * t.y)))
-        }
+    private func trapezoid(_ p: StrokePoint, _ q: StrokePoint, into d: inout String) {
+        let dx = q.x - p.x, dy = q.y - p.y
+        let length = (dx * dx + dy * dy).squareRoot()
+        guard length > 1e-9 else { return }
+        let nx = -dy / length, ny = dx / length
+        let rp = p.size / 2, rq = q.size / 2
+        d += "M\(n(p.x + rp * nx)),\(n(p.y + rp * ny))L\(n(q.x + rq * nx)),\(n(q.y + rq * ny))"
+            + "L\(n(q.x - rq * nx)),\(n(q.y - rq * ny))L\(n(p.x - rp * nx)),\(n(p.y - rp * ny))Z"
     }
+
+    private func n(_ v: Double) -> String { SVGNumber.format(v) }
 }

@@ -24,7 +24,9 @@ let package = Package(
 
         // Shared vocabulary: events, samples, strokes, the wire protocol. Foundation only.
         .target(name: "CThreadTuning"),
-        .target(name: "PenKit"),
+        // Swift's own shortest double formatting, into a caller's buffer (the protocol writer).
+        .target(name: "CNumberText"),
+        .target(name: "PenKit", dependencies: ["CNumberText"]),
         // Estimation, prediction and stroke assembly; deterministic under an injected clock.
         .target(name: "PenEngine", dependencies: [
             "PenKit",

@@ -15,7 +15,7 @@ svg=${DEMO_SVG:-out/demo-strokes.svg}
 drawing_svg=${DEMO_DRAWING_SVG:-out/demo-drawing.svg}
 mkdir -p "$(dirname "$svg")" "$(dirname "$drawing_svg")"
 cat > "$dir/penkitd.conf" <<'CONF'
-ink-pen = pencil #34508cff 1.6
+ink-pen = pencil 34508cff 1.6  # a config file's colours go without their #
 CONF
 
 "$bin/penkitd" --config "$dir/penkitd.conf" --socket "$dir/penkit.sock" --state-dir "$dir/state" \

@@ -1,5 +1,7 @@
 /// Inks as people write them in a config file or on a command line:
-/// `TYPE [#RRGGBBAA] [WIDTH]`, e.g. `pencil`, `marker #ffd000ff 6`, `pen #1040c0cc 0.7`.
+/// `TYPE [#RRGGBBAA] [WIDTH]`, e.g. `pencil`, `marker #ffd000ff 6`, `pen #1040c0cc 0.7`. The
+/// colour may go without its `#` (in penkitd's config file a `#` starts a comment): a word
+/// of 6 or 8 hex digits that is not a valid width is a colour (valid widths are at most 50).
 extension Ink {
     public struct SpecError: Error, CustomStringConvertible, Sendable {
         public var description: String
@@ -14,13 +16,14 @@ extension Ink {
         var color = InkColor.black
         var width: Double?
         for word in words.dropFirst() {
-            if word.hasPrefix("#") {
-                guard let parsed = InkColor(hexString: word.count == 7 ? word + "ff" : word) else {
+            if let w = Double(word), w.isFinite, type.validWidthRange.contains(w) {
+                width = w
+            } else if word.hasPrefix("#") || ((word.count == 6 || word.count == 8) && word.allSatisfy(\.isHexDigit)) {
+                let hex = word.hasPrefix("#") ? word : "#" + word
+                guard let parsed = InkColor(hexString: hex.count == 7 ? hex + "ff" : hex) else {
                     throw SpecError(description: "ink colour must be #RRGGBB or #RRGGBBAA, not \"\(word)\"")
                 }
                 color = parsed
-            } else if let w = Double(word), w.isFinite, type.validWidthRange.contains(w) {
-                width = w
             } else {
                 let r = type.validWidthRange
                 throw SpecError(description: "\(type.rawValue) width must be a number of mm in \(r.lowerBound)…\(r.upperBound), not \"\(word)\"")

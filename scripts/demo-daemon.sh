@@ -18,6 +18,8 @@ cat > "$dir/penkitd.conf" <<'CONF'
 ink-pen = pencil 34508cff 1.6  # a config file's colours go without their #
 CONF
 
+# The stroke journal goes in the temporary directory too: one kept from an earlier demo would be
+# replayed to the client (--since 0) before this run's strokes.
 "$bin/penkitd" --config "$dir/penkitd.conf" --socket "$dir/penkit.sock" --state-dir "$dir/state" \
     --replay "$trace" --realtime --wait-clients 1 --exit-after-replay --log-level warning &
 daemon=$!

@@ -11,11 +11,7 @@ extension Drawing {
         var result = EraseResult()
         for part in stroke.visiblePoints(by: .parametricStep(Self.eraserPathStep)) {
             let points = part.map { DrawingPoint(x: $0.x, y: $0.y) }
-            let pass = erase(along: points, with: eraser)
-            result.removed += pass.removed
-            result.cut += pass.cut
-            result.split += pass.split
-            result.pieces += pass.pieces
+            result.add(erase(along: points, with: eraser))
         }
         return result
     }

@@ -36,4 +36,12 @@ public struct EraseResult: Sendable, Hashable {
     public init() {}
 
     public var touched: Int { removed + cut + split }
+
+    /// Adds another pass's counts to these.
+    public mutating func add(_ other: EraseResult) {
+        removed += other.removed
+        cut += other.cut
+        split += other.split
+        pieces += other.pieces
+    }
 }

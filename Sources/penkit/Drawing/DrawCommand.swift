@@ -36,10 +36,7 @@ struct DrawCommand: ParsableCommand {
             guard case .stroke(let finalized) = message else { return }
             if let pass = result.apply(finalized.stroke, eraser: drawing.eraserTool) {
                 eraserStrokes += 1
-                erased.removed += pass.removed
-                erased.cut += pass.cut
-                erased.split += pass.split
-                erased.pieces += pass.pieces
+                erased.add(pass)
             } else {
                 inkStrokes += 1
             }

@@ -13,9 +13,14 @@ struct MessagePipeline {
     /// Where finalized strokes are made durable before any client is sent them.
     private let journal: StrokeJournal?
 
+    /// The horizons clients asked for beyond the default; nil: every client gets the default.
+    private let variants: PredictionVariants?
+
     init(configuration: EngineConfiguration = EngineConfiguration(),
          predictor: (any FramePredictor)? = StageFramePredictor.penkit(),
-         journal: StrokeJournal? = nil, afterSeq: UInt64 = 0, afterStroke: UInt64 = 0) {
+         journal: StrokeJournal? = nil, afterSeq: UInt64 = 0, afterStroke: UInt64 = 0,
+         variants: PredictionVariants? = nil) {
+        self.variants = variants
         engine = StrokeEngine(configuration: configuration, predictor: predictor)
         engine.continueNumbering(afterSeq: afterSeq, afterStroke: afterStroke)
         self.journal = journal
@@ -65,7 +70,10 @@ struct MessagePipeline {
 
     private mutating func append(into out: inout [Outbound]) {
         for message in engineOutput {
-            let outbound = Self.outbound(message)
+            var outbound = Self.outbound(message)
+            if case .frame(let frame) = message, let requests = variants?.current, !requests.isEmpty {
+                addAlternates(of: frame, for: requests, to: &outbound)
+            }
             if let journal {
                 // Journaled here, on the input thread, before the batch is published to any client.
                 switch message {
@@ -78,6 +86,19 @@ struct MessagePipeline {
                 }
             }
             out.append(outbound)
+        }
+    }
+
+    /// Encodes `frame` once per distinct requested horizon. Runs right after the engine made
+    /// the frame, so "now" is when this frame is ready to go out: Android's pipeline age.
+    private mutating func addAlternates(of frame: Frame, for requests: [PredictionRequest], to outbound: inout Outbound) {
+        let now = MonotonicClock.now()
+        outbound.alternates.reserveCapacity(requests.count)
+        for request in requests {
+            let horizon = request.horizon(eventTime: frame.sample.time, now: now)
+            let variant = engine.repredicted(frame, horizon: horizon)
+            outbound.alternates.append(Outbound.Alternate(
+                request: request, line: Outbound(.frames, EngineMessage.frame(variant)).line))
         }
     }
 

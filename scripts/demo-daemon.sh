@@ -10,7 +10,9 @@ trap 'kill "$daemon" 2>/dev/null || true; rm -rf "$dir"' EXIT
 svg=${DEMO_SVG:-out/demo-strokes.svg}
 mkdir -p "$(dirname "$svg")"
 
-"$bin/penkitd" --config /dev/null --socket "$dir/penkit.sock" --replay "$trace" --realtime \
+# The stroke journal goes in the temporary directory too: one kept from an earlier demo would be
+# replayed to the client (--since 0) before this run's strokes.
+"$bin/penkitd" --config /dev/null --socket "$dir/penkit.sock" --state-dir "$dir/state" --replay "$trace" --realtime \
     --wait-clients 1 --exit-after-replay --log-level warning &
 daemon=$!
 for _ in $(seq 100); do [ -S "$dir/penkit.sock" ] && break; sleep 0.05; done

@@ -7,6 +7,6 @@ struct Penkit: AsyncParsableCommand {
         abstract: "Pen input for Linux tablets: replay traces, watch the daemon, benchmark.",
         subcommands: [ReplayCommand.self, BenchCommand.self, OracleCommand.self, LibinputEventsCommand.self,
                       EventsCommand.self, StrokesCommand.self, DevicesCommand.self, ViewCommand.self,
-                      CompareCommand.self]
+                      CompareCommand.self, DrawCommand.self, DrawingCommand.self]
     )
 }

@@ -13,13 +13,19 @@ struct MessagePipeline {
     /// Where finalized strokes are made durable before any client is sent them.
     private let journal: StrokeJournal?
 
+    /// The config file's inks, picked up when a tip goes down after a reload.
+    private let inks: SharedInkChoice?
+    private var inksSeen: UInt64 = .max
+    private let baseConfiguration: EngineConfiguration
     /// The horizons clients asked for beyond the default; nil: every client gets the default.
     private let variants: PredictionVariants?
 
     init(configuration: EngineConfiguration = EngineConfiguration(),
          predictor: (any FramePredictor)? = StageFramePredictor.penkit(),
          journal: StrokeJournal? = nil, afterSeq: UInt64 = 0, afterStroke: UInt64 = 0,
-         variants: PredictionVariants? = nil) {
+         inks: SharedInkChoice? = nil, variants: PredictionVariants? = nil) {
+        baseConfiguration = configuration
+        self.inks = inks
         self.variants = variants
         engine = StrokeEngine(configuration: configuration, predictor: predictor)
         engine.continueNumbering(afterSeq: afterSeq, afterStroke: afterStroke)
@@ -37,7 +43,10 @@ struct MessagePipeline {
                 out.append(Outbound(.buttons, ButtonMessage(device: device, time: event.time, button: button,
                                                             pressed: event.state == .pressed, tool: event.tool)))
             }
-        case .tip, .axis:
+        case .tip:
+            // Inks are chosen when a stroke begins, so a reload takes effect from the next one.
+            if let choice = inks?.changed(since: &inksSeen) { engine.configuration = choice.applied(to: baseConfiguration) }
+        case .axis:
             break
         }
         engineOutput.removeAll(keepingCapacity: true)

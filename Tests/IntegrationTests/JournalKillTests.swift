@@ -20,7 +20,7 @@ struct JournalKillTests {
         var cancelledAfterRecovery = 0
         for run in 0..<runs {
             let daemon = try DaemonProcess(["--replay", tracePath(Self.trace), "--loop", "--wait-clients", "1",
-                                            "--history-strokes", "1000000", "--log-level", "warning"],
+                                            "--history-strokes", "1000000", "--log-level", "info"],
                                            logLevel: nil, stateDir: state.path)
             let client = try daemon.connect()
             let (_, replayed) = try resume(client, since: since, channels: ["strokes", "frames"])

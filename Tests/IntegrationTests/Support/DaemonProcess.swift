@@ -65,7 +65,9 @@ final class DaemonProcess {
         // bind(2) creates the file before listen(2): wait until the kernel lists it as listening.
         while !FileManager.default.fileExists(atPath: socket) || !Self.isListening(socket) {
             guard process.isRunning, Date() < deadline else {
-                throw TestFailure("penkitd did not create its socket; log:\n\(self.log)")
+                let state = process.isRunning ? "still running after 60 s"
+                    : "exited with \(process.terminationStatus) (\(process.terminationReason == .uncaughtSignal ? "signal" : "exit"))"
+                throw TestFailure("penkitd did not create its socket (\(state)); log:\n\(self.log)")
             }
             usleep(10_000)
         }

@@ -18,9 +18,10 @@ struct LoadTests {
         try stalled.subscribe(["frames", "strokes", "updates", "buttons", "devices"])  // and never reads
         let stop = Atomic<Bool>(false)
         let socket = daemon.socket
-        let flooder = Thread { flood(socket, until: stop) }
+        let flooded = DispatchSemaphore(value: 0)
+        let flooder = Thread { flood(socket, until: stop); flooded.signal() }
         flooder.start()
-        defer { stop.store(true, ordering: .relaxed) }
+        defer { stop.store(true, ordering: .relaxed) }  // also when the test throws early
 
         let results = Mutex<[[UInt64]]>([])
         let failures = Mutex<[String]>([])
@@ -48,6 +49,7 @@ struct LoadTests {
             peakRSS = max(peakRSS, residentKiB(daemon.process.processIdentifier))
         }
         stop.store(true, ordering: .relaxed)
+        flooded.wait()
         print("load: \(readers) readers + 1 stalled + 1 flooding, unpaced replay: penkitd peak RSS \(peakRSS / 1024) MiB")
         #expect(failures.withLock { $0 }.isEmpty, "\(failures.withLock { $0.prefix(3) })")
         let all = results.withLock { $0 }
@@ -57,7 +59,6 @@ struct LoadTests {
         #expect(peakRSS > 0 && peakRSS < 512 * 1024)
         #expect(daemon.process.isRunning)
         #expect(daemon.stop() == 0)
-        flooder.cancel()
     }
 }
 
@@ -87,7 +88,7 @@ private func leadingSeq(_ line: String) -> UInt64? {
 
 /// VmRSS of `pid` in KiB (0 if unreadable).
 func residentKiB(_ pid: Int32) -> Int {
-    guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+    guard let status = readProcFile("/proc/\(pid)/status"),
           let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }) else { return 0 }
     return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") ?? 0
 }

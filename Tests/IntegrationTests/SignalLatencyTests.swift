@@ -99,7 +99,7 @@ final class StartedProcess {
     }
 
     deinit {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() }
+        if process.isRunning { signalIfAlive(process.processIdentifier, SIGKILL); process.waitUntilExit() }
         try? FileManager.default.removeItem(atPath: outputPath)
     }
 
@@ -120,7 +120,7 @@ final class StartedProcess {
     /// SIGTERM, then the milliseconds until the process exited (throws if it did not within 20 s).
     func terminate() throws -> Int {
         let start = Date()
-        kill(process.processIdentifier, SIGTERM)
+        signalIfAlive(process.processIdentifier, SIGTERM)
         guard waitForExit(timeout: 20) != nil else { throw TestFailure("no exit within 20 s of SIGTERM; output:\n\(output)") }
         return Int(Date().timeIntervalSince(start) * 1000)
     }

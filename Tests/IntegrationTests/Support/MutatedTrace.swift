@@ -30,7 +30,7 @@ final class MutatedTrace {
 /// Whether `pid` ignores or catches SIGTERM yet (SigIgn/SigCgt in /proc): a test sends SIGTERM
 /// only once penkitd watches for it, so it tests penkitd rather than the default action.
 func watchesSigterm(_ pid: Int32) -> Bool {
-    guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return false }
+    guard let status = readProcFile("/proc/\(pid)/status") else { return false }
     let bit = UInt64(1) << (UInt64(SIGTERM) - 1)
     return status.split(separator: "\n").contains { line in
         guard line.hasPrefix("SigIgn:") || line.hasPrefix("SigCgt:"),

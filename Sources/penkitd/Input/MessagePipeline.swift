@@ -17,13 +17,16 @@ struct MessagePipeline {
     private let inks: SharedInkChoice?
     private var inksSeen: UInt64 = .max
     private let baseConfiguration: EngineConfiguration
+    /// The horizons clients asked for beyond the default; nil: every client gets the default.
+    private let variants: PredictionVariants?
 
     init(configuration: EngineConfiguration = EngineConfiguration(),
          predictor: (any FramePredictor)? = StageFramePredictor.penkit(),
          journal: StrokeJournal? = nil, afterSeq: UInt64 = 0, afterStroke: UInt64 = 0,
-         inks: SharedInkChoice? = nil) {
+         inks: SharedInkChoice? = nil, variants: PredictionVariants? = nil) {
         baseConfiguration = configuration
         self.inks = inks
+        self.variants = variants
         engine = StrokeEngine(configuration: configuration, predictor: predictor)
         engine.continueNumbering(afterSeq: afterSeq, afterStroke: afterStroke)
         self.journal = journal
@@ -76,7 +79,10 @@ struct MessagePipeline {
 
     private mutating func append(into out: inout [Outbound]) {
         for message in engineOutput {
-            let outbound = Self.outbound(message)
+            var outbound = Self.outbound(message)
+            if case .frame(let frame) = message, let requests = variants?.current, !requests.isEmpty {
+                addAlternates(of: frame, for: requests, to: &outbound)
+            }
             if let journal {
                 // Journaled here, on the input thread, before the batch is published to any client.
                 switch message {
@@ -89,6 +95,19 @@ struct MessagePipeline {
                 }
             }
             out.append(outbound)
+        }
+    }
+
+    /// Encodes `frame` once per distinct requested horizon. Runs right after the engine made
+    /// the frame, so "now" is when this frame is ready to go out: Android's pipeline age.
+    private mutating func addAlternates(of frame: Frame, for requests: [PredictionRequest], to outbound: inout Outbound) {
+        let now = MonotonicClock.now()
+        outbound.alternates.reserveCapacity(requests.count)
+        for request in requests {
+            let horizon = request.horizon(eventTime: frame.sample.time, now: now)
+            let variant = engine.repredicted(frame, horizon: horizon)
+            outbound.alternates.append(Outbound.Alternate(
+                request: request, line: Outbound(.frames, EngineMessage.frame(variant)).line))
         }
     }
 

@@ -12,6 +12,8 @@ final class ClientSession {
     let channel: Channel
     let peer: PeerCredentials
     var channels: ChannelSet = []
+    /// The prediction horizon this client asked for in `subscribe`.
+    var prediction: PredictionRequest = .standard
     private var queued: Deque<(seq: UInt64, line: ByteBuffer)> = []
     private var queuedBytes = 0
     private let queueLimit: Int
@@ -42,6 +44,14 @@ final class ClientSession {
         writer.line(message)
         var buffer = channel.allocator.buffer(capacity: writer.count)
         buffer.writeBytes(writer.bytes)
+        return buffer
+    }
+
+    /// The frame's line for this client's horizon: its own encoding if the input thread made
+    /// one, else the default (a request newer than the frame falls back to the default once).
+    func line(of message: Outbound, buffers: [ByteBuffer], default buffer: ByteBuffer) -> ByteBuffer {
+        guard prediction != .standard else { return buffer }
+        for (i, alternate) in message.alternates.enumerated() where alternate.request == prediction { return buffers[i] }
         return buffer
     }
 

@@ -45,3 +45,20 @@ struct ShutdownGraceTests {
 func strokeSeqs(_ lines: [String]) -> [UInt64] {
     lines.filter { type($0) == "stroke" }.compactMap(seq)
 }
+
+/// A client that shuts down its write side after subscribing keeps its subscription (issue #17:
+/// it was dropped without a message).
+@Suite struct HalfCloseTests {
+    @Test func aHalfClosedClientStillGetsEveryStrokeAndShutdown() throws {
+        let trace = "wacom-dth2242-pen.evemu"
+        let expected = try tipDowns(in: trace)
+        let daemon = try DaemonProcess(["--replay", tracePath(trace), "--wait-clients", "1", "--exit-after-replay"])
+        let client = try daemon.connect()
+        try client.subscribe(["strokes"])
+        #expect(shutdown(client.fd, Int32(SHUT_WR)) == 0)
+        let lines = try client.readAll()
+        #expect(strokeSeqs(lines) == Array(1...UInt64(expected)))
+        #expect(type(lines.last ?? "") == "shutdown")
+        #expect(daemon.waitForExit() == 0)
+    }
+}

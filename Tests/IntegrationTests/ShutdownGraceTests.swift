@@ -62,3 +62,18 @@ func strokeSeqs(_ lines: [String]) -> [UInt64] {
         #expect(daemon.waitForExit() == 0)
     }
 }
+
+/// A `since` replay larger than the client buffer is streamed as the client reads, not pushed into
+/// its buffer at once (issue #17: it overflowed at once, even for a fast reader).
+@Suite struct SinceStreamingTests {
+    @Test func aReplayLargerThanTheClientBufferReachesAFastReader() throws {
+        let state = try StateDirectoryFixture()
+        let strokes = try strokesOfOneRun("wacom-cintiq-22hdt-pen.evemu", state: state)
+        #expect(strokes.reduce(0) { $0 + $1.utf8.count } > 4 * 16384)  // the replay is far larger than the buffer
+        // A second penkitd serves them from its journal; no live input competes.
+        let daemon = try DaemonProcess(["--client-buffer-bytes", "16384"], stateDir: state.path)
+        let (_, replayed) = try resume(try daemon.connect(), since: 0)
+        #expect(replayed == strokes)
+        #expect(daemon.stop() == 0)
+    }
+}

@@ -8,7 +8,7 @@ DEBS := pkg-config libinput-dev libevdev-dev libudev-dev libwacom-common
 DAEMON_DEMO_TRACE ?= traces/wacom-dth2242-pen.evemu
 
 .PHONY: all deps build release demo test unit fuzz e2e e2e-if-possible oracle clean install uninstall
-.PHONY: demo-daemon install-no-smoothing
+.PHONY: demo-daemon install-no-smoothing deb lintian
 
 all: build
 
@@ -116,3 +116,26 @@ uninstall:
 # penkitd on a bundled trace, on a temporary socket: one line per finalized stroke, an SVG, a clean stop.
 demo-daemon: build
 	./scripts/demo-daemon.sh $(DAEMON_DEMO_TRACE)
+
+# --- the Debian package ---
+# penkit_<version>_amd64.deb in .build-deb/, built by dpkg-buildpackage (debian/rules): release
+# binaries with the Swift runtime linked statically, units, udev rule, sysusers, man pages and
+# completions generated from the argument parser. Then lintian (its overrides say why each stays).
+DEB_TOOLS := dpkg-dev debhelper fakeroot lintian python3
+deb: deps
+	@missing=$$(for p in $(DEB_TOOLS); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+		echo "installing Debian packages:" $$missing; \
+		if [ "$$(id -u)" -ne 0 ]; then SUDO=sudo; else SUDO=; fi; \
+		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
+	fi
+	mkdir -p .build-deb
+	SWIFT=$(SWIFT) dpkg-buildpackage -b --no-sign \
+		--buildinfo-option=-u.build-deb --buildinfo-file=.build-deb/penkit.buildinfo \
+		--changes-option=-u.build-deb --changes-file=.build-deb/penkit.changes
+	@$(MAKE) --no-print-directory lintian
+
+lintian:
+	lintian --fail-on error,warning --info .build-deb/penkit_$$(dpkg-parsechangelog -S Version)_amd64.deb
+	@deb=.build-deb/penkit_$$(dpkg-parsechangelog -S Version)_amd64.deb; \
+	echo "deb: $$deb, $$(stat -c %s $$deb) bytes ($$(du -h $$deb | cut -f1)); installed size $$(dpkg-deb -f $$deb Installed-Size) KiB"

@@ -1,8 +1,10 @@
 /// The first line the server sends on every connection.
-/// `{"type":"hello","version":1,"server":"penkitd","devices":[…],"settings":{…},"lastSeq":N,"oldestSeq":M}`
+/// `{"type":"hello","version":1,"server":"penkitd","serverVersion":"0.1.0","devices":[…],"settings":{…},"lastSeq":N,"oldestSeq":M}`
 public struct HelloMessage: Sendable, Hashable {
     public var version: Int = PenProtocol.version
     public var server: String = "penkitd"
+    /// penkitd's release (`PenkitVersion`), for bug reports; the protocol is `version`.
+    public var serverVersion: String = PenkitVersion.string
     public var devices: [DeviceInfo]
     /// Settings a client may care about (smoothing, prediction horizon, …), as strings.
     public var settings: [String: String]
@@ -19,7 +21,7 @@ public struct HelloMessage: Sendable, Hashable {
     }
 
     public func jsonLine() -> String {
-        var s = "{\"type\":\"hello\",\"version\":\(version),\"server\":\(JSONText.quote(server)),\"devices\":["
+        var s = "{\"type\":\"hello\",\"version\":\(version),\"server\":\(JSONText.quote(server)),\"serverVersion\":\(JSONText.quote(serverVersion)),\"devices\":["
         s += devices.map { $0.jsonObject() }.joined(separator: ",")
         s += "],\"settings\":{"
         s += settings.keys.sorted().map { "\(JSONText.quote($0)):\(JSONText.quote(settings[$0]!))" }.joined(separator: ",")

@@ -7,7 +7,8 @@ enum ConfigFile {
         var path: String
         var line: Int
         var message: String
-        var description: String { "\(path):\(line): \(message)" }
+        /// `path:line: message`; a problem with the whole file (line 0) names no line.
+        var description: String { line > 0 ? "\(path):\(line): \(message)" : "config file \(path) \(message)" }
     }
 
     /// The default location: /etc/penkit/penkitd.conf for the system service,
@@ -22,12 +23,12 @@ enum ConfigFile {
     static func apply(path: String, required: Bool, to config: inout DaemonConfig) throws {
         guard let bytes = readAll(path) else {
             if required || FileManager.default.fileExists(atPath: path) {
-                throw Error(path: path, line: 0, message: "cannot read config file: \(String(cString: strerror(errno)))")
+                throw Error(path: path, line: 0, message: "cannot be read: \(String(cString: strerror(errno)))")
             }
             return
         }
         guard let text = String(validating: bytes, as: UTF8.self) else {
-            throw Error(path: path, line: 0, message: "not UTF-8")
+            throw Error(path: path, line: 0, message: "is not UTF-8 text")
         }
         for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let line = raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""

@@ -1,0 +1,22 @@
+import Foundation
+
+/// Foundation's file errors print as `Error Domain=NSCocoaErrorDomain Code=260 … UserInfo={…}`;
+/// the command-line tools show them as one plain sentence instead.
+public struct PlainError: Error, CustomStringConvertible, Sendable {
+    public var description: String
+
+    /// `error` itself unless it is a Foundation file error, which becomes "cannot read PATH: reason".
+    public static func replacingFoundationErrors(_ error: Error) -> Error {
+        guard let cocoa = error as? CocoaError else { return error }
+        let path = cocoa.filePath ?? cocoa.url?.path ?? "a file"
+        let underlying = cocoa.userInfo[NSUnderlyingErrorKey] as? NSError
+        let reason = underlying.map { $0.domain == NSPOSIXErrorDomain ? String(cString: strerror(Int32($0.code))) : $0.localizedDescription }
+            ?? cocoa.localizedDescription
+        let verb = switch cocoa.code.rawValue {
+        case 256..<512: "cannot read"
+        case 512..<1024: "cannot write"
+        default: "cannot use"
+        }
+        return PlainError(description: "\(verb) \(path): \(reason)")
+    }
+}

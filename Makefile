@@ -7,7 +7,7 @@ BUILD_FLAGS ?=
 DEBS := pkg-config libinput-dev libevdev-dev libudev-dev libwacom-common
 DAEMON_DEMO_TRACE ?= traces/wacom-dth2242-pen.evemu
 
-.PHONY: all deps build release demo test unit fuzz e2e e2e-if-possible oracle clean install uninstall
+.PHONY: all deps build release demo test unit fuzz e2e e2e-if-possible systemd-vm systemd-vm-if-possible oracle clean install uninstall
 .PHONY: demo-daemon install-no-smoothing deb lintian
 
 all: build
@@ -42,7 +42,7 @@ fuzz: deps
 	SWIFT=$(SWIFT) bash Fuzz/run.sh $(FUZZ_SECONDS)
 
 # The unit run's count again at the very end, after the fuzz and VM output, as a plain summary line.
-test: unit fuzz e2e-if-possible
+test: unit fuzz e2e-if-possible systemd-vm-if-possible
 	@n=$$(sed -n 's/.*Test run with \([0-9]*\) tests\{0,1\} in .* passed.*/\1/p' .build/unit-tests.log | tail -1); \
 	echo "tests: $${n:-0} passed, 0 failed"
 
@@ -55,6 +55,16 @@ e2e-if-possible:
 	@if scripts/vm/setup.sh >/dev/null; then $(MAKE) --no-print-directory e2e; \
 	else echo "make test: e2e skipped: QEMU or the Debian kernel cannot be installed here"; fi
 
+# The package in a guest that boots systemd as PID 1 (scripts/vm/systemd.sh): socket activation,
+# allowed and refused clients, watchdog, reload, exposure score, tablets only, the user units.
+systemd-vm: deps
+	scripts/vm/systemd.sh
+
+# make test runs it after the e2e step, wherever QEMU and the Debian kernel can be installed.
+systemd-vm-if-possible:
+	@if scripts/vm/setup.sh >/dev/null; then $(MAKE) --no-print-directory systemd-vm; \
+	else echo "make test: systemd guest skipped: QEMU or the Debian kernel cannot be installed here"; fi
+
 # Regenerate Tests/Fixtures/libinput/ with real libinput in a VM (see README).
 oracle: deps
 	scripts/vm/oracle.sh
@@ -65,10 +75,11 @@ clean:
 # --- penkitd: installation (systemd units, udev rules, config) and its demo ---
 PREFIX ?= /usr/local
 DESTDIR ?=
-SYSTEMD_SYSTEM_DIR ?= /etc/systemd/system
-SYSTEMD_USER_DIR ?= /etc/systemd/user
-UDEV_RULES_DIR ?= /etc/udev/rules.d
-SYSUSERS_DIR ?= /etc/sysusers.d
+# Vendor locations under PREFIX that systemd, udev and sysusers read (/etc is the administrator's).
+SYSTEMD_SYSTEM_DIR ?= $(PREFIX)/lib/systemd/system
+SYSTEMD_USER_DIR ?= $(PREFIX)/lib/systemd/user
+UDEV_RULES_DIR ?= $(PREFIX)/lib/udev/rules.d
+SYSUSERS_DIR ?= $(PREFIX)/lib/sysusers.d
 LIBINPUT_QUIRKS_DIR ?= /etc/libinput
 INSTALLED_FILES := $(PREFIX)/bin/penkitd $(PREFIX)/bin/penkit \
 	$(SYSTEMD_SYSTEM_DIR)/penkit.socket $(SYSTEMD_SYSTEM_DIR)/penkit.service \
@@ -76,13 +87,17 @@ INSTALLED_FILES := $(PREFIX)/bin/penkitd $(PREFIX)/bin/penkit \
 	$(UDEV_RULES_DIR)/70-penkit.rules $(SYSUSERS_DIR)/penkit.conf \
 	$(PREFIX)/share/doc/penkit/daemon.md $(PREFIX)/share/doc/penkit/protocol.md
 
-install: release
-	install -D -m 0755 "$$($(SWIFT) build -c release --show-bin-path)/penkitd" $(DESTDIR)$(PREFIX)/bin/penkitd
-	install -D -m 0755 "$$($(SWIFT) build -c release --show-bin-path)/penkit" $(DESTDIR)$(PREFIX)/bin/penkit
+# Installs what `make release` built (as your user: nothing is compiled as root here). The Debian
+# package (`make deb`) is the way to install on Debian; this is for other systems.
+RELEASE_BIN := .build/release
+install:
+	@[ -x $(RELEASE_BIN)/penkitd ] && [ -x $(RELEASE_BIN)/penkit ] || { echo "make install: run \`make release\` first (as your user)"; exit 1; }
+	install -D -m 0755 $(RELEASE_BIN)/penkitd $(DESTDIR)$(PREFIX)/bin/penkitd
+	install -D -m 0755 $(RELEASE_BIN)/penkit $(DESTDIR)$(PREFIX)/bin/penkit
 	install -D -m 0644 systemd/penkit.socket $(DESTDIR)$(SYSTEMD_SYSTEM_DIR)/penkit.socket
-	sed 's|/usr/local|$(PREFIX)|g' systemd/penkit.service > penkit.service.tmp && install -D -m 0644 penkit.service.tmp $(DESTDIR)$(SYSTEMD_SYSTEM_DIR)/penkit.service && rm -f penkit.service.tmp
+	sed 's|/usr/bin/penkitd|$(PREFIX)/bin/penkitd|; s|/usr/share/doc/penkit|$(PREFIX)/share/doc/penkit|' systemd/penkit.service > penkit.service.tmp && install -D -m 0644 penkit.service.tmp $(DESTDIR)$(SYSTEMD_SYSTEM_DIR)/penkit.service && rm -f penkit.service.tmp
 	install -D -m 0644 systemd/user/penkit.socket $(DESTDIR)$(SYSTEMD_USER_DIR)/penkit.socket
-	sed 's|/usr/local|$(PREFIX)|g' systemd/user/penkit.service > penkit.service.tmp && install -D -m 0644 penkit.service.tmp $(DESTDIR)$(SYSTEMD_USER_DIR)/penkit.service && rm -f penkit.service.tmp
+	sed 's|/usr/bin/penkitd|$(PREFIX)/bin/penkitd|; s|/usr/share/doc/penkit|$(PREFIX)/share/doc/penkit|' systemd/user/penkit.service > penkit.service.tmp && install -D -m 0644 penkit.service.tmp $(DESTDIR)$(SYSTEMD_USER_DIR)/penkit.service && rm -f penkit.service.tmp
 	install -D -m 0644 udev/70-penkit.rules $(DESTDIR)$(UDEV_RULES_DIR)/70-penkit.rules
 	install -D -m 0644 systemd/penkit.sysusers $(DESTDIR)$(SYSUSERS_DIR)/penkit.conf
 	[ -e $(DESTDIR)/etc/penkit/penkitd.conf ] || install -D -m 0644 systemd/penkitd.conf $(DESTDIR)/etc/penkit/penkitd.conf

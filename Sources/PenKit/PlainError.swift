@@ -9,8 +9,7 @@ public struct PlainError: Error, CustomStringConvertible, Sendable {
     public static func replacingFoundationErrors(_ error: Error) -> Error {
         guard let cocoa = error as? CocoaError else { return error }
         let path = cocoa.filePath ?? cocoa.url?.path ?? "a file"
-        let underlying = cocoa.userInfo[NSUnderlyingErrorKey] as? NSError
-        let reason = underlying.map { $0.domain == NSPOSIXErrorDomain ? String(cString: strerror(Int32($0.code))) : $0.localizedDescription }
+        let reason = posixCode(cocoa.userInfo[NSUnderlyingErrorKey]).map { String(cString: strerror($0)) }
             ?? cocoa.localizedDescription
         let verb = switch cocoa.code.rawValue {
         case 256..<512: "cannot read"
@@ -18,5 +17,12 @@ public struct PlainError: Error, CustomStringConvertible, Sendable {
         default: "cannot use"
         }
         return PlainError(description: "\(verb) \(path): \(reason)")
+    }
+
+    /// The errno under a file error (stored as a POSIXError or as an NSError of that domain).
+    private static func posixCode(_ underlying: Any?) -> Int32? {
+        if let posix = underlying as? POSIXError { return posix.code.rawValue }
+        if let error = underlying as? NSError, error.domain == NSPOSIXErrorDomain { return Int32(error.code) }
+        return nil
     }
 }

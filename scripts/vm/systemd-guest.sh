@@ -29,6 +29,10 @@ wait_until() {
 }
 
 # --- 1. the guest and the package ---
+# virtme-ng's init binds a generated file over /etc/shadow (for its own logins): take it away so
+# that the package's user and the test users are created in the guest's real files.
+while mountpoint -q /etc/shadow; do umount /etc/shadow || break; done
+for f in /etc/passwd /etc/group /etc/gshadow; do mountpoint -q "$f" && umount "$f"; done
 [ "$(cat /proc/1/comm)" = systemd ] && ok "PID 1 is systemd ($(systemctl --version | head -1))" || fail "PID 1 is $(cat /proc/1/comm)"
 wait_until 300 systemctl is-system-running --quiet --wait 2>/dev/null
 echo "systemd-guest: system state $(systemctl is-system-running), up $(cut -d' ' -f1 /proc/uptime) s"

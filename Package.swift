@@ -24,7 +24,9 @@ let package = Package(
 
         // Shared vocabulary: events, samples, strokes, the wire protocol. Foundation only.
         .target(name: "CThreadTuning"),
-        .target(name: "PenKit"),
+        // Swift's own shortest double formatting, into a caller's buffer (the protocol writer).
+        .target(name: "CNumberText"),
+        .target(name: "PenKit", dependencies: ["CNumberText"]),
         // Estimation, prediction and stroke assembly; deterministic under an injected clock.
         .target(name: "PenEngine", dependencies: [
             "PenKit",
@@ -44,14 +46,23 @@ let package = Package(
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "DequeModule", package: "swift-collections"),
         ]),
+        // `penkit view`: the page, its script and the loopback HTTP/WebSocket server that feeds it.
+        .target(name: "PenView", dependencies: [
+            "PenKit",
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+            .product(name: "NIOWebSocket", package: "swift-nio"),
+        ]),
         .executableTarget(name: "penkit", dependencies: [
-            "CThreadTuning", "PenKit", "PenEngine", "PenInput",
+            "CThreadTuning", "PenKit", "PenEngine", "PenInput", "PenView",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
         .testTarget(name: "PenKitTests", dependencies: ["PenKit"]),
         .testTarget(name: "PenInputTests", dependencies: ["PenInput", "PenKit"]),
         .testTarget(name: "PenEngineTests", dependencies: ["PenEngine", "PenInput", "PenKit"]),
+        .testTarget(name: "PenViewTests", dependencies: ["PenView", "PenKit", "penkit"]),
         .testTarget(name: "IntegrationTests", dependencies: ["PenKit", "PenInput", "penkitd"]),
     ]
 )

@@ -12,6 +12,8 @@ extension StrokeEngine {
             unknownTiltTools += 1
         }
         tools[key] = ToolState(tilt: tilt)
+        // A new proximity: libinput's smoothing restarts, and earlier motion says nothing.
+        predictor?.reset()
     }
 
     mutating func proximityOut(_ key: ToolKey, at time: UInt64, into out: inout [EngineMessage]) {
@@ -32,25 +34,26 @@ extension StrokeEngine {
         strokes[id] = StrokeState(id: id, key: key, ink: ink)
         tools[key]?.activeStroke = id
         publicationOrder.append(id)
-        predictor?.reset()
         out.append(.began(StrokeBegan(stroke: id, tool: key.tool, ink: ink, time: event.time)))
     }
 
     mutating func end(_ key: ToolKey, at time: UInt64, cancelled: Bool, into out: inout [EngineMessage]) {
-        guard let id = tools[key]?.activeStroke, var stroke = strokes[id] else { return }
-        stroke.ended = true
-        stroke.cancelled = cancelled
-        strokes[id] = stroke
+        guard let id = tools[key]?.activeStroke, let pending = withStroke(id, { stroke -> Int in
+            stroke.ended = true
+            stroke.cancelled = cancelled
+            return stroke.pending
+        }) else { return }
         tools[key]?.activeStroke = nil
-        out.append(.ended(StrokeEnded(stroke: id, time: time, cancelled: cancelled, pendingUpdates: stroke.pending)))
+        out.append(.ended(StrokeEnded(stroke: id, time: time, cancelled: cancelled, pendingUpdates: pending)))
     }
 
     /// Publishes, in begin order, every stroke at the head of the queue that has
     /// ended and has nothing pending.
     mutating func publishReady(into out: inout [EngineMessage]) {
-        while let id = publicationOrder.first, let state = strokes[id], state.ended, state.pending == 0 {
+        while let id = publicationOrder.first, let ready = strokes[id].map({ $0.ended && $0.pending == 0 }), ready {
             publicationOrder.removeFirst()
-            strokes[id] = nil
+            // Taken out of the table, so the samples move into the stroke without a copy.
+            guard let state = strokes.removeValue(forKey: id) else { break }
             let stroke = Stroke(id: id, tool: state.key.tool, ink: state.ink, cancelled: state.cancelled,
                                 samples: state.samples)
             out.append(.stroke(FinalizedStroke(seq: nextSeq, stroke: stroke)))

@@ -11,11 +11,15 @@ extension StrokeEngine {
             nextUpdateIndex += 1
         }
         var predicted: [Sample] = []
-        if let id = strokeID, var stroke = strokes[id] {
-            if stroke.samples.count < configuration.maxSamplesPerStroke {
-                let index = stroke.samples.count
+        if let id = strokeID, strokes[id] != nil {
+            let limit = configuration.maxSamplesPerStroke
+            let kept = withStroke(id) { stroke -> Int? in
+                guard stroke.samples.count < limit else { return nil }
                 stroke.samples.append(sample)
                 if !sample.expectingUpdates.isEmpty { stroke.pending += 1 }
+                return stroke.samples.count - 1
+            } ?? nil
+            if let index = kept {
                 if sample.expectingUpdates.contains(.force) {
                     pendingForce.append(PendingForce(device: key.device, stroke: id, index: index, time: sample.time))
                 }
@@ -27,11 +31,10 @@ extension StrokeEngine {
                 droppedSamples += 1
                 sample.expectingUpdates = []
             }
-            if predictor != nil {
-                let from = max(stroke.samples.count - configuration.predictorHistory, 0)
-                predicted = predictor!.predict(after: stroke.samples[from...])
+            if predictor != nil, let samples = strokes[id]?.samples {
+                // A second reference only while predicting: the next append finds the buffer unique again.
+                predicted = predictor!.predict(after: samples[max(samples.count - configuration.predictorHistory, 0)...])
             }
-            strokes[id] = stroke
         } else {
             if sample.expectingUpdates.contains(.azimuth) {
                 if state.awaitingTilt.count >= configuration.maxHoverSamplesAwaitingTilt {
@@ -43,7 +46,10 @@ extension StrokeEngine {
             }
             if predictor != nil { predicted = predictor!.predictHover(after: sample) }
         }
-        out.append(.frame(Frame(tool: key.tool, stroke: strokeID, sample: sample, predicted: predicted)))
+        let confidence = predictor?.confidence ?? PredictionConfidence()
+        out.append(.frame(Frame(tool: key.tool, stroke: strokeID, sample: sample, predicted: predicted,
+                                expectedError: predicted.isEmpty ? nil : confidence.expectedError,
+                                liftProbability: predicted.isEmpty ? nil : confidence.liftProbability)))
     }
 
     func makeSample(_ event: TabletEvent, state: ToolState, stroke: StrokeState?) -> Sample {

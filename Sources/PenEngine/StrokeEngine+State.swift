@@ -48,3 +48,14 @@ struct PendingForce {
     var index: Int
     var time: UInt64
 }
+
+extension StrokeEngine {
+    /// Runs `body` on the stroke in place, through the dictionary's own storage.
+    /// `var stroke = strokes[id]` … `strokes[id] = stroke` would instead copy the
+    /// stroke while the table still holds it, so the next `samples.append` copies
+    /// every sample: quadratic in stroke length.
+    mutating func withStroke<R>(_ id: UInt64, _ body: (inout StrokeState) -> R) -> R? {
+        guard let index = strokes.index(forKey: id) else { return nil }
+        return body(&strokes.values[index])
+    }
+}

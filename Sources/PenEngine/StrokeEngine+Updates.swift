@@ -14,14 +14,15 @@ extension StrokeEngine {
     /// Ends the expectation of `properties` for one stroke sample and sends the update.
     mutating func resolve(stroke id: UInt64, index: Int, properties: SampleProperties, how: Resolution,
                           into out: inout [EngineMessage], apply: (inout Sample) -> Void) {
-        guard var stroke = strokes[id], index < stroke.samples.count else { return }
-        var sample = stroke.samples[index]
-        let resolved = sample.expectingUpdates.intersection(properties)
-        guard !resolved.isEmpty else { return }
-        Self.resolve(&sample, resolved, how: how, apply: apply)
-        if sample.expectingUpdates.isEmpty { stroke.pending -= 1 }
-        stroke.samples[index] = sample
-        strokes[id] = stroke
+        let settled = withStroke(id) { stroke -> (Sample, SampleProperties)? in
+            guard index < stroke.samples.count else { return nil }
+            let resolved = stroke.samples[index].expectingUpdates.intersection(properties)
+            guard !resolved.isEmpty else { return nil }
+            Self.resolve(&stroke.samples[index], resolved, how: how, apply: apply)
+            if stroke.samples[index].expectingUpdates.isEmpty { stroke.pending -= 1 }
+            return (stroke.samples[index], resolved)
+        }
+        guard let (sample, resolved) = settled ?? nil else { return }
         out.append(.update(Self.update(stroke: id, sample: sample, resolved, how: how)))
     }
 

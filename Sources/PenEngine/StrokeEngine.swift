@@ -95,11 +95,12 @@ public struct StrokeEngine {
             return
         }
         let p = pendingForce.remove(at: i)
-        guard var stroke = strokes[p.stroke] else { return }
         let force = min(max(report.pressure.isFinite ? report.pressure : 0, 0), 1)
-        stroke.lastMeasuredForce = force
-        tools[stroke.key]?.lastMeasuredForce = force
-        strokes[p.stroke] = stroke
+        guard let key = withStroke(p.stroke, { stroke -> ToolKey in
+            stroke.lastMeasuredForce = force
+            return stroke.key
+        }) else { return }
+        tools[key]?.lastMeasuredForce = force
         resolve(stroke: p.stroke, index: p.index, properties: .force, measured: true, into: &out) { s in
             s.force = force
         }

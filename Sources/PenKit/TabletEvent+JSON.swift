@@ -2,31 +2,34 @@
 /// prints it and as the libinput oracle fixtures store it. Hand-written so the
 /// live path encodes without Foundation; doubles print in Swift's shortest
 /// round-trip form, so no precision is lost.
-extension TabletEvent {
-    public func jsonLine() -> String {
-        var s = "{\"type\":\"\(kind.rawValue)\",\"time\":\(time)"
-        s += ",\"tool\":{\"type\":\"\(tool.type.rawValue)\",\"serial\":\(tool.serial),\"id\":\(tool.id)}"
-        if let state { s += ",\"state\":\"\(state.rawValue)\"" }
-        s += ",\"tip\":\"\(tipDown ? "down" : "up")\""
-        s += ",\"x\":\(axes.x),\"y\":\(axes.y)"
-        if toolAxes.contains(.pressure) { s += ",\"pressure\":\(axes.pressure)" }
-        if toolAxes.contains(.distance) { s += ",\"distance\":\(axes.distance)" }
-        if toolAxes.contains(.tiltX) { s += ",\"tilt_x\":\(axes.tiltX)" }
-        if toolAxes.contains(.tiltY) { s += ",\"tilt_y\":\(axes.tiltY)" }
-        if toolAxes.contains(.rotation) { s += ",\"rotation\":\(axes.rotation)" }
-        if toolAxes.contains(.slider) { s += ",\"slider\":\(axes.slider)" }
+extension TabletEvent: WireMessage {
+    public func write(to w: inout JSONWriter) {
+        w.raw("{")
+        w.field("type", plain: kind.rawValue)
+        w.field("time", time)
+        w.key("tool"); w.write(tool)
+        if let state { w.field("state", plain: state.rawValue) }
+        w.field("tip", plain: tipDown ? "down" : "up")
+        w.field("x", axes.x)
+        w.field("y", axes.y)
+        if toolAxes.contains(.pressure) { w.field("pressure", axes.pressure) }
+        if toolAxes.contains(.distance) { w.field("distance", axes.distance) }
+        if toolAxes.contains(.tiltX) { w.field("tilt_x", axes.tiltX) }
+        if toolAxes.contains(.tiltY) { w.field("tilt_y", axes.tiltY) }
+        if toolAxes.contains(.rotation) { w.field("rotation", axes.rotation) }
+        if toolAxes.contains(.slider) { w.field("slider", axes.slider) }
         if toolAxes.contains(.wheel) {
-            s += ",\"wheel\":\(axes.wheel),\"wheel_discrete\":\(axes.wheelDiscrete)"
+            w.field("wheel", axes.wheel)
+            w.field("wheel_discrete", axes.wheelDiscrete)
         }
-        if let button { s += ",\"button\":\(button)" }
-        s += ",\"changed\":["
-        var first = true
+        if let button { w.field("button", button) }
+        w.key("changed"); w.raw("[")
         for (axis, name) in TabletAxisSet.jsonNames where changedAxes.contains(axis) {
-            s += first ? "\"\(name)\"" : ",\"\(name)\""
-            first = false
+            w.separateElement()
+            w.plainString(name)
         }
-        s += "]}"
-        return s
+        w.raw("]")
+        w.raw("}")
     }
 }
 

@@ -32,6 +32,8 @@ public final class PenKitClient: Sendable {
 
     private let fd: Int32
     private let state: ReaderState
+    /// The socket this client connected to (the one discovery chose, when it did).
+    public let path: String
     /// Every line the server sends, with its arrival time; ends when the server closes.
     public let lines: AsyncThrowingStream<ReceivedLine, Swift.Error>
 
@@ -74,6 +76,7 @@ public final class PenKitClient: Sendable {
             throw Error(description: "dup: \(reason)")
         }
         self.fd = fd
+        self.path = path
         let state = ReaderState(capacity: bufferLines)
         self.state = state
         // `unbounded` is safe here: the reader yields only after taking one of `capacity` slots,

@@ -16,13 +16,20 @@ public struct DeviceInfo: Sendable, Hashable {
         self.source = source
     }
 
-    public func jsonObject() -> String {
-        "{\"id\":\(id),\"name\":\(JSONText.quote(name)),\"vendor\":\(vendor),\"product\":\(product),\"source\":\(JSONText.quote(source))}"
+    /// The device object inside `hello` and `device` messages.
+    public func write(to w: inout JSONWriter) {
+        w.raw("{")
+        w.field("id", id)
+        w.field("name", string: name)
+        w.field("vendor", vendor)
+        w.field("product", product)
+        w.field("source", string: source)
+        w.raw("}")
     }
 }
 
 /// `{"type":"device","change":"added"|"removed","device":{…}}` on the `devices` channel.
-public struct DeviceChangeMessage: Sendable, Hashable {
+public struct DeviceChangeMessage: Sendable, Hashable, WireMessage {
     public enum Change: String, Sendable { case added, removed }
     public var change: Change
     public var device: DeviceInfo
@@ -32,7 +39,11 @@ public struct DeviceChangeMessage: Sendable, Hashable {
         self.device = device
     }
 
-    public func jsonLine() -> String {
-        "{\"type\":\"device\",\"change\":\"\(change.rawValue)\",\"device\":\(device.jsonObject())}"
+    public func write(to w: inout JSONWriter) {
+        w.raw("{")
+        w.field("type", plain: "device")
+        w.field("change", plain: change.rawValue)
+        w.key("device"); device.write(to: &w)
+        w.raw("}")
     }
 }

@@ -1,20 +1,7 @@
 /// The wire form of engine messages: one JSON object per line, hand-written so
 /// the live path encodes without Foundation. docs/protocol.md documents it;
 /// EngineMessage+Decoding.swift reads it back.
-extension EngineMessage {
-    public func jsonLine() -> String {
-        var w = JSONWriter()
-        write(to: &w)
-        return w.text
-    }
-
-    /// The JSON line's UTF-8 bytes, without the newline: what a socket writes.
-    public func jsonBytes() -> [UInt8] {
-        var w = JSONWriter()
-        write(to: &w)
-        return w.bytes
-    }
-
+extension EngineMessage: WireMessage {
     public func write(to w: inout JSONWriter) {
         w.raw("{")
         w.field("type", plain: typeName)
@@ -26,6 +13,8 @@ extension EngineMessage {
             w.key("predicted"); w.raw("[")
             for p in m.predicted { w.separateElement(); w.write(p) }
             w.raw("]")
+            if let error = m.expectedError { w.field("expectedError", error) }
+            if let lift = m.liftProbability { w.field("liftProbability", lift) }
         case .began(let m):
             w.field("stroke", m.stroke)
             w.key("tool"); w.write(m.tool)
@@ -59,6 +48,15 @@ extension JSONWriter {
         raw("}")
     }
 
+    public mutating func write(_ set: ChannelSet) {
+        raw("[")
+        for channel in set.channels {
+            separateElement()
+            plainString(channel.rawValue)
+        }
+        raw("]")
+    }
+
     public mutating func write(_ set: SampleProperties) {
         raw("[")
         for (property, name) in SampleProperties.jsonNames where set.contains(property) {
@@ -87,7 +85,10 @@ extension JSONWriter {
     public mutating func write(_ ink: Ink) {
         raw("{")
         field("type", plain: ink.type.rawValue)
-        field("color", plain: ink.color.hexString)
+        key("color")
+        byte(UInt8(ascii: "\""))
+        ink.color.appendHex(to: &self)
+        byte(UInt8(ascii: "\""))
         field("width", ink.width)
         raw("}")
     }
@@ -142,14 +143,23 @@ extension JSONWriter {
 extension InkColor {
     /// "#rrggbbaa", each component rounded to 8 bits.
     public var hexString: String {
-        let digits = Array("0123456789abcdef".utf8)
-        var bytes: [UInt8] = [UInt8(ascii: "#")]
-        for c in [red, green, blue, alpha] {
+        var w = JSONWriter(capacity: 9)
+        appendHex(to: &w)
+        return w.text
+    }
+
+    func appendHex(to w: inout JSONWriter) {
+        let digits: StaticString = "0123456789abcdef"
+        func component(_ c: Double) {
             let v = Int((min(max(c, 0), 1) * 255).rounded())
-            bytes.append(digits[v >> 4])
-            bytes.append(digits[v & 15])
+            w.byte(digits.utf8Start[v >> 4])
+            w.byte(digits.utf8Start[v & 15])
         }
-        return String(decoding: bytes, as: UTF8.self)
+        w.byte(UInt8(ascii: "#"))
+        component(red)
+        component(green)
+        component(blue)
+        component(alpha)
     }
 
     public init?(hexString: String) {

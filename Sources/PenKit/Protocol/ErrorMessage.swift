@@ -1,6 +1,6 @@
 /// `{"type":"error","code":"…","message":"…","fatal":bool}`. A fatal error is the
 /// last line before the server closes the connection.
-public struct ErrorMessage: Sendable, Hashable, Error {
+public struct ErrorMessage: Sendable, Hashable, Error, WireMessage {
     public enum Code: String, Sendable, Hashable {
         /// The line is not a JSON object.
         case malformed
@@ -33,9 +33,13 @@ public struct ErrorMessage: Sendable, Hashable, Error {
         self.lastSentSeq = lastSentSeq
     }
 
-    public func jsonLine() -> String {
-        var s = "{\"type\":\"error\",\"code\":\"\(code.rawValue)\",\"message\":\(JSONText.quote(message)),\"fatal\":\(fatal)"
-        if let lastSentSeq { s += ",\"lastSentSeq\":\(lastSentSeq)" }
-        return s + "}"
+    public func write(to w: inout JSONWriter) {
+        w.raw("{")
+        w.field("type", plain: "error")
+        w.field("code", plain: code.rawValue)
+        w.field("message", string: message)
+        w.field("fatal", fatal)
+        if let lastSentSeq { w.field("lastSentSeq", lastSentSeq) }
+        w.raw("}")
     }
 }

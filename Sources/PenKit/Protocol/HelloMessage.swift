@@ -1,6 +1,6 @@
 /// The first line the server sends on every connection.
 /// `{"type":"hello","version":1,"server":"penkitd","serverVersion":"0.1.0","devices":[…],"settings":{…},"lastSeq":N,"oldestSeq":M}`
-public struct HelloMessage: Sendable, Hashable {
+public struct HelloMessage: Sendable, Hashable, WireMessage {
     public var version: Int = PenProtocol.version
     public var server: String = "penkitd"
     /// penkitd's release (`PenkitVersion`), for bug reports; the protocol is `version`.
@@ -20,12 +20,23 @@ public struct HelloMessage: Sendable, Hashable {
         self.oldestSeq = oldestSeq
     }
 
-    public func jsonLine() -> String {
-        var s = "{\"type\":\"hello\",\"version\":\(version),\"server\":\(JSONText.quote(server)),\"serverVersion\":\(JSONText.quote(serverVersion)),\"devices\":["
-        s += devices.map { $0.jsonObject() }.joined(separator: ",")
-        s += "],\"settings\":{"
-        s += settings.keys.sorted().map { "\(JSONText.quote($0)):\(JSONText.quote(settings[$0]!))" }.joined(separator: ",")
-        s += "},\"lastSeq\":\(lastSeq),\"oldestSeq\":\(oldestSeq)}"
-        return s
+    public func write(to w: inout JSONWriter) {
+        w.raw("{")
+        w.field("type", plain: "hello")
+        w.field("version", version)
+        w.field("server", string: server)
+        w.field("serverVersion", string: serverVersion)
+        w.key("devices"); w.raw("[")
+        for device in devices { w.separateElement(); device.write(to: &w) }
+        w.raw("]")
+        w.key("settings"); w.raw("{")
+        for (index, key) in settings.keys.sorted().enumerated() {
+            if index > 0 { w.byte(UInt8(ascii: ",")) }
+            w.string(key); w.byte(UInt8(ascii: ":")); w.string(settings[key]!)
+        }
+        w.raw("}")
+        w.field("lastSeq", lastSeq)
+        w.field("oldestSeq", oldestSeq)
+        w.raw("}")
     }
 }

@@ -1,5 +1,5 @@
 /// `{"type":"proximity","device":ID,"t":µs,"state":"in"|"out","tool":{…}}` on the `frames` channel.
-public struct ProximityMessage: Sendable, Hashable {
+public struct ProximityMessage: Sendable, Hashable, WireMessage {
     public var device: Int
     public var time: UInt64
     public var entering: Bool
@@ -12,13 +12,19 @@ public struct ProximityMessage: Sendable, Hashable {
         self.tool = tool
     }
 
-    public func jsonLine() -> String {
-        "{\"type\":\"proximity\",\"device\":\(device),\"t\":\(time),\"state\":\"\(entering ? "in" : "out")\",\"tool\":{\"type\":\"\(tool.type.rawValue)\",\"serial\":\(tool.serial),\"id\":\(tool.id)}}"
+    public func write(to w: inout JSONWriter) {
+        w.raw("{")
+        w.field("type", plain: "proximity")
+        w.field("device", device)
+        w.field("t", time)
+        w.field("state", plain: entering ? "in" : "out")
+        w.key("tool"); w.write(tool)
+        w.raw("}")
     }
 }
 
 /// `{"type":"button","device":ID,"t":µs,"button":CODE,"state":"pressed"|"released","tool":{…}}` on `buttons`.
-public struct ButtonMessage: Sendable, Hashable {
+public struct ButtonMessage: Sendable, Hashable, WireMessage {
     public var device: Int
     public var time: UInt64
     public var button: UInt32
@@ -33,7 +39,14 @@ public struct ButtonMessage: Sendable, Hashable {
         self.tool = tool
     }
 
-    public func jsonLine() -> String {
-        "{\"type\":\"button\",\"device\":\(device),\"t\":\(time),\"button\":\(button),\"state\":\"\(pressed ? "pressed" : "released")\",\"tool\":{\"type\":\"\(tool.type.rawValue)\",\"serial\":\(tool.serial),\"id\":\(tool.id)}}"
+    public func write(to w: inout JSONWriter) {
+        w.raw("{")
+        w.field("type", plain: "button")
+        w.field("device", device)
+        w.field("t", time)
+        w.field("button", button)
+        w.field("state", plain: pressed ? "pressed" : "released")
+        w.key("tool"); w.write(tool)
+        w.raw("}")
     }
 }

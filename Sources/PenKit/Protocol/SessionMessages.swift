@@ -1,6 +1,6 @@
 /// `{"type":"subscribed","channels":[…],"replaying":N}`: the server's answer to
 /// `subscribe`; live messages follow it, after the N replayed history strokes.
-public struct SubscribedMessage: Sendable, Hashable {
+public struct SubscribedMessage: Sendable, Hashable, WireMessage {
     public var channels: ChannelSet
     public var replaying: Int
 
@@ -9,16 +9,24 @@ public struct SubscribedMessage: Sendable, Hashable {
         self.replaying = replaying
     }
 
-    public func jsonLine() -> String {
-        let names = channels.channels.map { "\"\($0.rawValue)\"" }.joined(separator: ",")
-        return "{\"type\":\"subscribed\",\"channels\":[\(names)],\"replaying\":\(replaying)}"
+    public func write(to w: inout JSONWriter) {
+        w.raw("{")
+        w.field("type", plain: "subscribed")
+        w.key("channels"); w.write(channels)
+        w.field("replaying", replaying)
+        w.raw("}")
     }
 }
 
 /// `{"type":"shutdown","reason":"…"}`: the server is stopping; open strokes were
 /// sent as cancelled before this line, and the connection closes after it.
-public struct ShutdownMessage: Sendable, Hashable {
+public struct ShutdownMessage: Sendable, Hashable, WireMessage {
     public var reason: String
     public init(reason: String) { self.reason = reason }
-    public func jsonLine() -> String { "{\"type\":\"shutdown\",\"reason\":\(JSONText.quote(reason))}" }
+    public func write(to w: inout JSONWriter) {
+        w.raw("{")
+        w.field("type", plain: "shutdown")
+        w.field("reason", string: reason)
+        w.raw("}")
+    }
 }

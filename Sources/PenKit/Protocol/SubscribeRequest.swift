@@ -3,7 +3,7 @@ import Foundation
 /// The client's request: `{"type":"subscribe","version":1,"channels":["frames","strokes"],"since":SEQ}`.
 /// `since` (optional) asks for every finalized stroke with a sequence number
 /// greater than SEQ that the history still holds, before live messages.
-public struct SubscribeRequest: Sendable, Hashable {
+public struct SubscribeRequest: Sendable, Hashable, WireMessage {
     public var version: Int
     public var channels: ChannelSet
     public var since: UInt64?
@@ -14,11 +14,13 @@ public struct SubscribeRequest: Sendable, Hashable {
         self.since = since
     }
 
-    public func jsonLine() -> String {
-        let names = channels.channels.map { "\"\($0.rawValue)\"" }.joined(separator: ",")
-        var s = "{\"type\":\"subscribe\",\"version\":\(version),\"channels\":[\(names)]"
-        if let since { s += ",\"since\":\(since)" }
-        return s + "}"
+    public func write(to w: inout JSONWriter) {
+        w.raw("{")
+        w.field("type", plain: "subscribe")
+        w.field("version", version)
+        w.key("channels"); w.write(channels)
+        if let since { w.field("since", since) }
+        w.raw("}")
     }
 
     /// Parses one client line. Client requests are rare, so Foundation's parser is fine here.

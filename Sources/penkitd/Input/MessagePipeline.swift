@@ -10,10 +10,15 @@ import PenKit
 struct MessagePipeline {
     private var engine: StrokeEngine
     private var engineOutput: [EngineMessage] = []
+    /// Where finalized strokes are made durable before any client is sent them.
+    private let journal: StrokeJournal?
 
     init(configuration: EngineConfiguration = EngineConfiguration(),
-         predictor: (any FramePredictor)? = StageFramePredictor.penkit()) {
+         predictor: (any FramePredictor)? = StageFramePredictor.penkit(),
+         journal: StrokeJournal? = nil, afterSeq: UInt64 = 0, afterStroke: UInt64 = 0) {
         engine = StrokeEngine(configuration: configuration, predictor: predictor)
+        engine.continueNumbering(afterSeq: afterSeq, afterStroke: afterStroke)
+        self.journal = journal
         engineOutput.reserveCapacity(16)
     }
 
@@ -21,11 +26,11 @@ struct MessagePipeline {
         switch event.kind {
         case .proximity:
             out.append(Outbound(.frames, ProximityMessage(device: device, time: event.time,
-                                                          entering: event.state == .proximityIn, tool: event.tool).jsonLine()))
+                                                          entering: event.state == .proximityIn, tool: event.tool)))
         case .button:
             if let button = event.button {
                 out.append(Outbound(.buttons, ButtonMessage(device: device, time: event.time, button: button,
-                                                            pressed: event.state == .pressed, tool: event.tool).jsonLine()))
+                                                            pressed: event.state == .pressed, tool: event.tool)))
             }
         case .tip, .axis:
             break
@@ -59,15 +64,29 @@ struct MessagePipeline {
     }
 
     private mutating func append(into out: inout [Outbound]) {
-        for message in engineOutput { out.append(Self.outbound(message)) }
+        for message in engineOutput {
+            let outbound = Self.outbound(message)
+            if let journal {
+                // Journaled here, on the input thread, before the batch is published to any client.
+                switch message {
+                case .stroke(let finalized):
+                    journal.record(.stroke, seq: finalized.seq, strokeID: finalized.stroke.id, line: outbound.line)
+                case .began(let began):
+                    journal.record(.began, seq: 0, strokeID: began.stroke, line: outbound.line)
+                case .frame, .update, .ended:
+                    break
+                }
+            }
+            out.append(outbound)
+        }
     }
 
     static func outbound(_ message: EngineMessage) -> Outbound {
         switch message {
-        case .frame(let frame): Outbound(.frames, message.jsonLine(), sourceTime: frame.sample.time)
-        case .began, .ended: Outbound(.frames, message.jsonLine())
-        case .update: Outbound(.updates, message.jsonLine())
-        case .stroke(let finalized): Outbound(.strokes, message.jsonLine(), seq: finalized.seq)
+        case .frame(let frame): Outbound(.frames, message, sourceTime: frame.sample.time)
+        case .began, .ended: Outbound(.frames, message)
+        case .update: Outbound(.updates, message)
+        case .stroke(let finalized): Outbound(.strokes, message, seq: finalized.seq)
         }
     }
 }

@@ -119,7 +119,7 @@ final class ClientHandler: ChannelInboundHandler, @unchecked Sendable {
             refusedOrClosed = true
             session.close(lastLine: ErrorMessage(code: .lineTooLong,
                                                  message: "request lines are limited to \(PenProtocol.maxLineBytes) bytes",
-                                                 fatal: true).jsonLine())
+                                                 fatal: true))
             pending = []
             start = 0
         }
@@ -132,14 +132,13 @@ final class ClientHandler: ChannelInboundHandler, @unchecked Sendable {
             hub.subscribe(session, request)
         case .failure(let error):
             logger.debug("bad client line", metadata: ["client": "\(session.id)", "code": "\(error.code.rawValue)"])
-            session.sendControl(error.jsonLine())
+            session.sendControl(error)
         }
     }
 
     private func refuse(_ channel: Channel, code: ErrorMessage.Code = .refused, reason: String) {
         refusedOrClosed = true
-        var buffer = channel.allocator.buffer(capacity: 128)
-        buffer.writeString(ErrorMessage(code: code, message: reason, fatal: true).jsonLine() + "\n")
+        let buffer = ClientSession.lineBuffer(ErrorMessage(code: code, message: reason, fatal: true), channel: channel)
         channel.writeAndFlush(buffer).whenComplete { _ in channel.close(promise: nil) }
     }
 }

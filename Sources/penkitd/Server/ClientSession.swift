@@ -30,13 +30,19 @@ final class ClientSession {
     }
 
     /// Sends a control line (hello, error, subscribed) ahead of any queue.
-    func sendControl(_ json: String) {
+    func sendControl(_ message: some WireMessage) {
         guard !closing else { return }
-        var buffer = channel.allocator.buffer(capacity: json.utf8.count + 1)
-        buffer.writeString(json)
-        buffer.writeInteger(UInt8(ascii: "\n"))
-        channel.write(buffer, promise: nil)
+        channel.write(Self.lineBuffer(message, channel: channel), promise: nil)
         needsFlush = true
+    }
+
+    /// One message's line in a buffer of the channel's allocator.
+    static func lineBuffer(_ message: some WireMessage, channel: Channel) -> ByteBuffer {
+        var writer = JSONWriter(capacity: 256)
+        writer.line(message)
+        var buffer = channel.allocator.buffer(capacity: writer.count)
+        buffer.writeBytes(writer.bytes)
+        return buffer
     }
 
     func deliver(_ message: Outbound, buffer: ByteBuffer) {
@@ -84,13 +90,11 @@ final class ClientSession {
 
     /// Ends the connection with a last line, after what NIO already holds for the
     /// client, but never waiting longer than `grace` on a client that does not read.
-    func close(lastLine: String, grace: TimeAmount = .seconds(1)) {
+    func close(lastLine: some WireMessage, grace: TimeAmount = .seconds(1)) {
         guard !closing else { return }
         queued.removeAll()
         queuedBytes = 0
-        var buffer = channel.allocator.buffer(capacity: lastLine.utf8.count + 1)
-        buffer.writeString(lastLine)
-        buffer.writeInteger(UInt8(ascii: "\n"))
+        let buffer = Self.lineBuffer(lastLine, channel: channel)
         closing = true
         let channel = self.channel
         channel.writeAndFlush(buffer).whenComplete { _ in channel.close(promise: nil) }
@@ -104,7 +108,7 @@ final class ClientSession {
         let message = ErrorMessage(code: .overflow,
                                    message: "client fell more than \(queueLimit) bytes behind on strokes; reconnect with since",
                                    fatal: true, lastSentSeq: lastSentSeq)
-        close(lastLine: message.jsonLine(), grace: .seconds(30))
+        close(lastLine: message, grace: .seconds(30))
     }
 
     private func countDrop(_ channel: ChannelSet) {
@@ -114,7 +118,7 @@ final class ClientSession {
     }
 
     private func reportDrops() {
-        sendControl(dropped.jsonLine())
+        sendControl(dropped)
         dropped = DroppedMessage()
     }
 }

@@ -71,7 +71,7 @@ final class Hub: @unchecked Sendable {
         clients[session.id] = session
         let hello = HelloMessage(devices: devices.values.sorted { $0.id < $1.id }, settings: settings,
                                  lastSeq: history.lastSeq, oldestSeq: history.oldestSeq)
-        session.sendControl(hello.jsonLine())
+        session.sendControl(hello)
         session.flushIfNeeded()
         logger.info("client connected", metadata: ["client": "\(session.id)", "pid": "\(peer.pid)", "uid": "\(peer.uid)"])
         return session
@@ -95,11 +95,11 @@ final class Hub: @unchecked Sendable {
             if history.hasGap(after: since) {
                 session.sendControl(ErrorMessage(
                     code: .historyGap,
-                    message: "strokes \(since + 1)...\(history.oldestSeq - 1) are no longer in the history; replaying from \(history.oldestSeq)").jsonLine())
+                    message: "strokes \(since + 1)...\(history.oldestSeq - 1) are no longer in the history; replaying from \(history.oldestSeq)"))
             }
             replay = history.after(since)
         }
-        session.sendControl(SubscribedMessage(channels: request.channels, replaying: replay.count).jsonLine())
+        session.sendControl(SubscribedMessage(channels: request.channels, replaying: replay.count))
         for entry in replay { session.enqueue(seq: entry.seq, line: entry.line) }
         session.flushIfNeeded()
     }
@@ -107,14 +107,14 @@ final class Hub: @unchecked Sendable {
     func deviceAdded(_ device: DeviceInfo) {
         eventLoop.execute {
             self.devices[device.id] = device
-            self.deliver([Outbound(.devices, DeviceChangeMessage(change: .added, device: device).jsonLine())])
+            self.deliver([Outbound(.devices, DeviceChangeMessage(change: .added, device: device))])
         }
     }
 
     func deviceRemoved(_ device: DeviceInfo) {
         eventLoop.execute {
             self.devices[device.id] = nil
-            self.deliver([Outbound(.devices, DeviceChangeMessage(change: .removed, device: device).jsonLine())])
+            self.deliver([Outbound(.devices, DeviceChangeMessage(change: .removed, device: device))])
         }
     }
 
@@ -139,7 +139,7 @@ final class Hub: @unchecked Sendable {
         eventLoop.flatSubmit {
             self.stopping = true
             let closes = self.clients.values.map { session -> EventLoopFuture<Void> in
-                session.close(lastLine: ShutdownMessage(reason: reason).jsonLine())
+                session.close(lastLine: ShutdownMessage(reason: reason))
                 return session.channel.closeFuture
             }
             return EventLoopFuture.andAllComplete(closes, on: self.eventLoop)

@@ -10,12 +10,12 @@ struct Outbound: Sendable {
     /// A live frame's sample time (µs, CLOCK_MONOTONIC for live input), for the latency probe; 0 otherwise.
     var sourceTime: UInt64
 
-    init(_ channel: ChannelSet, _ json: String, seq: UInt64 = 0, sourceTime: UInt64 = 0) {
+    init(_ channel: ChannelSet, _ message: some WireMessage, seq: UInt64 = 0, sourceTime: UInt64 = 0) {
         self.channel = channel
         self.sourceTime = sourceTime
-        var bytes = Array(json.utf8)
-        bytes.append(UInt8(ascii: "\n"))
-        self.line = bytes
+        var writer = JSONWriter(capacity: 512)
+        writer.line(message)
+        self.line = writer.bytes
         self.seq = seq
     }
 

@@ -33,6 +33,12 @@ wait_until() {
 # that the package's user and the test users are created in the guest's real files.
 while mountpoint -q /etc/shadow; do umount /etc/shadow || break; done
 for f in /etc/passwd /etc/group /etc/gshadow; do mountpoint -q "$f" && umount "$f"; done
+# It also mounts fresh file systems over parts of /var, where journald may keep its files: keep
+# the journal in /run instead, so journalctl reads what journald writes.
+findmnt -rn -o TARGET,FSTYPE >"$OUT/mounts.txt"
+mkdir -p /etc/systemd/journald.conf.d
+printf '[Journal]\nStorage=volatile\n' >/etc/systemd/journald.conf.d/penkit-guest.conf
+systemctl restart systemd-journald
 [ "$(cat /proc/1/comm)" = systemd ] && ok "PID 1 is systemd ($(systemctl --version | head -1))" || fail "PID 1 is $(cat /proc/1/comm)"
 booted() { case $(systemctl is-system-running 2>/dev/null) in running|degraded) return 0;; *) return 1;; esac; }
 wait_until 600 booted
@@ -66,7 +72,9 @@ play() {   # play NAME CLIENT_LOG
     REPLAY=$!
     wait_until 120 grep -q '^uinput: /dev/input/event' "$OUT/$name.replay.txt" || { fail "$name: no uinput device: $(cat "$OUT/$name.replay.txt")"; return 1; }
     NODE=$(sed -n 's/^uinput: \(\/dev\/input\/event[0-9]*\) .*/\1/p' "$OUT/$name.replay.txt")
-    wait_until 300 grep -q "\"change\":\"added\".*\"source\":\"$NODE\"" "$log" || { fail "$name: the client never saw $NODE added"; return 1; }
+    wait_until 300 grep -q "\"change\":\"added\".*\"source\":\"$NODE\"" "$log" || {
+        fail "$name: the client never saw $NODE added; penkitd: $(journalctl -u penkit.service -o cat --no-pager | tail -3 | tr '\n' ' ')"
+        kill $REPLAY 2>/dev/null; return 1; }
     touch "$OUT/$name.go"
     wait_until 600 grep -q '^uinput: played' "$OUT/$name.replay.txt" || fail "$name: the replay did not finish"
     wait_until 120 grep -q '"type":"stroke"' "$log" || fail "$name: no finalized stroke reached the client"
@@ -99,21 +107,28 @@ else fail "mallory: exit $code, $(cat "$OUT/mallory.out" "$OUT/mallory.err")"; f
 printf '%s\n' '# EVEMU 1.3' 'N: penkit guest keyboard' 'I: 0003 1234 5678 0001' 'P: 00 00 00 00 00 00 00 00' \
     'B: 00 03 00 00 00 00 00 00 00' 'B: 01 fe ff ff ff 00 00 00 00' 'E: 0.000000 0001 001e 1' 'E: 0.000000 0000 0000 0' \
     'E: 0.050000 0001 001e 0' 'E: 0.050000 0000 0000 0' >"$OUT/keyboard.evemu"
-PENKIT_UINPUT_END_FILE=$OUT/keyboard.end penkit replay "$OUT/keyboard.evemu" --uinput >"$OUT/keyboard.replay.txt" 2>&1 &
+# No reader will open it, so the replay keeps the device (it waits for one) until it is killed.
+penkit replay "$OUT/keyboard.evemu" --uinput >"$OUT/keyboard.replay.txt" 2>&1 &
 KBD=$!
-wait_until 120 grep -q '^uinput: played' "$OUT/keyboard.replay.txt"
+wait_until 120 grep -q '^uinput: /dev/input/event' "$OUT/keyboard.replay.txt" || fail "keyboard: no uinput device: $(cat "$OUT/keyboard.replay.txt")"
 kbd=$(sed -n 's/^uinput: \(\/dev\/input\/event[0-9]*\) .*/\1/p' "$OUT/keyboard.replay.txt")
+wait_until 120 test -c "$kbd" || fail "keyboard: $kbd never appeared"
 udevadm settle --timeout=120
+# penkitd has had the keyboard's udev event by now if it were going to act on it: its own tablet
+# check answers within the same event, and this waits for udev to finish the device's rules first.
+wait_until 30 sh -c "udevadm info -q property -n $kbd | grep -q ID_INPUT_KEY"
 MAIN=$(systemctl show -P MainPID penkit.service)
 held=$(ls -l /proc/"$MAIN"/fd 2>/dev/null | sed -n 's|.* -> \(/dev/input/.*\)|\1|p' | sort -u)
 nontablet=
 for node in $held; do
     udevadm info -q property -n "$node" | grep -qx 'ID_INPUT_TABLET=1' || nontablet="$nontablet $node"
 done
-[ -z "$nontablet" ] && ok "penkitd holds only tablets (${held:-no input node now}); keyboard $kbd: $(stat -c '%G %a' "$kbd")" \
-    || fail "penkitd holds non-tablet nodes:$nontablet"
-[ "$(stat -c %G "$kbd")" != penkit ] || fail "the keyboard $kbd belongs to group penkit"
-touch "$OUT/keyboard.end"; wait $KBD 2>/dev/null
+if [ -n "$nontablet" ]; then fail "penkitd holds non-tablet nodes:$nontablet"
+elif [ -z "$kbd" ] || [ ! -c "$kbd" ]; then fail "keyboard: no device to check"
+else ok "penkitd (pid $MAIN) holds only tablets (${held:-none open now}), not the keyboard $kbd ($(stat -c 'group %G, mode %a' "$kbd"); $(udevadm info -q property -n "$kbd" | grep -E '^ID_INPUT_(KEYBOARD|TABLET)=' | tr '\n' ' '))"
+fi
+[ "$(stat -c %G "$kbd" 2>/dev/null)" != penkit ] || fail "the keyboard $kbd belongs to group penkit"
+kill $KBD 2>/dev/null; wait $KBD 2>/dev/null
 
 # systemd's own exposure score of the running unit.
 systemd-analyze security penkit.service --no-pager >"$OUT/security.txt" 2>&1

@@ -75,6 +75,8 @@ play() {   # play NAME CLIENT_LOG
     wait_until 300 grep -q "\"change\":\"added\".*\"source\":\"$NODE\"" "$log" || {
         fail "$name: the client never saw $NODE added; penkitd: $(journalctl -u penkit.service -o cat --no-pager | tail -3 | tr '\n' ' ')"
         kill $REPLAY 2>/dev/null; return 1; }
+    # The node's owner, mode and ACL while the reader has it (the device goes when the replay ends).
+    { stat -c 'owner %U:%G mode %a' "$NODE"; getfacl -p "$NODE" 2>/dev/null; } >"$OUT/$name.acl"
     touch "$OUT/$name.go"
     wait_until 600 grep -q '^uinput: played' "$OUT/$name.replay.txt" || fail "$name: the replay did not finish"
     wait_until 120 grep -q '"type":"stroke"' "$log" || fail "$name: no finalized stroke reached the client"
@@ -93,7 +95,7 @@ MAIN=$(systemctl show -P MainPID penkit.service)
 echo "systemd-guest: penkitd runs as $(ps -o user=,group= -p "$MAIN") (pid $MAIN)"
 if play system "$OUT/alice.jsonl"; then
     strokes=$(count '"type":"stroke"' "$OUT/alice.jsonl")
-    ok "alice (group penkit) received $strokes stroke(s) and $(count '"type":"frame"' "$OUT/alice.jsonl") frames from the system service"
+    ok "alice (group penkit) received $strokes stroke(s) and $(count '"type":"frame"' "$OUT/alice.jsonl") frames from the system service ($NODE $(head -1 "$OUT/system.acl"))"
 fi
 kill $ALICE 2>/dev/null; wait $ALICE 2>/dev/null
 
@@ -184,11 +186,13 @@ as_carol systemctl --user enable --now penkit.socket >"$OUT/user-enable.log" 2>&
 as_carol penkit events --json >"$OUT/carol.jsonl" 2>"$OUT/carol.err" &
 CAROL=$!
 wait_until 300 sh -c "runuser -u carol -- env XDG_RUNTIME_DIR=/run/user/$uid systemctl --user is-active --quiet penkit.service" \
-    && ok "carol's first connection started her penkit.service (user socket activation)" || fail "user penkit.service did not start: $(cat "$OUT/carol.err")"
+    && ok "carol's first connection started her penkit.service (user socket activation)" \
+    || { fail "user penkit.service did not start: $(cat "$OUT/carol.err") $(journalctl -b --no-pager _UID="$uid" | grep -i penkit | tail -4 | tr '\n' ' ')"; finish; return; }
 wait_until 300 grep -q '"type":"hello"' "$OUT/carol.jsonl" || fail "carol got no hello: $(cat "$OUT/carol.err")"
 if play user "$OUT/carol.jsonl"; then
-    ok "carol (not in group penkit) received $(count '"type":"stroke"' "$OUT/carol.jsonl") stroke(s) from her user service; $NODE ACL: $(getfacl -p "$NODE" 2>/dev/null | grep '^user:carol' )"
-    getfacl -p "$NODE" 2>/dev/null | grep -q '^user:carol:rw' || fail "no uaccess ACL for carol on $NODE"
+    ok "carol (not in group penkit) received $(count '"type":"stroke"' "$OUT/carol.jsonl") stroke(s) from her user service"
+    if grep -q '^user:carol:rw' "$OUT/user.acl"; then ok "uaccess gave carol the tablet: $NODE $(head -1 "$OUT/user.acl"), ACL $(grep '^user:carol' "$OUT/user.acl")"
+    else fail "no uaccess ACL for carol on $NODE: $(tr '\n' ' ' <"$OUT/user.acl")"; fi
 fi
 kill $CAROL 2>/dev/null; wait $CAROL 2>/dev/null
 as_carol systemd-analyze --user security penkit.service --no-pager >"$OUT/user-security.txt" 2>&1

@@ -12,6 +12,8 @@ WAIT = 90  # seconds; bounds a failure only, every wait is on a condition
 
 PREDICTED = (0xE0, 0x10, 0x9A)
 LIVE = (0x1E, 0x63, 0xD6)
+ESTIMATED = (0xF0, 0x8C, 0x00)
+LATE_PRESSURE_MS = 40
 
 
 def fail(message):
@@ -22,14 +24,15 @@ def fail(message):
 # --- expected values from real libinput and the trace file ---------------------------------
 
 def libinput_contacts(fixture):
-    """Contact positions (mm) and the number of tip-downs, from real libinput's events."""
+    """Positions (mm) where a tool that inks touched, and the number of tip-downs of any tool,
+    from real libinput's events. An eraser's contacts are left out: an eraser stroke leaves no ink."""
     points, strokes = [], 0
     with open(fixture) as f:
         for line in f:
             e = json.loads(line)
             if e["type"] == "tip" and e["state"] == "down":
                 strokes += 1
-            if e.get("tip") == "down" and e["type"] in ("tip", "axis"):
+            if e.get("tip") == "down" and e["type"] in ("tip", "axis") and e["tool"]["type"] != "eraser":
                 points.append((e["x"], e["y"]))
     return points, strokes
 
@@ -231,9 +234,10 @@ def count_colour(shot, canvas, color):
 
 # --- the runs ---------------------------------------------------------------------------------
 
-def start_view(penkit, trace, realtime, socket=None):
+def start_view(penkit, trace, realtime, socket=None, extra=()):
     args = [penkit, "view", "--listen", "127.0.0.1:0"]
     args += ["--socket", socket] if socket else ["--replay", trace] + (["--realtime"] if realtime else [])
+    args += list(extra)
     process = subprocess.Popen(args, stdout=subprocess.PIPE, text=True)
     line = process.stdout.readline()
     m = re.match(r"penkit view: (http://127\.0\.0\.1:\d+/\?token=[0-9a-f]{64})$", line.strip())
@@ -264,9 +268,11 @@ def check_finalized(browser, session, strokes, label):
 
 def realtime_run(browser, penkit, out):
     trace, contacts, strokes = bundled("wacom-intuos4-6x9-stylus-drag")
-    view, url = start_view(penkit, trace, realtime=True)
+    # Pressure arrives late, so that the newest samples' force is an estimate awaiting its update.
+    view, url = start_view(penkit, trace, realtime=True, extra=["--late-pressure", str(LATE_PRESSURE_MS)])
     try:
-        print(f"{trace} at its recorded pace ({len(contacts)} contact events, {strokes} stroke(s) in libinput's output)")
+        print(f"{trace} at its recorded pace, pressure {LATE_PRESSURE_MS} ms late "
+              f"({len(contacts)} contact events, {strokes} stroke(s) in libinput's output)")
         session = browser.open(url)
         browser.wait_for(session, "window.penkitView !== undefined", "its script running")
         # Mid-stroke: once a good part of the stroke is drawn, freeze the page at the next frame
@@ -279,15 +285,20 @@ def realtime_run(browser, penkit, out):
         path = coarse([canvas.map(x, y) for x, y in contacts])
         predicted = count_colour(shot, canvas, PREDICTED)
         live = count_colour(shot, canvas, LIVE)
+        estimated = count_colour(shot, canvas, ESTIMATED)
         far = [p for p in predicted if distance_to_path(p[0], p[1], path) > 25]
+        far_estimates = [p for p in estimated if distance_to_path(p[0], p[1], path) > 10]
         print(f"  mid-stroke: {len(predicted)} pixels in the predicted colour ({len(far)} over 25 px from libinput's path), "
-              f"{len(live)} in the live-ink colour")
+              f"{len(live)} in the live-ink colour, {len(estimated)} in the estimate colour "
+              f"({len(far_estimates)} over 10 px from the path)")
         if len(predicted) < 10:
             fail("mid-stroke: no predicted segment in its own colour")
         if len(far) > len(predicted) * 0.1:
             fail("mid-stroke: the predicted segment is not near where the pen went")
         if len(live) < 50:
             fail("mid-stroke: no live ink in its own colour")
+        if len(estimated) < 10 or far_estimates:
+            fail("mid-stroke: samples awaiting their late pressure are not marked on the path")
         browser.evaluate(session, "penkitView.resume()")
         browser.wait_for(session, "penkitView.ended", "the end of the replay")
         shot = browser.screenshot(session, os.path.join(out, "view-final.png"))
@@ -295,6 +306,8 @@ def realtime_run(browser, penkit, out):
         check_ink(shot, canvas, contacts, "finished")
         if count_colour(shot, canvas, PREDICTED):
             fail("finished: predicted samples still drawn after the pen was lifted")
+        if count_colour(shot, canvas, ESTIMATED):
+            fail("finished: estimate marks left after every update arrived")
     finally:
         view.kill()
 
@@ -322,7 +335,10 @@ def daemon_run(browser, penkit, out):
     penkitd = os.path.join(os.path.dirname(penkit), "penkitd")
     with tempfile.TemporaryDirectory() as run:
         socket_path = os.path.join(run, "penkit.sock")
-        daemon = subprocess.Popen([penkitd, "--config", "/dev/null", "--socket", socket_path, "--replay", trace,
+        # Its stroke journal in the temporary directory: a journal kept from an earlier run would
+        # add that run's strokes to the history the page is sent.
+        daemon = subprocess.Popen([penkitd, "--config", "/dev/null", "--socket", socket_path, "--state-dir", run,
+                                   "--replay", trace,
                                    "--realtime", "--wait-clients", "1", "--exit-after-replay", "--log-level", "warning"])
         view = None
         try:

@@ -9,6 +9,6 @@ struct Penkit: AsyncParsableCommand {
         version: PenkitVersion.string,
         subcommands: [ReplayCommand.self, BenchCommand.self, OracleCommand.self, LibinputEventsCommand.self,
                       EventsCommand.self, StrokesCommand.self, DevicesCommand.self, ViewCommand.self,
-                      CompareCommand.self]
+                      CompareCommand.self, DrawCommand.self, DrawingCommand.self]
     )
 }

@@ -8,13 +8,7 @@ import PenKit
 /// the decoder and the stroke engine, printing what a socket client receives
 /// (docs/protocol.md), or a line per stroke without --json.
 func replayMessages(_ command: ReplayCommand) async throws {
-    var late: LatePressure?
-    if let text = command.latePressure {
-        guard let parsed = LatePressure(parsing: text) else {
-            throw ValidationError("--late-pressure expects MS or MS±JITTER in milliseconds (e.g. 20±10), got \(text)")
-        }
-        late = parsed
-    }
+    let late = try parseLatePressure(command.latePressure)
     let inputs = try decodeForEngine(command.trace, options: command.decoderOptions, speed: command.speed)
     let replay = EngineReplay(latePressure: late, predictor: StageFramePredictor.penkit(inputSmoothing: command.smoothing ? 4 : 1))
     var out = ""
@@ -37,6 +31,15 @@ func replayMessages(_ command: ReplayCommand) async throws {
     FileHandle.standardOutput.write(Data(out.utf8))
 }
 
+/// The `--late-pressure MS[±JITTER]` option of `replay` and `view`.
+func parseLatePressure(_ text: String?) throws -> LatePressure? {
+    guard let text else { return nil }
+    guard let parsed = LatePressure(parsing: text) else {
+        throw ValidationError("--late-pressure expects MS or MS±JITTER in milliseconds (e.g. 20±10), got \(text)")
+    }
+    return parsed
+}
+
 /// Every usable device of a trace, decoded and merged by time (stable: events
 /// of one device that share a timestamp keep their order). Devices libinput
 /// would ignore are named on stderr; none usable is an error.
@@ -55,7 +58,7 @@ func decodeForEngine(_ path: String, options: DecoderOptions, speed: Double = 1)
             FileHandle.standardError.write(Data("penkit: \(path): device \(index) \"\(device.description.name)\" ignored: \(error)\n".utf8))
         }
     }
-    guard usable > 0 else { throw ValidationError("\(path): no device libinput would use as a tablet") }
+    guard usable > 0 else { throw RuntimeFailure("\(path): no device libinput would use as a tablet") }
     inputs.sort { ($0.input.event.time, $0.order) < ($1.input.event.time, $1.order) }
     return inputs.map(\.input)
 }

@@ -3,15 +3,19 @@ import Foundation
 /// The client's request: `{"type":"subscribe","version":1,"channels":["frames","strokes"],"since":SEQ}`.
 /// `since` (optional) asks for every finalized stroke with a sequence number
 /// greater than SEQ that the history still holds, before live messages.
+/// `predict` (optional) asks for the client's own prediction horizon (`PredictionRequest`).
 public struct SubscribeRequest: Sendable, Hashable, WireMessage {
     public var version: Int
     public var channels: ChannelSet
     public var since: UInt64?
+    public var predict: PredictionRequest?
 
-    public init(version: Int = PenProtocol.version, channels: ChannelSet, since: UInt64? = nil) {
+    public init(version: Int = PenProtocol.version, channels: ChannelSet, since: UInt64? = nil,
+                predict: PredictionRequest? = nil) {
         self.version = version
         self.channels = channels
         self.since = since
+        self.predict = predict
     }
 
     public func write(to w: inout JSONWriter) {
@@ -20,6 +24,7 @@ public struct SubscribeRequest: Sendable, Hashable, WireMessage {
         w.field("version", version)
         w.key("channels"); w.write(channels)
         if let since { w.field("since", since) }
+        if let predict { w.key("predict"); predict.write(to: &w) }
         w.raw("}")
     }
 
@@ -35,8 +40,13 @@ public struct SubscribeRequest: Sendable, Hashable, WireMessage {
         guard type == "subscribe" else {
             return .failure(ErrorMessage(code: .unknownRequest, message: "unknown request type \"\(type)\""))
         }
-        guard let version = (dict["version"] as? NSNumber)?.intValue else {
+        guard dict["version"] != nil else {
             return .failure(ErrorMessage(code: .malformed, message: "subscribe needs \"version\""))
+        }
+        // Typed, strictly: JSONSerialization's NSNumber would take true, 1.5 or 2^64+1 as 1.
+        guard let typed = try? JSONDecoder().decode(StrictFields.self, from: Data(line)), let version = typed.version else {
+            return .failure(ErrorMessage(code: .malformed,
+                                         message: "\"version\" must be an integer and \"since\" a non-negative integer below 2^64"))
         }
         guard version == PenProtocol.version else {
             return .failure(ErrorMessage(code: .unsupportedVersion,
@@ -56,14 +66,19 @@ public struct SubscribeRequest: Sendable, Hashable, WireMessage {
         } else {
             channels = .all
         }
-        var since: UInt64?
-        if let raw = dict["since"] {
-            guard let number = raw as? NSNumber, number.int64Value >= 0,
-                  number.doubleValue == Double(number.int64Value) else {
-                return .failure(ErrorMessage(code: .malformed, message: "\"since\" must be a non-negative integer"))
+        var predict: PredictionRequest?
+        if let raw = dict["predict"] {
+            switch PredictionRequest.parse(raw) {
+            case .success(let request): predict = request
+            case .failure(let error): return .failure(error)
             }
-            since = UInt64(number.int64Value)
         }
-        return .success(SubscribeRequest(version: version, channels: channels, since: since))
+        return .success(SubscribeRequest(version: version, channels: channels, since: typed.since, predict: predict))
+    }
+
+    /// The numeric fields, decoded by type: a bool, a fraction or an out-of-range number is an error.
+    private struct StrictFields: Decodable {
+        var version: Int?
+        var since: UInt64?
     }
 }

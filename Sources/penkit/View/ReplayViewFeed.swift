@@ -17,13 +17,15 @@ struct ReplayViewFeed: ViewFeed {
     let realtime: Bool
     let summary: String
 
-    init(trace: String, realtime: Bool, options: DecoderOptions) throws {
+    /// Decodes as `penkit replay TRACE --json` does, with the same predictor.
+    init(trace: String, realtime: Bool, smoothing: Bool, latePressure: LatePressure?) throws {
         let loaded = try TraceFile.load(path: trace)
-        let inputs = try decodeForEngine(trace, options: options)
+        let inputs = try decodeForEngine(trace, options: DecoderOptions(smoothing: smoothing ? nil : false))
         var lines: [TimedLine] = []
         var clock: UInt64 = 0
         var strokes = 0
-        EngineReplay(predictor: StageFramePredictor.penkit()).run(inputs) { message in
+        let predictor = StageFramePredictor.penkit(inputSmoothing: smoothing ? 4 : 1)
+        EngineReplay(latePressure: latePressure, predictor: predictor).run(inputs) { message in
             // Updates and finalized strokes carry no publication time: they go with the input before them.
             switch message {
             case .frame(let frame): clock = max(clock, frame.sample.time)

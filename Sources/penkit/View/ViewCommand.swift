@@ -28,11 +28,15 @@ struct ViewCommand: AsyncParsableCommand {
     @Flag(inversion: .prefixedNo, help: "With --replay: libinput's 4-sample smoothing of x, y and tilt.")
     var smoothing = true
 
+    @Option(help: "With --replay: move pressure into a second stream delayed by MS[±JITTER] milliseconds, so that force stays an estimate until its update (orange rings).")
+    var latePressure: String?
+
     @Option(help: "Stop once no page has been connected for this many seconds (default: serve until interrupted).")
     var exitWhenIdle: Double?
 
     func validate() throws {
-        if realtime && replay == nil { throw ValidationError("--realtime needs --replay TRACE") }
+        if replay == nil && (realtime || latePressure != nil) { throw ValidationError("--realtime and --late-pressure need --replay TRACE") }
+        _ = try parseLatePressure(latePressure)
         if let exitWhenIdle, !(exitWhenIdle > 0) { throw ValidationError("--exit-when-idle must be a positive number of seconds") }
         _ = try parsedListen()
     }
@@ -44,8 +48,8 @@ struct ViewCommand: AsyncParsableCommand {
     func run() async throws {
         let feed: any ViewFeed
         if let replay {
-            feed = try ReplayViewFeed(trace: replay, realtime: realtime,
-                                      options: DecoderOptions(smoothing: smoothing ? nil : false))
+            feed = try ReplayViewFeed(trace: replay, realtime: realtime, smoothing: smoothing,
+                                      latePressure: try parseLatePressure(latePressure))
         } else {
             // Fail now, not when a page connects, when penkitd is not there; the page's
             // connections then go to the socket discovery found.

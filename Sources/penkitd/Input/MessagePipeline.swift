@@ -13,9 +13,20 @@ struct MessagePipeline {
     /// Where finalized strokes are made durable before any client is sent them.
     private let journal: StrokeJournal?
 
+    /// The config file's inks, picked up when a tip goes down after a reload.
+    private let inks: SharedInkChoice?
+    private var inksSeen: UInt64 = .max
+    private let baseConfiguration: EngineConfiguration
+    /// The horizons clients asked for beyond the default; nil: every client gets the default.
+    private let variants: PredictionVariants?
+
     init(configuration: EngineConfiguration = EngineConfiguration(),
          predictor: (any FramePredictor)? = StageFramePredictor.penkit(),
-         journal: StrokeJournal? = nil, afterSeq: UInt64 = 0, afterStroke: UInt64 = 0) {
+         journal: StrokeJournal? = nil, afterSeq: UInt64 = 0, afterStroke: UInt64 = 0,
+         inks: SharedInkChoice? = nil, variants: PredictionVariants? = nil) {
+        baseConfiguration = configuration
+        self.inks = inks
+        self.variants = variants
         engine = StrokeEngine(configuration: configuration, predictor: predictor)
         engine.continueNumbering(afterSeq: afterSeq, afterStroke: afterStroke)
         self.journal = journal
@@ -32,7 +43,10 @@ struct MessagePipeline {
                 out.append(Outbound(.buttons, ButtonMessage(device: device, time: event.time, button: button,
                                                             pressed: event.state == .pressed, tool: event.tool)))
             }
-        case .tip, .axis:
+        case .tip:
+            // Inks are chosen when a stroke begins, so a reload takes effect from the next one.
+            if let choice = inks?.changed(since: &inksSeen) { engine.configuration = choice.applied(to: baseConfiguration) }
+        case .axis:
             break
         }
         engineOutput.removeAll(keepingCapacity: true)
@@ -65,7 +79,10 @@ struct MessagePipeline {
 
     private mutating func append(into out: inout [Outbound]) {
         for message in engineOutput {
-            let outbound = Self.outbound(message)
+            var outbound = Self.outbound(message)
+            if case .frame(let frame) = message, let requests = variants?.current, !requests.isEmpty {
+                addAlternates(of: frame, for: requests, to: &outbound)
+            }
             if let journal {
                 // Journaled here, on the input thread, before the batch is published to any client.
                 switch message {
@@ -78,6 +95,19 @@ struct MessagePipeline {
                 }
             }
             out.append(outbound)
+        }
+    }
+
+    /// Encodes `frame` once per distinct requested horizon. Runs right after the engine made
+    /// the frame, so "now" is when this frame is ready to go out: Android's pipeline age.
+    private mutating func addAlternates(of frame: Frame, for requests: [PredictionRequest], to outbound: inout Outbound) {
+        let now = MonotonicClock.now()
+        outbound.alternates.reserveCapacity(requests.count)
+        for request in requests {
+            let horizon = request.horizon(eventTime: frame.sample.time, now: now)
+            let variant = engine.repredicted(frame, horizon: horizon)
+            outbound.alternates.append(Outbound.Alternate(
+                request: request, line: Outbound(.frames, EngineMessage.frame(variant)).line))
         }
     }
 

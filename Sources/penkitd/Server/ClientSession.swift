@@ -12,11 +12,18 @@ final class ClientSession {
     let channel: Channel
     let peer: PeerCredentials
     var channels: ChannelSet = []
+    /// The prediction horizon this client asked for in `subscribe`.
+    var prediction: PredictionRequest = .standard
     private var queued: Deque<(seq: UInt64, line: ByteBuffer)> = []
     private var queuedBytes = 0
     private let queueLimit: Int
     private var dropped = DroppedMessage()
     private(set) var lastSentSeq: UInt64 = 0
+    /// The last stroke NIO has written to the socket (not merely queued): where a client cut
+    /// off at shutdown resumes, since NIO's unwritten buffers are lost when the channel closes.
+    private(set) var writtenSeq: UInt64 = 0
+    /// Set once shutdown began: the line that ends the connection once every queued stroke is out.
+    private var pendingShutdown: ShutdownMessage?
     private var needsFlush = false
     private(set) var closing = false
     private let logger: Logger
@@ -42,6 +49,14 @@ final class ClientSession {
         writer.line(message)
         var buffer = channel.allocator.buffer(capacity: writer.count)
         buffer.writeBytes(writer.bytes)
+        return buffer
+    }
+
+    /// The frame's line for this client's horizon: its own encoding if the input thread made
+    /// one, else the default (a request newer than the frame falls back to the default once).
+    func line(of message: Outbound, buffers: [ByteBuffer], default buffer: ByteBuffer) -> ByteBuffer {
+        guard prediction != .standard else { return buffer }
+        for (i, alternate) in message.alternates.enumerated() where alternate.request == prediction { return buffers[i] }
         return buffer
     }
 
@@ -74,11 +89,46 @@ final class ClientSession {
         while channel.isWritable, let next = queued.first {
             queued.removeFirst()
             queuedBytes -= next.line.readableBytes
-            channel.write(next.line, promise: nil)
-            if next.seq > 0 { lastSentSeq = next.seq }
+            if next.seq > 0 {
+                lastSentSeq = next.seq
+                // Strokes are rare (a few a second): one promise each is cheap.
+                let seq = next.seq
+                let written = channel.eventLoop.makePromise(of: Void.self)
+                written.futureResult.whenSuccess { [weak self] in
+                    if let self, seq > self.writtenSeq { self.writtenSeq = seq }
+                }
+                channel.write(next.line, promise: written)
+            } else {
+                channel.write(next.line, promise: nil)
+            }
             needsFlush = true
         }
         if queued.isEmpty, channel.isWritable, !dropped.isEmpty { reportDrops() }
+        if queued.isEmpty, let pendingShutdown { close(lastLine: pendingShutdown, grace: .seconds(1)) }
+    }
+
+    /// Shutdown without losing a stroke silently: the strokes still queued go out as the client
+    /// reads them, then `shutdown`. A client that has not taken them within `grace` is cut off
+    /// with `overflow` and `lastSentSeq` = the last stroke written to its socket, from which it
+    /// resumes with `since` (the journal keeps the rest). An already overflowed client is cut at `grace`.
+    func finish(_ message: ShutdownMessage, grace: TimeAmount) {
+        let channel = self.channel
+        guard !closing else {
+            channel.eventLoop.scheduleTask(in: grace) { channel.close(promise: nil) }
+            return
+        }
+        pendingShutdown = message
+        drain()
+        flushIfNeeded()
+        channel.eventLoop.scheduleTask(in: grace) { [weak self] in
+            guard let self, !self.closing else { return }
+            self.logger.warning("client did not take its strokes before shutdown; cutting it off with overflow",
+                                metadata: ["client": "\(self.id)", "writtenSeq": "\(self.writtenSeq)", "lastSentSeq": "\(self.lastSentSeq)"])
+            let overflow = ErrorMessage(code: .overflow,
+                                        message: "penkitd stopped before this client read every stroke; reconnect with since",
+                                        fatal: true, lastSentSeq: self.writtenSeq)
+            self.close(lastLine: overflow, grace: .milliseconds(100))
+        }
     }
 
     func flushIfNeeded() {

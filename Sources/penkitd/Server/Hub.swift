@@ -20,6 +20,8 @@ final class Hub: @unchecked Sendable {
     private let logger: Logger
     private let probe: LatencyProbe?
     private(set) var stopping = false
+    /// The horizons clients asked for, shared with the input thread's pipeline.
+    let predictionVariants = PredictionVariants()
     /// Batches handed to the event loop and not yet delivered. Live input is
     /// paced by the hardware; an unpaced replay waits on this instead of
     /// growing the loop's task queue without bound.
@@ -81,6 +83,7 @@ final class Hub: @unchecked Sendable {
         eventLoop.assertInEventLoop()
         if clients.removeValue(forKey: session.id) != nil {
             logger.info("client disconnected", metadata: ["client": "\(session.id)"])
+            predictionVariants.update(clients.values.map(\.prediction))
         }
     }
 
@@ -90,6 +93,8 @@ final class Hub: @unchecked Sendable {
     func subscribe(_ session: ClientSession, _ request: SubscribeRequest) {
         eventLoop.assertInEventLoop()
         session.channels = request.channels
+        session.prediction = request.predict ?? .standard
+        predictionVariants.update(clients.values.map(\.prediction))
         var replay: [(seq: UInt64, line: ByteBuffer)] = []
         if let since = request.since, request.channels.contains(.strokes) {
             if history.hasGap(after: since) {
@@ -122,7 +127,15 @@ final class Hub: @unchecked Sendable {
         for message in batch {
             let buffer = ByteBuffer(bytes: message.line)
             if message.seq > 0 { history.append(seq: message.seq, line: buffer) }
-            for session in clients.values { session.deliver(message, buffer: buffer) }
+            if message.alternates.isEmpty {
+                for session in clients.values { session.deliver(message, buffer: buffer) }
+            } else {
+                // Each horizon's encoding goes into one buffer, shared by its clients.
+                let buffers = message.alternates.map { ByteBuffer(bytes: $0.line) }
+                for session in clients.values {
+                    session.deliver(message, buffer: session.line(of: message, buffers: buffers, default: buffer))
+                }
+            }
         }
         for session in clients.values { session.flushIfNeeded() }
         if let probe { Self.record(batch, .writtenToSockets, in: probe) }
@@ -133,13 +146,17 @@ final class Hub: @unchecked Sendable {
         for message in batch where message.sourceTime > 0 { probe.record(stage, sourceTime: message.sourceTime, now: now) }
     }
 
-    /// Tells every client the server is stopping and closes them; the future
-    /// completes when every connection is closed.
+    /// How long a stopping penkitd waits for a client to take the strokes queued for it
+    /// (docs/daemon.md); past it the client is cut off with `overflow`.
+    static let shutdownGrace: TimeAmount = .seconds(1)
+
+    /// Tells every client the server is stopping (after the strokes queued for it) and closes
+    /// them; the future completes when every connection is closed, within about the grace.
     func shutdown(reason: String) -> EventLoopFuture<Void> {
         eventLoop.flatSubmit {
             self.stopping = true
             let closes = self.clients.values.map { session -> EventLoopFuture<Void> in
-                session.close(lastLine: ShutdownMessage(reason: reason))
+                session.finish(ShutdownMessage(reason: reason), grace: Self.shutdownGrace)
                 return session.channel.closeFuture
             }
             return EventLoopFuture.andAllComplete(closes, on: self.eventLoop)

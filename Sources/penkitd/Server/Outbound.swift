@@ -9,6 +9,14 @@ struct Outbound: Sendable {
     var seq: UInt64
     /// A live frame's sample time (µs, CLOCK_MONOTONIC for live input), for the latency probe; 0 otherwise.
     var sourceTime: UInt64
+    /// The same frame encoded for clients that asked for another prediction horizon; `line` is
+    /// the default horizon's. Empty for everything else (an empty array allocates nothing).
+    var alternates: [Alternate] = []
+
+    struct Alternate: Sendable {
+        var request: PredictionRequest
+        var line: [UInt8]
+    }
 
     init(_ channel: ChannelSet, _ message: some WireMessage, seq: UInt64 = 0, sourceTime: UInt64 = 0) {
         self.channel = channel

@@ -15,6 +15,8 @@ final class SocketServer: @unchecked Sendable {
     private var liveBufferBytes: Int
     private let logger: Logger
     private(set) var path: String?
+    /// The socket file as bound, so that reload and stop touch only it.
+    private var identity: SocketPath.BoundSocket?
 
     init(config: DaemonConfig, settings: [String: String], logger: Logger, probe: LatencyProbe? = nil) throws {
         group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
@@ -33,7 +35,7 @@ final class SocketServer: @unchecked Sendable {
         let newPolicy = try PeerPolicy(config: config)
         if let path {
             // Our own socket file (not a socket-activated one): mode and group apply at once.
-            try SocketPath.applyPermissions(path, mode: config.socketMode, group: config.socketGroup)
+            try SocketPath.applyPermissions(path, identity: identity, mode: config.socketMode, group: config.socketGroup)
         }
         lock.lock(); policy = newPolicy; liveBufferBytes = config.clientLiveBufferBytes; lock.unlock()
         hub.eventLoop.execute { self.hub.apply(config: config) }
@@ -67,7 +69,8 @@ final class SocketServer: @unchecked Sendable {
             let oldMask = umask(0o077)
             defer { umask(oldMask) }
             serverChannel = try bootstrap.bind(unixDomainSocketPath: path).wait()
-            try SocketPath.applyPermissions(path, mode: config.socketMode, group: config.socketGroup)
+            identity = SocketPath.BoundSocket(path: path)
+            try SocketPath.applyPermissions(path, identity: identity, mode: config.socketMode, group: config.socketGroup)
             self.path = path
             logger.info("serving", metadata: ["socket": "\(path)"])
         }
@@ -77,7 +80,7 @@ final class SocketServer: @unchecked Sendable {
     func stop(reason: String) {
         _ = try? hub.shutdown(reason: reason).wait()
         _ = try? serverChannel?.close().wait()
-        if let path { unlink(path) }
+        if let path { SocketPath.remove(path, identity: identity) }
         try? group.syncShutdownGracefully()
     }
 }

@@ -19,11 +19,7 @@ struct DaemonClientOptions: ParsableArguments {
             let hint = "; start it with `systemctl --user start penkit.socket` or `sudo systemctl enable --now penkit.socket`"
             FileHandle.standardError.write(Data("penkit: \(error.description)\(hint)\n".utf8))
         } catch {
-<<<<<<< HEAD
             FileHandle.standardError.write(Data("penkit: \(error)\n".utf8))
-=======
-            throw RuntimeFailure("\(error)")
->>>>>>> main
         }
         throw ExitCode(Self.unavailableExitCode)
     }

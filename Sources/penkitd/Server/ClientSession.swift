@@ -15,6 +15,9 @@ final class ClientSession {
     /// The prediction horizon this client asked for in `subscribe`.
     var prediction: PredictionRequest = .standard
     private var queued: Deque<(seq: UInt64, line: ByteBuffer)> = []
+    /// History strokes replayed for `since`, written as the client reads them: they are the
+    /// history's own buffers (no copy), so they do not count toward `overflow`.
+    private var replayBacklog: Deque<(seq: UInt64, line: ByteBuffer)> = []
     private var queuedBytes = 0
     private let queueLimit: Int
     private var dropped = DroppedMessage()
@@ -63,7 +66,7 @@ final class ClientSession {
     func deliver(_ message: Outbound, buffer: ByteBuffer) {
         guard !closing, !channels.isDisjoint(with: message.channel) else { return }
         if message.isLive {
-            guard queued.isEmpty, channel.isWritable else {
+            guard queued.isEmpty, replayBacklog.isEmpty, channel.isWritable else {
                 countDrop(message.channel)
                 return
             }
@@ -84,11 +87,22 @@ final class ClientSession {
         if queuedBytes > queueLimit { overflow() }
     }
 
-    /// Writes queued reliable lines while NIO will take them.
+    /// Replays history strokes for `since`, ahead of anything queued after them.
+    func replay(_ entries: [(seq: UInt64, line: ByteBuffer)]) {
+        guard !closing else { return }
+        replayBacklog.append(contentsOf: entries)
+        drain()
+    }
+
+    /// Writes the replay backlog, then queued reliable lines, while NIO will take them.
     func drain() {
-        while channel.isWritable, let next = queued.first {
-            queued.removeFirst()
-            queuedBytes -= next.line.readableBytes
+        while channel.isWritable, let next = replayBacklog.first ?? queued.first {
+            if replayBacklog.isEmpty {
+                queued.removeFirst()
+                queuedBytes -= next.line.readableBytes
+            } else {
+                replayBacklog.removeFirst()
+            }
             if next.seq > 0 {
                 lastSentSeq = next.seq
                 // Strokes are rare (a few a second): one promise each is cheap.
@@ -103,8 +117,8 @@ final class ClientSession {
             }
             needsFlush = true
         }
-        if queued.isEmpty, channel.isWritable, !dropped.isEmpty { reportDrops() }
-        if queued.isEmpty, let pendingShutdown { close(lastLine: pendingShutdown, grace: .seconds(1)) }
+        if queued.isEmpty, replayBacklog.isEmpty, channel.isWritable, !dropped.isEmpty { reportDrops() }
+        if queued.isEmpty, replayBacklog.isEmpty, let pendingShutdown { close(lastLine: pendingShutdown, grace: .seconds(1)) }
     }
 
     /// Shutdown without losing a stroke silently: the strokes still queued go out as the client
@@ -143,6 +157,7 @@ final class ClientSession {
     func close(lastLine: some WireMessage, grace: TimeAmount = .seconds(1)) {
         guard !closing else { return }
         queued.removeAll()
+        replayBacklog.removeAll()
         queuedBytes = 0
         let buffer = Self.lineBuffer(lastLine, channel: channel)
         closing = true

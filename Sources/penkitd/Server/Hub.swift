@@ -105,7 +105,7 @@ final class Hub: @unchecked Sendable {
             replay = history.after(since)
         }
         session.sendControl(SubscribedMessage(channels: request.channels, replaying: replay.count))
-        for entry in replay { session.enqueue(seq: entry.seq, line: entry.line) }
+        session.replay(replay)
         session.flushIfNeeded()
     }
 

@@ -98,8 +98,7 @@ def main():
     else:
         out.append("\\fB%s\\fR [\\fIoptions\\fR]" % name)
     out.append(".SH DESCRIPTION")
-    if command.get("discussion"):
-        out.append(roff(command["discussion"]))
+    out.append(roff(command.get("discussion") or command.get("abstract", "")))
     if subs:
         out.append(".SH COMMANDS")
         for sub in subs:

@@ -2,7 +2,6 @@ import CThreadTuning
 import Dispatch
 import Foundation
 import Logging
-import NIOCore
 import PenKit
 
 /// penkitd's life: start the server, run the input thread, handle signals,
@@ -73,7 +72,9 @@ final class Daemon: @unchecked Sendable {
         let devices = try replay?.validate() ?? []
         // Devices first, so that the first client's hello already lists them.
         for device in devices { server.hub.deviceAdded(device) }
-        try server.start(config: config, activatedSocket: SocketActivation.listeningSocket())
+        // Pinged from the socket loop, so a wedged loop stops the pings and systemd restarts us.
+        try server.start(config: config, activatedSocket: SocketActivation.listeningSocket(),
+                         watchdog: SdNotify.watchdogInterval())
 
         let inputDone = DispatchSemaphore(value: 0)
         let hub = server.hub
@@ -87,12 +88,12 @@ final class Daemon: @unchecked Sendable {
             var lastTime: UInt64 = 0
             if let replay {
                 while waitClients > 0, !replay.isStopping,
-                      (try? hub.eventLoop.submit { hub.subscribedCount }.wait()) ?? 0 < waitClients {
+                      hub.subscribedCount < waitClients {
                     usleep(5_000)
                 }
                 do {
                     lastTime = try replay.run(devices: devices, pipeline: &pipeline,
-                                              publish: { hub.publish($0) }, waitForCapacity: { hub.waitForCapacity() })
+                                              publish: { hub.publish($0) })
                 } catch {
                     logger.error("replay failed", metadata: ["error": "\(error)"])
                 }
@@ -104,7 +105,7 @@ final class Daemon: @unchecked Sendable {
                 }
                 lastTime = MonotonicClock.now()
             }
-            var batch: [Outbound] = []
+            var batch = OutboundBatch()
             pipeline.cancelOpenStrokes(at: replay?.realtime ?? true ? MonotonicClock.now() : lastTime, into: &batch)
             hub.publish(batch)
             if let replay, !replay.isStopping {
@@ -118,16 +119,6 @@ final class Daemon: @unchecked Sendable {
 
         SdNotify.send("READY=1\nSTATUS=serving \(devices.count) device(s)")
         logger.info("ready", metadata: ["devices": "\(devices.count)"])
-        // After READY=1, so that systemd hears READY first.
-        var watchdog: RepeatedTask?
-        if let interval = SdNotify.watchdogInterval() {
-            // Pinged from the event loop, so a wedged loop stops the pings and systemd restarts us.
-            watchdog = server.hub.eventLoop.scheduleRepeatedTask(
-                initialDelay: .zero, delay: .nanoseconds(Int64(interval.components.seconds) * 1_000_000_000
-                                                         + interval.components.attoseconds / 1_000_000_000)) { _ in
-                SdNotify.send("WATCHDOG=1")
-            }
-        }
 
         stopSignal.wait()
 
@@ -135,7 +126,6 @@ final class Daemon: @unchecked Sendable {
         replay?.requestStop()
         live?.requestStop()
         inputDone.wait()
-        watchdog?.cancel()
         stateLock.lock(); let reason = stopReason; stateLock.unlock()
         server.stop(reason: reason)
         for source in sources { source.cancel() }

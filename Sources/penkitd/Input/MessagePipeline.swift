@@ -17,15 +17,15 @@ struct MessagePipeline {
         engineOutput.reserveCapacity(16)
     }
 
-    mutating func consume(_ event: TabletEvent, device: Int, into out: inout [Outbound]) {
+    mutating func consume(_ event: TabletEvent, device: Int, into out: inout OutboundBatch) {
         switch event.kind {
         case .proximity:
-            out.append(Outbound(.frames, ProximityMessage(device: device, time: event.time,
-                                                          entering: event.state == .proximityIn, tool: event.tool)))
+            out.append(.frames, ProximityMessage(device: device, time: event.time,
+                                                 entering: event.state == .proximityIn, tool: event.tool))
         case .button:
             if let button = event.button {
-                out.append(Outbound(.buttons, ButtonMessage(device: device, time: event.time, button: button,
-                                                            pressed: event.state == .pressed, tool: event.tool)))
+                out.append(.buttons, ButtonMessage(device: device, time: event.time, button: button,
+                                                   pressed: event.state == .pressed, tool: event.tool))
             }
         case .tip, .axis:
             break
@@ -36,14 +36,14 @@ struct MessagePipeline {
     }
 
     /// Lets the engine's timeouts (late updates, missing tilt) fire up to `time`.
-    mutating func advance(to time: UInt64, into out: inout [Outbound]) {
+    mutating func advance(to time: UInt64, into out: inout OutboundBatch) {
         engineOutput.removeAll(keepingCapacity: true)
         engine.advance(to: time, into: &engineOutput)
         append(into: &out)
     }
 
     /// A device went away: its open strokes end cancelled.
-    mutating func removeDevice(_ device: Int, at time: UInt64, into out: inout [Outbound]) {
+    mutating func removeDevice(_ device: Int, at time: UInt64, into out: inout OutboundBatch) {
         engineOutput.removeAll(keepingCapacity: true)
         engine.removeDevice(UInt32(device), at: time, into: &engineOutput)
         append(into: &out)
@@ -51,23 +51,25 @@ struct MessagePipeline {
 
     /// Shutdown: every open stroke ends cancelled and every pending update expires,
     /// so each begun stroke is published exactly once.
-    mutating func cancelOpenStrokes(at time: UInt64, into out: inout [Outbound]) {
+    mutating func cancelOpenStrokes(at time: UInt64, into out: inout OutboundBatch) {
         engineOutput.removeAll(keepingCapacity: true)
         engine.cancelAll(at: time, into: &engineOutput)
         engine.flush(into: &engineOutput)
         append(into: &out)
     }
 
-    private mutating func append(into out: inout [Outbound]) {
-        for message in engineOutput { out.append(Self.outbound(message)) }
+    private mutating func append(into out: inout OutboundBatch) {
+        for message in engineOutput { Self.append(message, to: &out) }
     }
 
-    static func outbound(_ message: EngineMessage) -> Outbound {
+    /// Encodes one engine message into the batch, on the channel that carries it. A finalized
+    /// stroke's bytes are produced here, on the input thread, before any client sees them.
+    static func append(_ message: EngineMessage, to out: inout OutboundBatch) {
         switch message {
-        case .frame(let frame): Outbound(.frames, message, sourceTime: frame.sample.time)
-        case .began, .ended: Outbound(.frames, message)
-        case .update: Outbound(.updates, message)
-        case .stroke(let finalized): Outbound(.strokes, message, seq: finalized.seq)
+        case .frame(let frame): out.append(.frames, message, sourceTime: frame.sample.time)
+        case .began, .ended: out.append(.frames, message)
+        case .update: out.append(.updates, message)
+        case .stroke(let finalized): out.append(.strokes, message, seq: finalized.seq)
         }
     }
 }

@@ -148,16 +148,22 @@ final class ClientConnection {
 
     /// Ends the connection with a last line, after what the client already has pending,
     /// but never waiting longer than `grace` on a client that does not read.
+    /// A client already closing keeps its last line but gets the shorter of the two graces
+    /// (a stopping server does not wait out an overflowed client's 30 s).
     func close(lastLine: some WireMessage, grace: Duration = .seconds(1), now: UInt64) {
-        guard !closing else { return }
+        let components = grace.components
+        let deadline = now + UInt64(components.seconds) * 1_000_000 + UInt64(components.attoseconds / 1_000_000_000_000)
+        guard !closing else {
+            closeDeadline = min(closeDeadline, deadline)
+            return
+        }
         queued.removeAll()
         queuedBytes = 0
         var writer = JSONWriter(capacity: 256)
         writer.line(lastLine)
         writer.bytes.withUnsafeBytes { push($0) }
         closing = true
-        let components = grace.components
-        closeDeadline = now + UInt64(components.seconds) * 1_000_000 + UInt64(components.attoseconds / 1_000_000_000_000)
+        closeDeadline = deadline
         pauseReading()
         if pending.isEmpty { finished = true }
     }

@@ -34,7 +34,7 @@ demo: build
 
 unit: deps
 	@mkdir -p .build
-	set -o pipefail; $(SWIFT) test --disable-xctest $(BUILD_FLAGS) 2>&1 | tee .build/unit-tests.log
+	set -o pipefail; PENKIT_KILL_RUNS=$${PENKIT_KILL_RUNS:-200} $(SWIFT) test --disable-xctest $(BUILD_FLAGS) 2>&1 | tee .build/unit-tests.log
 
 # Each trace reader's libFuzzer target, FUZZ_SECONDS each (Fuzz/run.sh; separate .build-fuzz).
 FUZZ_SECONDS ?= 30

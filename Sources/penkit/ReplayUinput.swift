@@ -17,14 +17,14 @@ func replayThroughUinput(_ command: ReplayCommand) async throws {
         let player = try UinputPlayer(description: device.description, events: device.events)
         print("uinput: \(player.device.devnode) \"\(device.description.name)\"")
         fflush(nil)  // scripts wait for this line while the replay waits for them
-        try waitForReader(player.device.devnode, timeout: 60_000_000)
+        try waitForReader(player.device.devnode, timeout: 900_000_000)
         // A reader opening the node is not a reader ready for it: libinput opens the node,
         // then (under emulation, for tens of seconds) loads libwacom before it reports the
         // device. A script that knows when its reader is ready says so by creating this file.
         if let startFile = ProcessInfo.processInfo.environment["PENKIT_UINPUT_START_FILE"] {
             print("uinput: waiting for \(startFile)")
             fflush(nil)
-            try waitForFile(startFile, timeout: 300_000_000)
+            try waitForFile(startFile, timeout: 900_000_000)
         }
         try player.device.zeroKernelFuzz()
         let report = try player.play(startingAt: MonotonicClock.nowMicroseconds() + 50_000)

@@ -13,19 +13,21 @@ final class Daemon: @unchecked Sendable {
     /// The config in force; replaced by `reload` (on the signal queue only).
     private var config: DaemonConfig
     private let logLevel: SharedLogLevel
-    private let stopSignal = DispatchSemaphore(value: 0)
-    private var stopReason = "stopped"
-    private let stateLock = NSLock()
+    private let stops: StopSignals
     private let probe: LatencyProbe?
+    private let journal: StrokeJournal.Opened
 
-    init(config: DaemonConfig, logger: Logger, logLevel: SharedLogLevel, replay: ReplaySource?, probe: LatencyProbe? = nil,
+    init(config: DaemonConfig, logger: Logger, logLevel: SharedLogLevel, replay: ReplaySource?,
+         journal: StrokeJournal.Opened, stops: StopSignals, probe: LatencyProbe? = nil,
          reloadConfig: @escaping () throws -> DaemonConfig) throws {
+        self.stops = stops
         self.probe = probe
+        self.journal = journal
         self.config = config
         self.logger = logger
         self.logLevel = logLevel
         self.reloadConfig = reloadConfig
-        var settings = ["historyStrokes": String(config.historyStrokes)]
+        var settings = ["historyStrokes": String(config.historyStrokes), "journal": journal.status]
         if let replay {
             settings["smoothing"] = config.smoothing ? "true" : "false"
             // A replay is never passed off as live input: clients see which trace it is.
@@ -42,36 +44,31 @@ final class Daemon: @unchecked Sendable {
         self.server = try SocketServer(config: config, settings: settings, logger: logger, probe: probe)
     }
 
-    func requestStop(reason: String) {
-        stateLock.lock(); stopReason = reason; stateLock.unlock()
-        stopSignal.signal()
-    }
+    func requestStop(reason: String) { stops.request(reason: reason) }
 
     func run(replay: ReplaySource?, waitClients: Int, exitAfterReplay: Bool) throws {
-        // Signals first: a client (or systemd) may send SIGTERM as soon as the socket exists,
-        // and one arriving before its source is registered would be lost (it is ignored).
-        let signalQueue = DispatchQueue(label: "penkitd.signals")
-        var sources: [DispatchSourceSignal] = []
-        for (number, name) in [(SIGTERM, "SIGTERM"), (SIGINT, "SIGINT")] {
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: signalQueue)
-            source.setEventHandler { [weak self] in
-                self?.logger.notice("stopping", metadata: ["signal": "\(name)"])
-                self?.requestStop(reason: name)
-            }
-            source.resume()
-            sources.append(source)
-        }
+        // SIGTERM/SIGINT have been watched since penkitd started (StopSignals). SIGHUP gets its
+        // own queue: a reload reading a slow config file must not hold up a stop.
+        stops.whenSignalled { [logger] name in logger.notice("stopping", metadata: ["signal": "\(name)"]) }
         signal(SIGHUP, SIG_IGN)
-        let hup = DispatchSource.makeSignalSource(signal: SIGHUP, queue: signalQueue)
+        let hup = DispatchSource.makeSignalSource(signal: SIGHUP, queue: DispatchQueue(label: "penkitd.reload"))
         hup.setEventHandler { [weak self] in self?.reload() }
         hup.resume()
-        sources.append(hup)
         signal(SIGPIPE, SIG_IGN)
 
-        let devices = try replay?.validate() ?? []
+        let stops = self.stops
+        let devices: [DeviceInfo]
+        do {
+            devices = try replay?.validate(isStopping: { stops.isStopping }) ?? []
+        } catch is StoppedWhileStarting {
+            logger.info("stopped while reading the trace", metadata: ["reason": "\(stops.stopReason)"])
+            hup.cancel()
+            return
+        }
         // Devices first, so that the first client's hello already lists them.
         for device in devices { server.hub.deviceAdded(device) }
+        // The journal's strokes, in the history before any client can ask for them with `since`.
+        server.hub.restoreHistory(journal.history.map { (seq: $0.seq, line: $0.payload) })
         // Pinged from the socket loop, so a wedged loop stops the pings and systemd restarts us.
         try server.start(config: config, activatedSocket: SocketActivation.listeningSocket(),
                          watchdog: SdNotify.watchdogInterval())
@@ -79,12 +76,13 @@ final class Daemon: @unchecked Sendable {
         let inputDone = DispatchSemaphore(value: 0)
         let hub = server.hub
         let live = replay == nil ? LiveSource() : nil
+        let journal = self.journal
         let thread = Thread { [logger] in
             defer { inputDone.signal() }
             // The default 50 µs timer slack would be added to every paced replay frame and to
             // libinput's timers; this thread sleeps rarely and briefly, so exact wake-ups cost nothing.
             _ = penkit_set_timer_slack_ns(1)
-            var pipeline = MessagePipeline()
+            var pipeline = MessagePipeline(journal: journal.journal, afterSeq: journal.lastSeq, afterStroke: journal.lastStrokeID)
             var lastTime: UInt64 = 0
             if let replay {
                 while waitClients > 0, !replay.isStopping,
@@ -120,15 +118,17 @@ final class Daemon: @unchecked Sendable {
         SdNotify.send("READY=1\nSTATUS=serving \(devices.count) device(s)")
         logger.info("ready", metadata: ["devices": "\(devices.count)"])
 
-        stopSignal.wait()
+        stops.wait()
 
         SdNotify.send("STOPPING=1")
         replay?.requestStop()
         live?.requestStop()
         inputDone.wait()
-        stateLock.lock(); let reason = stopReason; stateLock.unlock()
+        journal.journal?.close()
+        let reason = stops.stopReason
         server.stop(reason: reason)
-        for source in sources { source.cancel() }
+        hup.cancel()
+        stops.cancel()
         probe?.write()
         logger.info("stopped", metadata: ["reason": "\(reason)"])
     }

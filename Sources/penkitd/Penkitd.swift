@@ -58,6 +58,12 @@ struct Penkitd: ParsableCommand {
     @Flag(inversion: .prefixedNo, help: "libinput's 4-sample smoothing of x, y and tilt (the replay decoder follows it).")
     var smoothing: Bool?
 
+    @Option(help: "Where the stroke journal is kept (default: $STATE_DIRECTORY, else /var/lib/penkit for root, else $XDG_STATE_HOME/penkit).")
+    var stateDir: String?
+
+    @Option(help: "When journal records reach the disk: always (before each stroke is sent), interval, never.")
+    var journalFsync: String?
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel: String?
 
@@ -65,14 +71,16 @@ struct Penkitd: ParsableCommand {
                                visibility: .hidden))
     var latencyProbe: String?
 
-    func loadConfig() throws -> DaemonConfig {
+    func loadConfig(isStopping: () -> Bool = { false }) throws -> DaemonConfig {
         var config = DaemonConfig()
-        try ConfigFile.apply(path: self.config ?? ConfigFile.defaultPath(), required: self.config != nil, to: &config)
+        try ConfigFile.apply(path: self.config ?? ConfigFile.defaultPath(), required: self.config != nil, to: &config,
+                             isStopping: isStopping)
         var flags: [(String, String?)] = [
             ("socket", socket), ("socket-group", socketGroup), ("socket-mode", socketMode),
             ("allow-users", allowUsers), ("allow-groups", allowGroups),
             ("history-strokes", historyStrokes.map(String.init)), ("client-buffer-bytes", clientBufferBytes.map(String.init)),
             ("max-clients", maxClients.map(String.init)), ("log-level", logLevel),
+            ("state-dir", stateDir), ("journal-fsync", journalFsync),
         ]
         if let smoothing { flags.append(("smoothing", smoothing ? "true" : "false")) }
         for case let (key, value?) in flags {
@@ -84,7 +92,14 @@ struct Penkitd: ParsableCommand {
     }
 
     func run() throws {
-        let config = try loadConfig()
+        // First: a stop may come while the config (a FIFO?) is still being read.
+        let stops = StopSignals()
+        let config: DaemonConfig
+        do {
+            config = try loadConfig(isStopping: { stops.isStopping })
+        } catch is StoppedWhileStarting {
+            return
+        }
         let logLevel = SharedLogLevel(Logger.Level(rawValue: config.logLevel) ?? .info)
         let logger = Logger(label: "penkitd") { label in SharedLevelLogHandler(label: label, level: logLevel) }
         let probe = latencyProbe.map { LatencyProbe(outputPath: $0) }
@@ -92,8 +107,15 @@ struct Penkitd: ParsableCommand {
             ReplaySource(path: $0, realtime: realtime, loop: loop,
                          options: DecoderOptions(smoothing: config.smoothing), probe: probe)
         }
-        let daemon = try Daemon(config: config, logger: logger, logLevel: logLevel, replay: source, probe: probe,
-                                reloadConfig: { try self.loadConfig() })
+        let journal: StrokeJournal.Opened
+        do {
+            journal = try StrokeJournal.open(stateDirectory: StateDirectory.resolve(configured: config.stateDirectory),
+                                             options: config.journal, historyStrokes: config.historyStrokes, logger: logger)
+        } catch {
+            throw DaemonError("cannot start: \(error)")
+        }
+        let daemon = try Daemon(config: config, logger: logger, logLevel: logLevel, replay: source, journal: journal,
+                                stops: stops, probe: probe, reloadConfig: { try self.loadConfig(isStopping: { stops.isStopping }) })
         try daemon.run(replay: source, waitClients: waitClients, exitAfterReplay: exitAfterReplay)
     }
 }

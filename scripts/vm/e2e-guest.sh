@@ -6,18 +6,22 @@
 #   OUT_DIR/<trace>.messages.jsonl what a client of penkitd received while the trace played
 # The device is removed only once penkitd's client has caught up (removing it discards what a
 # reader has not read yet): OUT_DIR/<trace>.expected.jsonl, written by e2e.sh on the host with
-# `penkit replay --json`, says how many frames to wait for; a quiet client ends the wait too.
+# `penkit replay --json`, says how many frames to wait for (and the trace how many evdev frames libinput record must
+# have written); only a reader quiet for two minutes ends that wait early, in a broken run.
 # Then, checked here (order and values only, never timing):
 #   - unplug (first, which also warms penkitd up: the first trace a cold penkitd reads under
 #     emulation can fall behind until the kernel drops events): the drag trace's first second
-#     (E2E_UNPLUG_AT), which stops with the pen down, is played and the replay killed once the
-#     client has seen `began` and gone quiet (the uinput device vanishes mid-stroke): penkitd must
+#     (E2E_UNPLUG_AT, cut by e2e.sh), which stops with the pen down, is played and the replay
+#     killed once the client has every frame of it (the uinput device vanishes mid-stroke): penkitd must
 #     send an `ended` and a `stroke` that are cancelled, and a device `removed`; then the whole
 #     trace is played again (plugged back in) and its stroke must complete, not cancelled (e2e.sh
 #     compares it too) (OUT_DIR/unplug.messages.jsonl, OUT_DIR/replug.messages.jsonl);
-#   - a keyboard-like uinput device is never opened by penkitd (/proc/PID/fd).
-# The host compares the strokes (e2e.sh). Timing inside the emulated guest means nothing: waits
-# here are bounded only to end a broken run, never checked.
+#   - a keyboard-like uinput device, plugged in first and kept to the end, is never opened by
+#     penkitd (/proc/PID/fd, and its log never names it).
+# The host compares the strokes (e2e.sh). Timing inside the emulated guest means nothing: every
+# wait here is on a condition, retried until it holds (a reader that failed because its device
+# node did not exist yet is started again); the bounds (E2E_WAIT_SECONDS, default 900) only end
+# a broken run, and are never what a passing run relies on.
 set -uo pipefail
 # Parsed whole before it runs: editing this file during a run cannot change the run.
 main() {
@@ -33,6 +37,30 @@ else echo "guest: libinput smoothing on (no override)"; fi
 status=0
 fail() { echo "e2e: FAIL: $*" >&2; status=1; }
 count() { local n; n=$(grep -c -- "$1" "$2" 2>/dev/null); echo "${n:-0}"; }
+BOUND=${E2E_WAIT_SECONDS:-900}
+
+# Runs CONDITION... every 0.1 s until it succeeds (0) or BOUND seconds pass (1).
+await() {
+    local cap=$((SECONDS + BOUND))
+    until "$@"; do
+        [ $SECONDS -lt $cap ] || return 1
+        sleep 0.1
+    done
+}
+# The uinput node a `penkit replay --uinput` log names, once it has printed it.
+node_in() { sed -n 's/^uinput: \(\/dev\/input\/event[0-9]*\) .*/\1/p' "$1"; }
+# A node exists and can be opened: devtmpfs and udev may lag behind the replay's report of it.
+openable() { [ -c "$1" ] && { : <"$1"; } 2>/dev/null; }
+# Live frames a client has seen: those it received plus those penkitd dropped for it (and said so).
+frames_seen() {
+    local f=$1 frames dropped
+    frames=$(count '"type":"frame"' "$f")
+    dropped=$(sed -n 's/.*"type":"dropped","frames":\([0-9]*\).*/\1/p' "$f" 2>/dev/null | awk '{n += $1} END {print n + 0}')
+    echo $((frames + dropped))
+}
+# Evdev frames (SYN_REPORT) in a trace, and in a `libinput record` file.
+trace_frames() { grep -cE '^E: [0-9.]+ 0000 0000 0+$' "$1" || true; }
+recorded_frames() { count 'SYN_REPORT' "$1"; }
 
 SOCK=/run/penkit-e2e.sock
 # The client under emulation reads slowly: a 16 MiB live buffer instead of 64 KiB, so that penkitd
@@ -41,8 +69,12 @@ SOCK=/run/penkit-e2e.sock
 echo "client-live-buffer-bytes = 16777216" >"$OUT/penkitd.conf"
 "$BIN/penkitd" --config "$OUT/penkitd.conf" --socket "$SOCK" --log-level info >"$OUT/penkitd.log" 2>&1 &
 DAEMON=$!
-for _ in $(seq 300); do [ -S "$SOCK" ] && break; sleep 0.1; done
-[ -S "$SOCK" ] || fail "penkitd did not create its socket: $(tail -5 "$OUT/penkitd.log")"
+# bind(2) creates the file before listen(2): wait until the kernel lists it as listening
+# (flag __SO_ACCEPTCON in /proc/net/unix), or penkitd has exited.
+listening() { awk -v p="$SOCK" '$NF == p && $4 == "00010000" { found = 1 } END { exit !found }' /proc/net/unix; }
+socket_up() { listening || ! kill -0 $DAEMON 2>/dev/null; }
+await socket_up
+listening || fail "penkitd did not create its socket: $(tail -5 "$OUT/penkitd.log")"
 
 # Starts a client and `penkit replay --uinput --speed SPEED` of TRACE as NAME; sets CLIENT, REPLAY,
 # NODE. With a fourth argument, also starts libinput record (RECORD). Returns once both readers are ready
@@ -55,37 +87,58 @@ start() {
     PENKIT_UINPUT_START_FILE=$OUT/$name.go PENKIT_UINPUT_END_FILE=$OUT/$name.end \
         "$BIN/penkit" replay "$trace" --uinput --speed "$speed" >"$log" 2>&1 &
     REPLAY=$!
-    NODE= RECORD=
-    for _ in $(seq 600); do
-        NODE=$(sed -n 's/^uinput: \(\/dev\/input\/event[0-9]*\) .*/\1/p' "$log")
-        [ -n "$NODE" ] && break
-        kill -0 $REPLAY 2>/dev/null || break
-        sleep 0.1
-    done
+    NODE= RECORD= RECORD_STARTS=0
+    node_known() { NODE=$(node_in "$log"); [ -n "$NODE" ] || ! kill -0 $REPLAY 2>/dev/null; }
+    await node_known
     if [ -z "$NODE" ]; then fail "$name: no uinput device: $(cat "$log")"; return 1; fi
+    # The replay names the node as soon as uinput made the device; the node itself may appear later.
+    await openable "$NODE" || { fail "$name: $NODE never became openable"; return 1; }
     if [ -n "$with_record" ]; then
-        libinput record --output-file "$OUT/$name.yml" "$NODE" 2>"$OUT/$name.record.err" &
-        RECORD=$!
+        : >"$OUT/$name.record.err"
+        record_ready() {
+            grep -q "events:" "$OUT/$name.yml" 2>/dev/null && return 0
+            # libinput record fails at once if the node vanished or was not openable yet: start it again.
+            if [ -z "$RECORD" ] || ! kill -0 "$RECORD" 2>/dev/null; then
+                [ -z "$RECORD" ] || wait "$RECORD" 2>/dev/null
+                openable "$NODE" || return 1
+                RECORD_STARTS=$((RECORD_STARTS + 1))
+                libinput record --output-file "$OUT/$name.yml" "$NODE" 2>>"$OUT/$name.record.err" &
+                RECORD=$!
+            fi
+            return 1
+        }
+    else record_ready() { true; }
     fi
     # Start only once the readers are ready: penkitd has announced the device to its client (or
     # logged that libinput ignored it), and libinput record has written `events:`.
-    local ready=
-    for _ in $(seq 1800); do
-        if { grep -q "\"change\":\"added\".*\"source\":\"$NODE\"" "$OUT/$name.messages.jsonl" 2>/dev/null \
-              || [ "$(count "libinput ignored a tablet" "$OUT/penkitd.log")" -gt "${IGNORED_BEFORE:-0}" ]; } \
-           && { [ -z "$with_record" ] || grep -q "events:" "$OUT/$name.yml" 2>/dev/null; }; then ready=1; break; fi
-        sleep 0.1
-    done
-    [ -n "$ready" ] || fail "$name: penkitd or libinput record never got ready for $NODE"
+    penkitd_ready() {
+        grep -q "\"change\":\"added\".*\"source\":\"$NODE\"" "$OUT/$name.messages.jsonl" 2>/dev/null \
+            || [ "$(count "libinput ignored a tablet" "$OUT/penkitd.log")" -gt "${IGNORED_BEFORE:-0}" ]
+    }
+    readers_ready() { record_ready && penkitd_ready; }
+    if ! await readers_ready; then
+        fail "$name: penkitd or libinput record never got ready for $NODE (libinput record started $RECORD_STARTS times: $(tail -2 "$OUT/$name.record.err"))"
+        return 1
+    fi
+    [ "$RECORD_STARTS" -le 1 ] || echo "e2e: $name: libinput record needed $RECORD_STARTS starts ($NODE was not ready at first)"
     touch "$OUT/$name.go"
 }
 
-# Waits (bounded, never checked) until FILE has at least N lines matching PATTERN, or has not
-# grown for QUIET seconds.
+# Waits until FILE has at least N lines matching PATTERN (0), or has not grown for QUIET seconds
+# (1): the quiet window only ends a run that is already broken, so it is long.
 wait_for() {
-    local pattern=$1 n=$2 file=$3 quiet=${4:-20} size=-1 since=$SECONDS cap=$((SECONDS + 900)) now
+    local pattern=$1 n=$2 file=$3 quiet=${4:-120}
+    at_least() { [ "$("$@")" -ge "$n" ]; }
+    wait_until at_least count "$pattern" "$file" -- "$file" "$quiet"
+}
+# wait_until CONDITION... -- FILE QUIET: CONDITION holds (0), or FILE has not grown for QUIET
+# seconds or the bound passed (1).
+wait_until() {
+    local cond=() file quiet size=-1 since=$SECONDS cap=$((SECONDS + BOUND)) now
+    while [ "$1" != -- ]; do cond+=("$1"); shift; done
+    file=$2 quiet=$3
     while [ $SECONDS -lt $cap ]; do
-        [ "$(count "$pattern" "$file")" -ge "$n" ] && return 0
+        "${cond[@]}" && return 0
         now=$(stat -c %s "$file" 2>/dev/null || echo 0)
         if [ "$now" != "$size" ]; then size=$now since=$SECONDS; fi
         [ $((SECONDS - since)) -ge "$quiet" ] && return 1
@@ -93,13 +146,17 @@ wait_for() {
     done
     return 1
 }
+# Whether CLIENT FILE has seen at least N live frames (received or reported dropped).
+frames_at_least() { [ "$(frames_seen "$2")" -ge "$1" ]; }
+# Whether libinput record's FILE holds at least N evdev frames.
+recorded_at_least() { [ "$(recorded_frames "$2")" -ge "$1" ]; }
 
 # Stops the client once penkitd has published everything about the device: its removal, then
 # a stroke for every stroke begun.
 finish_client() {
     local name=$1 messages=$OUT/$1.messages.jsonl
-    wait_for "\"change\":\"removed\".*\"source\":\"$NODE\"" 1 "$messages" 60 || fail "$name: no device removed message for $NODE"
-    wait_for '"type":"stroke"' "$(count '"type":"began"' "$messages")" "$messages" 10 \
+    wait_for "\"change\":\"removed\".*\"source\":\"$NODE\"" 1 "$messages" || fail "$name: no device removed message for $NODE"
+    wait_for '"type":"stroke"' "$(count '"type":"began"' "$messages")" "$messages" \
         || fail "$name: $(count '"type":"began"' "$messages") strokes began, $(count '"type":"stroke"' "$messages") finalized"
     kill $CLIENT 2>/dev/null; wait $CLIENT 2>/dev/null
 }
@@ -110,34 +167,39 @@ play() {
     name=$(basename "${trace%.*}")
     log=$OUT/$name.replay.txt messages=$OUT/$name.messages.jsonl
     IGNORED_BEFORE=$(count "libinput ignored a tablet" "$OUT/penkitd.log")
-    start "$trace" "$name" "$SPEED" record || { kill $CLIENT 2>/dev/null; return; }
-    wait_for "^uinput: played" 1 "$log" 600 || fail "$name: replay did not finish: $(cat "$log")"
-    # Keep the device until penkitd's client has every frame `penkit replay --json` has (or is quiet).
+    start "$trace" "$name" "$SPEED" record || { kill $CLIENT $REPLAY $RECORD 2>/dev/null; return; }
+    wait_for "^uinput: played" 1 "$log" 900 || fail "$name: replay did not finish: $(cat "$log")"
+    # Keep the device until both readers have read every frame: removing it discards what they
+    # have not read. penkitd's client: every frame `penkit replay --json` has (received, or
+    # reported dropped); libinput record: every evdev frame of the trace.
     expected=$(count '"type":"frame"' "$OUT/$name.expected.jsonl")
-    wait_for '"type":"frame"' "$expected" "$messages" 10 || true
-    sleep 1   # libinput record writes behind penkitd; nothing is checked against this pause
+    if grep -q "\"change\":\"added\".*\"source\":\"$NODE\"" "$messages"; then
+        wait_until frames_at_least "$expected" "$messages" -- "$messages" 120 \
+            || echo "e2e: $name: the client saw $(frames_seen "$messages") of $expected frames before the device went (compared below)"
+    fi
+    wait_until recorded_at_least "$(trace_frames "$trace")" "$OUT/$name.yml" -- "$OUT/$name.yml" 120 \
+        || echo "e2e: $name: libinput record wrote $(recorded_frames "$OUT/$name.yml") of $(trace_frames "$trace") frames before the device went (compared below)"
     touch "$OUT/$name.end"
     if wait $REPLAY; then echo "e2e: $name: $(grep '^uinput: played' "$log")"; else fail "$name: replay: $(cat "$log")"; fi
     if grep -q "\"change\":\"added\".*\"source\":\"$NODE\"" "$messages"; then
         finish_client "$name"
     else
         echo "e2e: $name: penkitd did not add $NODE: $(grep "ignored a tablet" "$OUT/penkitd.log" | tail -1)"
-        sleep 2; kill $CLIENT 2>/dev/null; wait $CLIENT 2>/dev/null
+        kill $CLIENT 2>/dev/null; wait $CLIENT 2>/dev/null
     fi
     kill -INT $RECORD 2>/dev/null; wait $RECORD 2>/dev/null
     echo "e2e: $name: $(wc -l <"$messages") messages from penkitd: $(count '"type":"frame"' "$messages") frames ($expected from penkit replay), $(count '"type":"stroke"' "$messages") strokes"
 }
 
-# Unplug mid-stroke, then plug back in.
+# Unplug mid-stroke, then plug back in. The cut trace (unplug.evemu, its first AT seconds, which
+# end with the pen down) and what `penkit replay --json` makes of it were written by e2e.sh.
 unplug() {
-    local trace=$1 at=$2 m=$OUT/unplug.messages.jsonl
-    # the trace up to AT seconds (whole frames): the pen is still down when it ends
-    awk -v at="$at" '/^E:/ { if (!first) first = $2; if ($2 - first > at) exit } { print }
-' "$trace" >"$OUT/unplug.evemu"
-    start "$OUT/unplug.evemu" unplug "$SPEED" || { kill $CLIENT 2>/dev/null; return; }
-    wait_for "^uinput: played" 1 "$OUT/unplug.replay.txt" 600 || true
-    if wait_for '"type":"began"' 1 "$m" 30; then
-        wait_for '"type":"nothing"' 1 "$m" 3 || true   # until the client is quiet
+    local trace=$1 m=$OUT/unplug.messages.jsonl
+    start "$OUT/unplug.evemu" unplug "$SPEED" || { kill $CLIENT $REPLAY 2>/dev/null; return; }
+    wait_for "^uinput: played" 1 "$OUT/unplug.replay.txt" 900 || true
+    if wait_for '"type":"began"' 1 "$m"; then
+        # Every frame of the cut trace reached the client before the device vanishes.
+        wait_until frames_at_least "$(count '"type":"frame"' "$OUT/unplug.expected.jsonl")" "$m" -- "$m" 120 || true
         kill -KILL $REPLAY; wait $REPLAY 2>/dev/null   # the uinput device goes with the process
         finish_client unplug
         local ended stroke
@@ -151,8 +213,9 @@ unplug() {
     else fail "unplug: no stroke began"; kill -KILL $REPLAY 2>/dev/null; kill $CLIENT 2>/dev/null
     fi
     if start "$trace" replug "$SPEED"; then
-        wait_for "^uinput: played" 1 "$OUT/replug.replay.txt" 600 || true
-        wait_for '"type":"frame"' "$(count '"type":"frame"' "$OUT/replug.expected.jsonl")" "$OUT/replug.messages.jsonl" 10 || true
+        wait_for "^uinput: played" 1 "$OUT/replug.replay.txt" 900 || true
+        wait_until frames_at_least "$(count '"type":"frame"' "$OUT/replug.expected.jsonl")" "$OUT/replug.messages.jsonl" \
+            -- "$OUT/replug.messages.jsonl" 120 || true
         touch "$OUT/replug.end"; wait $REPLAY
         finish_client replug
         if grep '"type":"stroke"' "$OUT/replug.messages.jsonl" | grep -q '"cancelled":false'; then
@@ -161,11 +224,10 @@ unplug() {
         fi
     fi
 }
-[ -n "${E2E_SKIP_UNPLUG:-}" ] || unplug "${E2E_UNPLUG_TRACE:-traces/wacom-intuos4-6x9-stylus-drag.evemu}" "${E2E_UNPLUG_AT:-1.0}"
 
-for trace in "$@"; do play "$trace"; done
-
-# A keyboard: udev tags it ID_INPUT_KEYBOARD, not a tablet, so penkitd must leave it alone.
+# A keyboard: udev tags it ID_INPUT_KEYBOARD, not a tablet, so penkitd must leave it alone. It is
+# plugged in before every tablet and kept until the end: penkitd reads udev's events in order, so
+# once it has added the tablets that came after, it has long since seen the keyboard.
 cat >"$OUT/keyboard.evemu" <<'KBD'
 # EVEMU 1.3
 N: penkit e2e keyboard
@@ -178,19 +240,30 @@ E: 0.000000 0000 0000 0
 E: 0.050000 0001 001e 0
 E: 0.050000 0000 0000 0
 KBD
-"$BIN/penkit" replay "$OUT/keyboard.evemu" --uinput >"$OUT/keyboard.replay.txt" 2>&1 &
+rm -f "$OUT/keyboard.end"
+PENKIT_UINPUT_END_FILE=$OUT/keyboard.end "$BIN/penkit" replay "$OUT/keyboard.evemu" --uinput >"$OUT/keyboard.replay.txt" 2>&1 &
 KBD=$!
-node=
-for _ in $(seq 600); do
-    node=$(sed -n 's/^uinput: \(\/dev\/input\/event[0-9]*\) .*/\1/p' "$OUT/keyboard.replay.txt"); [ -n "$node" ] && break; sleep 0.1
-done
-udevadm settle --timeout=60
-sleep 2   # penkitd's monitor has seen the add event by now if it were going to act on it
-if [ -z "$node" ]; then fail "keyboard: no uinput device: $(cat "$OUT/keyboard.replay.txt")"
-elif ls -l /proc/$DAEMON/fd 2>/dev/null | grep -q " $node\$"; then fail "penkitd opened the keyboard $node"
-else echo "e2e: keyboard $node ($(udevadm info -q property -n "$node" | grep -E '^ID_INPUT_(KEYBOARD|TABLET)=' | tr '\n' ' ')): not opened by penkitd (pid $DAEMON)"
+KBD_NODE=
+kbd_known() { KBD_NODE=$(node_in "$OUT/keyboard.replay.txt"); [ -n "$KBD_NODE" ] || ! kill -0 $KBD 2>/dev/null; }
+await kbd_known
+if [ -n "$KBD_NODE" ] && await openable "$KBD_NODE"; then
+    # The replay waits for a reader before it plays: this shell is the keyboard's reader.
+    exec 4<"$KBD_NODE"
+else fail "keyboard: no uinput device: $(cat "$OUT/keyboard.replay.txt")"
 fi
-kill $KBD 2>/dev/null; wait $KBD 2>/dev/null
+
+[ -n "${E2E_SKIP_UNPLUG:-}" ] || unplug "${E2E_UNPLUG_TRACE:-traces/wacom-intuos4-6x9-stylus-drag.evemu}"
+
+for trace in "$@"; do play "$trace"; done
+
+if [ -n "$KBD_NODE" ]; then
+    if ls -l /proc/$DAEMON/fd 2>/dev/null | grep -q " $KBD_NODE\$" || grep -q "$KBD_NODE" "$OUT/penkitd.log"; then
+        fail "penkitd opened (or considered) the keyboard $KBD_NODE"
+    else echo "e2e: keyboard $KBD_NODE ($(udevadm info -q property -n "$KBD_NODE" | grep -E '^ID_INPUT_(KEYBOARD|TABLET)=' | tr '\n' ' ')): not opened by penkitd (pid $DAEMON) while $# tablets came and went"
+    fi
+    exec 4<&-
+fi
+touch "$OUT/keyboard.end"; wait $KBD 2>/dev/null
 
 kill -TERM $DAEMON; wait $DAEMON; echo "e2e: penkitd exit $?"
 return $status

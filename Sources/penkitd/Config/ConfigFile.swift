@@ -19,12 +19,20 @@ enum ConfigFile {
     }
 
     /// Applies the file at `path` over `config`. A missing file is fine when `required` is false.
-    static func apply(path: String, required: Bool, to config: inout DaemonConfig) throws {
-        guard let bytes = readAll(path) else {
-            if required || FileManager.default.fileExists(atPath: path) {
-                throw Error(path: path, line: 0, message: "cannot read config file: \(String(cString: strerror(errno)))")
-            }
+    /// `isStopping` is checked every 25 ms while the file is read (a FIFO may have no writer yet).
+    static func apply(path: String, required: Bool, to config: inout DaemonConfig,
+                      isStopping: () -> Bool = { false }) throws {
+        let bytes: [UInt8]
+        do {
+            bytes = try InterruptibleRead.read(path: path, limit: 1 << 20, isStopping: isStopping)
+        } catch .stopped {
+            throw StoppedWhileStarting()
+        } catch .open(ENOENT) where !required {
             return
+        } catch .open(let code), .read(let code) {
+            throw Error(path: path, line: 0, message: "cannot read config file: \(String(cString: strerror(code)))")
+        } catch .tooLarge {
+            throw Error(path: path, line: 0, message: "cannot read config file: larger than 1 MiB")
         }
         guard let text = String(validating: bytes, as: UTF8.self) else {
             throw Error(path: path, line: 0, message: "not UTF-8")
@@ -46,22 +54,6 @@ enum ConfigFile {
         }
     }
 
-    /// Plain read(2), so that /dev/null and other special files work as an empty config.
-    private static func readAll(_ path: String) -> [UInt8]? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var result: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n < 0 { if errno == EINTR { continue } else { return nil } }
-            if n == 0 { return result }
-            if result.count + n > 1 << 20 { errno = EFBIG; return nil }
-            result.append(contentsOf: chunk[..<n])
-        }
-    }
-
     static func set(key: String, value: String, in config: inout DaemonConfig) throws(ConfigValueError) {
         func list() -> [String] {
             value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
@@ -69,6 +61,13 @@ enum ConfigFile {
         func positive() throws(ConfigValueError) -> Int {
             guard let n = Int(value), n > 0 else { throw ConfigValueError("\(key) must be a positive integer, not \"\(value)\"") }
             return n
+        }
+        func boolean() throws(ConfigValueError) -> Bool {
+            switch value {
+            case "true", "yes", "on", "1": return true
+            case "false", "no", "off", "0": return false
+            default: throw ConfigValueError("\(key) must be true or false")
+            }
         }
         switch key {
         case "socket": config.socketPath = value.isEmpty ? nil : value
@@ -82,12 +81,20 @@ enum ConfigFile {
         case "client-buffer-bytes": config.clientBufferBytes = try positive()
         case "client-live-buffer-bytes": config.clientLiveBufferBytes = try positive()
         case "max-clients": config.maxClients = try positive()
-        case "smoothing":
-            switch value {
-            case "true", "yes", "on", "1": config.smoothing = true
-            case "false", "no", "off", "0": config.smoothing = false
-            default: throw ConfigValueError("smoothing must be true or false")
+        case "smoothing": config.smoothing = try boolean()
+        case "state-dir": config.stateDirectory = value.isEmpty ? nil : value
+        case "journal": config.journal.enabled = try boolean()
+        case "journal-fsync":
+            guard let policy = JournalOptions.Fsync(rawValue: value) else {
+                throw ConfigValueError("journal-fsync must be one of \(JournalOptions.Fsync.allCases.map(\.rawValue).joined(separator: ", "))")
             }
+            config.journal.fsync = policy
+        case "journal-fsync-interval-ms": config.journal.fsyncIntervalMilliseconds = try positive()
+        case "journal-max-bytes": config.journal.maxBytes = try positive()
+        case "journal-max-age-days":
+            let days = try positive()
+            guard days <= 36_500 else { throw ConfigValueError("journal-max-age-days must be at most 36500") }
+            config.journal.maxAgeSeconds = days * 86_400
         case "log-level":
             let levels = ["trace", "debug", "info", "notice", "warning", "error", "critical"]
             guard levels.contains(value) else { throw ConfigValueError("log-level must be one of \(levels.joined(separator: ", "))") }

@@ -23,8 +23,13 @@ struct DaemonConfig: Sendable, Equatable {
     var smoothing: Bool = true
     /// trace, debug, info, notice, warning, error, critical.
     var logLevel: String = "info"
+    /// Where the stroke journal lives; nil picks StateDirectory's default (`StateDirectory.resolve`).
+    var stateDirectory: String?
+    /// The stroke journal's policy and bounds.
+    var journal = JournalOptions()
 
     static let keys = ["socket", "socket-group", "socket-mode", "allow-users", "allow-groups",
                        "history-strokes", "client-buffer-bytes", "client-live-buffer-bytes",
-                       "max-clients", "smoothing", "log-level"]
+                       "max-clients", "smoothing", "log-level", "state-dir", "journal", "journal-fsync",
+                       "journal-fsync-interval-ms", "journal-max-bytes", "journal-max-age-days"]
 }

@@ -10,10 +10,15 @@ import PenKit
 struct MessagePipeline {
     private var engine: StrokeEngine
     private var engineOutput: [EngineMessage] = []
+    /// Where finalized strokes are made durable before any client is sent them.
+    private let journal: StrokeJournal?
 
     init(configuration: EngineConfiguration = EngineConfiguration(),
-         predictor: (any FramePredictor)? = StageFramePredictor.penkit()) {
+         predictor: (any FramePredictor)? = StageFramePredictor.penkit(),
+         journal: StrokeJournal? = nil, afterSeq: UInt64 = 0, afterStroke: UInt64 = 0) {
         engine = StrokeEngine(configuration: configuration, predictor: predictor)
+        engine.continueNumbering(afterSeq: afterSeq, afterStroke: afterStroke)
+        self.journal = journal
         engineOutput.reserveCapacity(16)
     }
 
@@ -59,7 +64,21 @@ struct MessagePipeline {
     }
 
     private mutating func append(into out: inout OutboundBatch) {
-        for message in engineOutput { Self.append(message, to: &out) }
+        for message in engineOutput {
+            Self.append(message, to: &out)
+            if let journal, let last = out.messages.last {
+                // Journaled here, on the input thread, with the exact bytes clients get,
+                // before the batch is published to any client.
+                switch message {
+                case .stroke(let finalized):
+                    journal.record(.stroke, seq: finalized.seq, strokeID: finalized.stroke.id, line: Array(out.bytes[last.range]))
+                case .began(let began):
+                    journal.record(.began, seq: 0, strokeID: began.stroke, line: Array(out.bytes[last.range]))
+                case .frame, .update, .ended:
+                    break
+                }
+            }
+        }
     }
 
     /// Encodes one engine message into the batch, on the channel that carries it. A finalized

@@ -1,6 +1,7 @@
 import Logging
 import PenInput
 import PenKit
+import Glibc
 import Synchronization
 
 /// Feeds a recorded trace through the tablet decoder, on its own thread, as if
@@ -13,6 +14,11 @@ final class ReplaySource: Sendable {
     let options: DecoderOptions
     let probe: LatencyProbe?
     private let stopRequested = Atomic<Bool>(false)
+    /// The trace as read by `validate`: a FIFO or process substitution can be read only once.
+    private let loaded = Mutex<Trace?>(nil)
+    /// The longest span of event times replayed (about 8.9 years): beyond it, times moved onto
+    /// the run's clock could overflow; such a trace is refused with a clear error instead.
+    static let maxSpan: UInt64 = 1 << 48
     /// How often a paced replay lets the engine's timeouts fire between events (µs), as LiveSource's poll.
     static let engineTick: UInt64 = 25_000
 
@@ -27,11 +33,36 @@ final class ReplaySource: Sendable {
     func requestStop() { stopRequested.store(true, ordering: .relaxed) }
     var isStopping: Bool { stopRequested.load(ordering: .relaxed) }
 
-    /// Checks the trace can be read and decoded, so that errors surface before the daemon says READY.
-    func validate() throws -> [DeviceInfo] {
-        let trace = try TraceFile.load(path: path)
+    /// Reads the trace (interruptibly: `isStopping` is checked every 25 ms, so a FIFO without a
+    /// writer does not hold penkitd) and checks it can be decoded, so that errors surface before
+    /// the daemon says READY. Every error names the trace file.
+    func validate(isStopping: () -> Bool = { false }) throws -> [DeviceInfo] {
+        let bytes: [UInt8]
+        do {
+            bytes = try InterruptibleRead.read(path: path, limit: TraceFile.maximumSize, isStopping: isStopping)
+        } catch .stopped {
+            throw StoppedWhileStarting()
+        } catch .tooLarge {
+            throw DaemonError("\(path): larger than \(TraceFile.maximumSize >> 20) MiB, the most penkitd reads: not a trace")
+        } catch .open(let code) {
+            throw DaemonError("\(path): cannot open the trace: \(String(cString: strerror(code)))")
+        } catch .read(let code) {
+            throw DaemonError("\(path): cannot read the trace: \(String(cString: strerror(code)))")
+        }
+        let trace = try TraceFile.parse(bytes: bytes, name: path)
         guard !trace.devices.isEmpty else { throw DaemonError("\(path): no devices in trace") }
-        for device in trace.devices { _ = try TabletDecoder(device: device.description, options: options) }
+        for device in trace.devices {
+            do {
+                _ = try TabletDecoder(device: device.description, options: options)
+            } catch {
+                throw DaemonError("\(path): \(device.description.name): \(error)")
+            }
+        }
+        let times = trace.devices.flatMap { $0.events.map(\.time) }
+        if let first = times.min(), let last = times.max(), last - first > Self.maxSpan {
+            throw DaemonError("\(path): events span \((last - first) / 1_000_000) s (a far time jump?); penkitd replays at most \(Self.maxSpan / 1_000_000) s")
+        }
+        loaded.withLock { $0 = trace }
         return trace.devices.enumerated().map { index, device in
             DeviceInfo(id: index + 1, name: device.description.name, vendor: device.description.vendor,
                        product: device.description.product, source: path)
@@ -40,7 +71,7 @@ final class ReplaySource: Sendable {
 
     /// Runs until the trace ends (or forever with `loop`) or `requestStop`; returns the last event time.
     func run(devices: [DeviceInfo], pipeline: inout MessagePipeline, publish: (OutboundBatch) -> Void) throws -> UInt64 {
-        let trace = try TraceFile.load(path: path)
+        guard let trace = loaded.withLock({ $0 }) else { throw DaemonError("\(path): replay started before the trace was read") }
         // Merge every device's events by time; (time, device, index) keeps the order stable.
         var merged: [(time: UInt64, device: Int, event: EvdevEvent)] = []
         for (index, device) in trace.devices.enumerated() {
@@ -48,7 +79,7 @@ final class ReplaySource: Sendable {
         }
         merged.sort { $0.time < $1.time }
         guard let first = merged.first?.time, let last = merged.last?.time else { return 0 }
-        let span = last - first + 1_000_000  // a second of quiet between loops
+        let span = (last - first) + 1_000_000  // a second of quiet between loops; validate bounds last - first
         var iteration: UInt64 = 0
         var lastTime: UInt64 = 0
         var batch = OutboundBatch()
@@ -57,7 +88,9 @@ final class ReplaySource: Sendable {
             var decoders = try trace.devices.map { try TabletDecoder(device: $0.description, options: options) }
             // Real time: now (the previous pass already slept until its span ended). Unpaced:
             // each pass a span later than the last, so times keep increasing.
-            let base = realtime ? MonotonicClock.now() : first + iteration * span
+            // Saturating: a trace replayed for ages must stop numbering time, not trap.
+            let (product, overflow) = iteration.multipliedReportingOverflow(by: span)
+            let base = realtime ? MonotonicClock.now() : Self.saturatingAdd(first, overflow ? .max : product)
 
             /// Sleeps until `deadline` (CLOCK_MONOTONIC µs) while letting the engine's own timeouts
             /// (late pressure, missing tilt) fire every 25 ms, as the live input thread's poll does:
@@ -70,7 +103,8 @@ final class ReplaySource: Sendable {
                     pipeline.advance(to: now, into: &batch)
                     if !batch.isEmpty { publish(batch); batch.removeAll() }
                 }
-                MonotonicClock.sleep(until: deadline)
+                // A stop ends the wait at once: the rest of the gap (or a far time jump) is not slept out.
+                if !isStopping { MonotonicClock.sleep(until: deadline) }
             }
 
             /// Fires every decoder's timers due up to `limit` (trace time), earliest first, each
@@ -85,7 +119,7 @@ final class ReplaySource: Sendable {
                            deadline < due?.time ?? UInt64.max { due = (index, deadline) }
                     }
                     guard let due else { return }
-                    if realtime { pace(until: base + (due.time - first)) }
+                    if realtime { pace(until: Self.saturatingAdd(base, Self.offset(due.time, from: first))) }
                     decoded.removeAll(keepingCapacity: true)
                     decoders[due.index].advance(to: due.time, into: &decoded)
                     publishDecoded(from: due.index)
@@ -95,7 +129,7 @@ final class ReplaySource: Sendable {
             /// Moves what a decoder just produced onto the run's clock, through the engine, to clients.
             func publishDecoded(from device: Int) {
                 for var event in decoded {
-                    event.time = base + (event.time - first)
+                    event.time = Self.saturatingAdd(base, Self.offset(event.time, from: first))
                     lastTime = event.time
                     pipeline.consume(event, device: devices[device].id, into: &batch)
                 }
@@ -108,7 +142,7 @@ final class ReplaySource: Sendable {
             for item in merged {
                 if isStopping { return lastTime }
                 fireTimers(upTo: item.time)
-                let when = base + (item.time - first)
+                let when = Self.saturatingAdd(base, Self.offset(item.time, from: first))
                 if realtime, item.event.type == 0, item.event.code == 0 {
                     pace(until: when)
                     probe?.record(.inputWoke, sourceTime: when)
@@ -118,14 +152,22 @@ final class ReplaySource: Sendable {
                 publishDecoded(from: item.device)
             }
             // Let libinput's timers (forced proximity-out) fire after the last event.
-            fireTimers(upTo: last + 1_000_000)
+            fireTimers(upTo: Self.saturatingAdd(last, 1_000_000))
             if !loop {
                 for device in devices { pipeline.removeDevice(device.id, at: lastTime, into: &batch) }
             }
             if !batch.isEmpty { publish(batch); batch.removeAll() }
             iteration += 1
-            if realtime, loop { pace(until: base + span) }
+            if realtime, loop { pace(until: Self.saturatingAdd(base, span)) }
         } while loop && !isStopping
         return lastTime
+    }
+
+    /// A trace time's distance from the first event; 0 for a time before it.
+    static func offset(_ time: UInt64, from first: UInt64) -> UInt64 { time >= first ? time - first : 0 }
+
+    static func saturatingAdd(_ a: UInt64, _ b: UInt64) -> UInt64 {
+        let (sum, overflow) = a.addingReportingOverflow(b)
+        return overflow ? .max : sum
     }
 }

@@ -53,6 +53,14 @@ final class Hub: Sendable {
         if let probe { Self.record(batch, .writtenToSockets, in: probe) }
     }
 
+    /// Strokes recovered from the journal, exactly as clients were first sent them, into the
+    /// history before any client can ask for them with `since`.
+    func restoreHistory(_ strokes: [(seq: UInt64, line: [UInt8])]) {
+        state.withLock { state in
+            for stroke in strokes { state.history.append(seq: stroke.seq, line: stroke.line) }
+        }
+    }
+
     func deviceAdded(_ device: DeviceInfo) {
         deviceChanged(DeviceChangeMessage(change: .added, device: device))
     }

@@ -33,7 +33,8 @@ final class DaemonProcess {
     ///   - launcher: a command that starts penkitd (e.g. systemd-socket-activate); the socket is then its job.
     ///   - logLevel: passed as `--log-level` (which overrides the config file); nil leaves it to the file.
     init(_ arguments: [String], socketMode: String? = nil, config: String = "/dev/null", logLevel: String? = "debug",
-         environment: [String: String] = [:], launcher: ((String) -> [String])? = nil) throws {
+         environment: [String: String] = [:], launcher: ((String) -> [String])? = nil,
+         stateDir: String? = nil, passStateDir: Bool = true) throws {
         directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("penkitd-test-\(UUID().uuidString.prefix(8))").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
@@ -43,6 +44,8 @@ final class DaemonProcess {
         _ = FileManager.default.createFile(atPath: logPath, contents: nil)
         var args = ["--config", config]
         if let logLevel { args += ["--log-level", logLevel] }
+        // Each test's journal in its own directory, never the user's state directory.
+        if !arguments.contains("--state-dir"), passStateDir { args += ["--state-dir", stateDir ?? directory + "/state"] }
         if launcher == nil { args += ["--socket", socket] }
         if let socketMode { args += ["--socket-mode", socketMode] }
         if let launcher {

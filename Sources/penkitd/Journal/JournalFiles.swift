@@ -1,0 +1,93 @@
+import Glibc
+
+/// The journal's files: `segment-NNNNNNNNNN.pkj` in order, and `seq-floor`.
+/// Plain system calls on descriptors: the input thread appends here between frames.
+enum JournalFiles {
+    static func segmentName(_ number: UInt64) -> String {
+        let digits = String(number)
+        return "segment-" + String(repeating: "0", count: max(0, 10 - digits.count)) + digits + ".pkj"
+    }
+
+    static func segmentNumber(_ name: String) -> UInt64? {
+        guard name.hasPrefix("segment-"), name.hasSuffix(".pkj") else { return nil }
+        return UInt64(name.dropFirst(8).dropLast(4))
+    }
+
+    /// Segment numbers in `directory`, ascending.
+    static func segments(in directory: String) throws(JournalError) -> [UInt64] {
+        guard let dir = opendir(directory) else { throw .system("cannot read journal directory \(directory)", errno) }
+        defer { closedir(dir) }
+        var numbers: [UInt64] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafePointer(to: entry.pointee.d_name) {
+                $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
+            }
+            if let number = segmentNumber(name) { numbers.append(number) }
+        }
+        return numbers.sorted()
+    }
+
+    /// Creates `path` and its parents (mode 0700: strokes are the user's handwriting).
+    static func makeDirectory(_ path: String) throws(JournalError) {
+        var prefix = ""
+        for component in path.split(separator: "/", omittingEmptySubsequences: true) {
+            prefix += "/" + component
+            if mkdir(prefix, 0o700) != 0, errno != EEXIST {
+                throw .system("cannot create state directory \(prefix)", errno)
+            }
+        }
+        var st = stat()
+        guard stat(path, &st) == 0, st.st_mode & S_IFMT == S_IFDIR else {
+            throw .system("state directory \(path) is not a directory", ENOTDIR)
+        }
+    }
+
+    static func readAll(_ path: String) throws(JournalError) -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        guard fd >= 0 else { throw .system("cannot open \(path)", errno) }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n < 0 { if errno == EINTR { continue }; throw .system("cannot read \(path)", errno) }
+            if n == 0 { return bytes }
+            bytes.append(contentsOf: chunk[..<n])
+        }
+    }
+
+    /// Writes all of `bytes`; on failure the file is cut back to `offset`, so no partial record stays.
+    static func writeAll(_ fd: Int32, _ bytes: [UInt8], restoringTo offset: Int, path: String) throws(JournalError) {
+        var done = 0
+        while done < bytes.count {
+            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + done, $0.count - done) }
+            if n < 0 {
+                let code = errno
+                if code == EINTR { continue }
+                _ = ftruncate(fd, off_t(offset))
+                throw .system("cannot write \(path)", code)
+            }
+            done += n
+        }
+    }
+
+    static func sync(_ fd: Int32, path: String) throws(JournalError) {
+        guard fdatasync(fd) == 0 else { throw .system("cannot sync \(path)", errno) }
+    }
+}
+
+/// A journal problem, with the file and the system's reason.
+enum JournalError: Error, CustomStringConvertible, Equatable {
+    case system(String, Int32)
+    case newerFormat(path: String, version: UInt32)
+    case corrupt(path: String, offset: Int, reason: String)
+
+    var description: String {
+        switch self {
+        case .system(let what, let code): "\(what): \(String(cString: strerror(code)))"
+        case .newerFormat(let path, let version):
+            "\(path) is journal format \(version); this penkitd reads format \(JournalFormat.version) and will not overwrite it (move the state directory aside or upgrade penkitd)"
+        case .corrupt(let path, let offset, let reason): "\(path) is corrupt at byte \(offset): \(reason)"
+        }
+    }
+}

@@ -1,0 +1,106 @@
+import Glibc
+
+/// Appends records to the newest segment, rotates and prunes segments, and syncs
+/// as the fsync policy says. Used by one thread at a time (StrokeJournal's lock).
+struct JournalWriter {
+    let directory: String
+    let options: JournalOptions
+    private var segments: [JournalRecovery.Segment]
+    private var fd: Int32 = -1
+    private var directoryFD: Int32 = -1
+    private var lastSync: UInt64 = 0
+    private var buffer: [UInt8] = []
+    private let floor: SeqFloor
+
+    init(directory: String, options: JournalOptions, segments: [JournalRecovery.Segment], floor: SeqFloor) throws(JournalError) {
+        self.directory = directory
+        self.options = options
+        self.segments = segments
+        self.floor = floor
+        directoryFD = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard directoryFD >= 0 else { throw .system("cannot open journal directory \(directory)", errno) }
+        buffer.reserveCapacity(64 << 10)
+        if let newest = segments.last {
+            let path = self.path(newest.number)
+            fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC | O_NOFOLLOW)
+            guard fd >= 0 else { throw .system("cannot open \(path) for writing", errno) }
+        }
+    }
+
+    private func path(_ number: UInt64) -> String { directory + "/" + JournalFiles.segmentName(number) }
+
+    /// Writes one record (and syncs a stroke as the policy says). On failure nothing of it stays in the file.
+    mutating func append(kind: JournalFormat.Kind, seq: UInt64, strokeID: UInt64, payload: [UInt8],
+                         wallTime: UInt64, now: UInt64) throws(JournalError) {
+        buffer.removeAll(keepingCapacity: true)
+        JournalFormat.encode(kind: kind, seq: seq, strokeID: strokeID, wallTime: wallTime, payload: payload, into: &buffer)
+        try startSegmentIfNeeded(wallTime: wallTime)
+        let index = segments.count - 1
+        try JournalFiles.writeAll(fd, buffer, restoringTo: segments[index].bytes, path: path(segments[index].number))
+        segments[index].bytes += buffer.count
+        segments[index].newestWallTime = wallTime
+        guard kind == .stroke else { return }
+        switch options.fsync {
+        case .always:
+            try JournalFiles.sync(fd, path: path(segments[index].number))
+        case .interval where now &- lastSync >= UInt64(options.fsyncIntervalMilliseconds) * 1000:
+            try JournalFiles.sync(fd, path: path(segments[index].number))
+            lastSync = now
+        case .interval, .never:
+            break
+        }
+    }
+
+    /// Records numbers handed out while records could not be written.
+    func storeFloor(seq: UInt64, strokeID: UInt64) { floor.store(seq: seq, strokeID: strokeID) }
+
+    private mutating func startSegmentIfNeeded(wallTime: UInt64) throws(JournalError) {
+        if fd >= 0, let current = segments.last, current.bytes < options.segmentBytes { return }
+        if fd >= 0 {
+            if options.fsync != .never { _ = fdatasync(fd) }
+            Glibc.close(fd)
+            fd = -1
+        }
+        let number = (segments.last?.number ?? 0) + 1
+        let path = self.path(number)
+        let newFD = open(path, O_WRONLY | O_APPEND | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard newFD >= 0 else { throw .system("cannot create \(path)", errno) }
+        let header = JournalFormat.fileHeader()
+        do throws(JournalError) {
+            try JournalFiles.writeAll(newFD, header, restoringTo: 0, path: path)
+            if options.fsync != .never {
+                try JournalFiles.sync(newFD, path: path)
+                guard fsync(directoryFD) == 0 else { throw JournalError.system("cannot sync \(directory)", errno) }
+            }
+        } catch {
+            Glibc.close(newFD)
+            unlink(path)
+            throw error
+        }
+        fd = newFD
+        segments.append(.init(number: number, bytes: header.count, newestWallTime: wallTime))
+        prune(now: wallTime)
+    }
+
+    /// Removes the oldest segments (never the one being written) past the size or age bound.
+    mutating func prune(now: UInt64) {
+        var total = segments.reduce(0) { $0 + $1.bytes }
+        let maxAge = UInt64(options.maxAgeSeconds) * 1_000_000
+        let oldest = now > maxAge ? now - maxAge : 0
+        while segments.count > 1, total > options.maxBytes || segments[0].newestWallTime < oldest {
+            unlink(path(segments[0].number))
+            total -= segments[0].bytes
+            segments.removeFirst()
+        }
+    }
+
+    mutating func close() {
+        if fd >= 0 {
+            if options.fsync != .never { _ = fdatasync(fd) }
+            Glibc.close(fd)
+            fd = -1
+        }
+        if directoryFD >= 0 { Glibc.close(directoryFD); directoryFD = -1 }
+        floor.close()
+    }
+}

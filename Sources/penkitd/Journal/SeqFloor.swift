@@ -1,0 +1,41 @@
+import Glibc
+
+/// `seq-floor`: the highest seq and stroke id handed out while the journal could not
+/// record them (a full disk). Rewritten in place, so it needs no new disk space, and read
+/// at the next start so that numbering never reuses a seq a client was sent.
+struct SeqFloor {
+    static let name = "seq-floor"
+    private var fd: Int32 = -1
+
+    static func read(directory: String) -> (seq: UInt64, strokeID: UInt64)? {
+        guard let bytes = try? JournalFiles.readAll(directory + "/" + name), bytes.count >= 20 else { return nil }
+        guard CRC32C.checksum(bytes[0..<16]) == JournalFormat.read(UInt32.self, bytes, at: 16) else { return nil }
+        return (JournalFormat.read(UInt64.self, bytes, at: 0), JournalFormat.read(UInt64.self, bytes, at: 8))
+    }
+
+    /// Creates (or reuses) the file and stores the numbers; the file keeps its blocks from then on.
+    init(directory: String, seq: UInt64, strokeID: UInt64) throws(JournalError) {
+        let path = directory + "/" + Self.name
+        fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard fd >= 0 else { throw .system("cannot open \(path)", errno) }
+        guard store(seq: seq, strokeID: strokeID) else {
+            let code = errno
+            Glibc.close(fd)
+            throw .system("cannot write \(path)", code)
+        }
+        _ = fsync(fd)
+    }
+
+    /// One pwrite at offset 0; false if it failed.
+    @discardableResult
+    func store(seq: UInt64, strokeID: UInt64) -> Bool {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(20)
+        JournalFormat.append(seq, to: &bytes)
+        JournalFormat.append(strokeID, to: &bytes)
+        JournalFormat.append(CRC32C.checksum(bytes[0..<16]), to: &bytes)
+        return bytes.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) } == 20
+    }
+
+    func close() { if fd >= 0 { Glibc.close(fd) } }
+}

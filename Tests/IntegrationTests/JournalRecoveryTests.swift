@@ -1,0 +1,127 @@
+import Foundation
+import Testing
+
+/// The stroke journal across restarts: `since` after a restart, a torn tail, corruption,
+/// a newer format and an unwritable state directory, each with real penkitd processes.
+@Suite(.serialized)
+struct JournalRecoveryTests {
+    static let trace = "wacom-dth2242-pen.evemu"
+
+    @Test func sinceWorksAcrossARestartAndSeqContinues() throws {
+        let state = try StateDirectoryFixture()
+        let expected = try tipDowns(in: Self.trace)
+        let first = try strokesOfOneRun(Self.trace, state: state)
+        #expect(first.count == expected)
+
+        let daemon = try DaemonProcess(["--replay", tracePath(Self.trace), "--wait-clients", "1"], stateDir: state.path)
+        let client = try daemon.connect()
+        let (hello, replayed) = try resume(client, since: 0)
+        #expect((hello["lastSeq"] as? NSNumber)?.intValue == expected)
+        #expect((hello["settings"] as? [String: String])?["journal"] == "on")
+        // Byte for byte what the first run's client was sent.
+        #expect(replayed == first)
+        // The second run's strokes number on from the first's.
+        var live: [UInt64] = []
+        while live.count < expected, let line = try client.readLine() {
+            if type(line) == "stroke", let s = seq(line) { live.append(s) }
+        }
+        #expect(live == Array(UInt64(expected + 1)...UInt64(2 * expected)))
+        #expect(daemon.stop() == 0)
+    }
+
+    @Test func aTornTailIsCutWithAWarningAndTheRestIsServed() throws {
+        let state = try StateDirectoryFixture()
+        let first = try strokesOfOneRun(Self.trace, state: state)
+        #expect(first.count > 1)
+        let newest = try #require(try state.segments().last)
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: newest)[.size] as? Int)
+        #expect(truncate(newest, off_t(size - 7)) == 0)
+
+        let daemon = try DaemonProcess(["--replay", tracePath(Self.trace), "--wait-clients", "1"], stateDir: state.path)
+        let client = try daemon.connect()
+        let (hello, replayed) = try resume(client, since: 0)
+        // Everything before the torn record, byte for byte; the torn stroke's `began` record
+        // survived, so it comes back as cancelled (a torn record was never synced, so never sent).
+        #expect(replayed.count == first.count)
+        #expect(Array(replayed.dropLast()) == Array(first.dropLast()))
+        let last = replayed.last ?? ""
+        #expect(isCancelled(last) && strokeID(last) == strokeID(first.last ?? ""))
+        #expect((object(last)["stroke"] as? [String: Any])?["points"] as? [Any] == nil
+                || ((object(last)["stroke"] as? [String: Any])?["points"] as? [Any])?.isEmpty == true)
+        #expect((hello["lastSeq"] as? NSNumber)?.intValue == first.count)
+        #expect(daemon.log.contains("torn tail truncated"))
+        #expect(daemon.log.contains(newest))
+        #expect(daemon.stop() == 0)
+    }
+
+    @Test func corruptionInTheMiddleStartsWithoutHistoryAndNeverReusesASeq() throws {
+        let state = try StateDirectoryFixture()
+        let first = try strokesOfOneRun(Self.trace, state: state)
+        let segment = try #require(try state.segments().first)
+        // One byte inside the first record's payload: its checksum fails, valid records follow.
+        let handle = try #require(FileHandle(forUpdatingAtPath: segment))
+        try handle.seek(toOffset: 16 + 36 + 20)
+        let original = try #require(try handle.read(upToCount: 1)?.first)
+        try handle.seek(toOffset: 16 + 36 + 20)
+        try handle.write(contentsOf: Data([original ^ 0x5A]))
+        try handle.close()
+
+        let daemon = try DaemonProcess(["--replay", tracePath(Self.trace), "--wait-clients", "1"], stateDir: state.path)
+        let client = try daemon.connect()
+        let (hello, replayed) = try resume(client, since: 0)
+        #expect(replayed.isEmpty)
+        #expect((hello["settings"] as? [String: String])?["journal"] == "corrupt-started-without-history")
+        #expect(daemon.log.contains("journal corrupt"))
+        #expect(daemon.log.contains(segment))
+        let live = try #require(try client.read(until: { type($0) == "stroke" }).last)
+        #expect(seq(live) == UInt64(first.count + 1))
+        let aside = try FileManager.default.contentsOfDirectory(atPath: state.path).filter { $0.hasPrefix("journal.corrupt-") }
+        #expect(aside.count == 1)
+        #expect(daemon.stop() == 0)
+    }
+
+    @Test func aNewerFormatIsRefusedAndLeftAlone() throws {
+        let state = try StateDirectoryFixture()
+        _ = try strokesOfOneRun(Self.trace, state: state)
+        let segment = try #require(try state.segments().first)
+        let handle = try #require(FileHandle(forUpdatingAtPath: segment))
+        try handle.seek(toOffset: 8)
+        try handle.write(contentsOf: Data([2, 0, 0, 0]))
+        try handle.close()
+        let before = try Data(contentsOf: URL(fileURLWithPath: segment))
+
+        let (status, output) = try runPenkitd(["--config", "/dev/null", "--state-dir", state.path,
+                                               "--socket", state.path + "/penkit.sock", "--replay", tracePath(Self.trace)])
+        #expect(status != 0)
+        #expect(output.contains(segment))
+        #expect(output.contains("journal format 2"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: segment)) == before)
+    }
+
+    @Test func anUnwritableStateDirectoryServesWithoutAJournalAndSaysSo() throws {
+        let daemon = try DaemonProcess(["--state-dir", "/proc/penkit-cannot-exist"])
+        let client = try daemon.connect()
+        let hello = object(try client.readLine() ?? "")
+        #expect((hello["settings"] as? [String: String])?["journal"] == "unavailable")
+        #expect(daemon.log.contains("journal unavailable"))
+        #expect(daemon.stop() == 0)
+    }
+}
+
+/// Runs penkitd to its exit: (status, stderr and stdout).
+func runPenkitd(_ arguments: [String], timeout: Double = 60) throws -> (Int32, String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: penkitdPath)
+    process.arguments = arguments
+    let pipe = Pipe()
+    process.standardError = pipe
+    process.standardOutput = pipe
+    try process.run()
+    let output = pipe.fileHandleForReading.readDataToEndOfFile()
+    let deadline = Date().addingTimeInterval(timeout)
+    while process.isRunning {
+        guard Date() < deadline else { process.terminate(); throw TestFailure("penkitd did not exit") }
+        usleep(10_000)
+    }
+    return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+}

@@ -12,6 +12,8 @@ extension StrokeEngine {
             unknownTiltTools += 1
         }
         tools[key] = ToolState(tilt: tilt)
+        // A new proximity: libinput's smoothing restarts, and earlier motion says nothing.
+        predictor?.reset()
     }
 
     mutating func proximityOut(_ key: ToolKey, at time: UInt64, into out: inout [EngineMessage]) {
@@ -32,7 +34,6 @@ extension StrokeEngine {
         strokes[id] = StrokeState(id: id, key: key, ink: ink)
         tools[key]?.activeStroke = id
         publicationOrder.append(id)
-        predictor?.reset()
         out.append(.began(StrokeBegan(stroke: id, tool: key.tool, ink: ink, time: event.time)))
     }
 

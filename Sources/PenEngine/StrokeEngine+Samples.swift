@@ -46,7 +46,10 @@ extension StrokeEngine {
             }
             if predictor != nil { predicted = predictor!.predictHover(after: sample) }
         }
-        out.append(.frame(Frame(tool: key.tool, stroke: strokeID, sample: sample, predicted: predicted)))
+        let confidence = predictor?.confidence ?? PredictionConfidence()
+        out.append(.frame(Frame(tool: key.tool, stroke: strokeID, sample: sample, predicted: predicted,
+                                expectedError: predicted.isEmpty ? nil : confidence.expectedError,
+                                liftProbability: predicted.isEmpty ? nil : confidence.liftProbability)))
     }
 
     func makeSample(_ event: TabletEvent, state: ToolState, stroke: StrokeState?) -> Sample {

@@ -3,18 +3,19 @@ import Foundation
 import PenEngine
 import PenInput
 
-/// `penkit bench predict TRACES…`: every predictor against the real trajectories of the
-/// traces' strokes, in the metrics Android and Chromium report.
+/// `penkit bench predict TRACES…`: every predictor as a client receives its predictions,
+/// judged against the real pen (the raw decode of the trace), in the metrics Android and
+/// Chromium report, with the reach of the predictions and the calibration of their confidence.
 struct PredictBenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "predict",
-        abstract: "Score the predictors on real traces (errors in mm against the real trajectory)."
+        abstract: "Score the predictors on real traces (errors in mm against the raw pen position at t + h)."
     )
 
     @Argument(help: "evemu or `libinput record` traces.")
     var traces: [String]
 
-    @Option(help: "Comma-separated horizons in ms (each at most 32).")
+    @Option(help: "Comma-separated horizons in ms (each at most 50).")
     var horizons = "8,16,24,32"
 
     @Flag(help: "Print JSON instead of a table.")
@@ -26,8 +27,11 @@ struct PredictBenchCommand: ParsableCommand {
     @Option(help: "How many strokes to draw with --svg.")
     var svgStrokes = 4
 
-    @Flag(inversion: .prefixedNo, help: "libinput's 4-sample smoothing of the input and the ground truth.")
+    @Flag(inversion: .prefixedNo, help: "Feed predictors libinput's 4-sample smoothed input (the live default); the truth is raw either way.")
     var smoothing = true
+
+    @Flag(help: "Also score penkit's design alternatives (smoothing lag modelled / not compensated, no hover lead-in).")
+    var variants = false
 
     @Option(help: "Ignore strokes with fewer frames than this.")
     var minFrames = 10
@@ -43,41 +47,41 @@ struct PredictBenchCommand: ParsableCommand {
 
     func parsedHorizons() throws -> [Double] {
         let values = horizons.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
-        guard !values.isEmpty, values.allSatisfy({ $0 != nil && $0! > 0 && $0! <= 32 }) else {
-            throw ValidationError("--horizons takes milliseconds in (0, 32], e.g. 8,16,24,32")
+        let cap = PredictionConfiguration.horizonCap * 1000
+        guard !values.isEmpty, values.allSatisfy({ $0 != nil && $0! > 0 && $0! <= cap }) else {
+            throw ValidationError("--horizons takes milliseconds in (0, \(Int(cap))], e.g. 8,16,24,32")
         }
         return values.map { $0! / 1000 }
     }
 
     func run() throws {
         let horizons = try parsedHorizons()
-        var strokes: [Trajectory] = []
+        var strokes: [BenchStroke] = []
         for path in traces {
-            let loaded = try loadStrokesForBench(path: path)
+            let loaded = try loadPredictionStrokes(path: path, smoothing: smoothing, minFrames: minFrames)
             strokes += hover ? loaded.hover : loaded.contact
         }
         guard !strokes.isEmpty else { throw ValidationError("no \(hover ? "hover runs" : "strokes") of ≥ \(minFrames) frames in these traces") }
         // Hover is scored at the asked horizon too, not the live path's shorter one.
-        let configuration = PredictionConfiguration(hoverHorizonScale: 1)
+        let configuration = PredictionConfiguration(hoverHorizonScale: 1, inputSmoothing: smoothing ? 4 : 1)
         let benchmark = PredictionBenchmark(horizons: horizons, configuration: configuration)
-        let results = PredictorKind.allCases.flatMap { benchmark.evaluate($0, strokes: strokes) }
-        let frames = strokes.reduce(0) { $0 + $1.samples.count }
+        var entrants = BenchEntrant.standard
+        if variants { entrants += BenchEntrant.penkitVariants.filter { smoothing || $0.useLeadIn == false } }
+        let results = entrants.flatMap { benchmark.evaluate($0, strokes: strokes) }
+        let frames = strokes.reduce(0) { $0 + $1.input.samples.count }
         if json {
             let report = PredictReport(traces: traces.map { ($0 as NSString).lastPathComponent }, strokes: strokes.count,
-                                       frames: frames, smoothing: smoothing, hover: hover, results: results)
+                                       frames: frames, smoothing: smoothing, truth: "raw", hover: hover, results: results)
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
             print(String(decoding: try encoder.encode(report), as: UTF8.self))
         } else {
-            print(predictTable(results, horizons: horizons, strokes: strokes.count, frames: frames, hover: hover))
+            print(predictTable(results, horizons: horizons, strokes: strokes.count, frames: frames,
+                               smoothing: smoothing, hover: hover))
         }
         if let svg {
             try writePredictionSVGs(strokes: strokes, benchmark: benchmark, directory: svg, count: svgStrokes)
         }
-    }
-
-    private func loadStrokesForBench(path: String) throws -> PredictionStrokes {
-        try loadPredictionStrokes(path: path, options: DecoderOptions(smoothing: smoothing), minFrames: minFrames)
     }
 }
 
@@ -86,6 +90,7 @@ struct PredictReport: Codable {
     var strokes: Int
     var frames: Int
     var smoothing: Bool
+    var truth: String
     var hover: Bool
     var results: [PredictionMetrics]
 }

@@ -24,18 +24,19 @@ struct PredictCostCommand: ParsableCommand {
     func validate() throws {
         guard !traces.isEmpty else { throw ValidationError("give at least one trace") }
         guard (1...10_000).contains(repeats) else { throw ValidationError("--repeats takes 1...10000") }
-        guard horizon > 0 && horizon <= 32 else { throw ValidationError("--horizon takes milliseconds in (0, 32]") }
+        guard horizon > 0 && horizon <= 50 else { throw ValidationError("--horizon takes milliseconds in (0, 50]") }
     }
 
     func run() throws {
         var strokes: [Trajectory] = []
         for path in traces {
-            let loaded = try loadPredictionStrokes(path: path, options: DecoderOptions(), minFrames: 2)
-            strokes += loaded.contact + loaded.hover
+            let loaded = try loadPredictionStrokes(path: path, smoothing: true, minFrames: 2)
+            strokes += (loaded.contact + loaded.hover).map(\.input)
         }
         let frames = strokes.reduce(0) { $0 + $1.samples.count }
         guard frames > 0 else { throw ValidationError("no strokes or hover runs in these traces") }
-        let configuration = PredictionConfiguration(horizon: horizon / 1000)
+        // The live default: smoothed input, compensated as penkit's stage does.
+        let configuration = PredictionConfiguration(horizon: horizon / 1000, inputSmoothing: 4)
         print("frames per run: \(frames) (contact and hover), horizon \(Int(horizon)) ms, median of \(repeats) runs")
         print("predictor   ns/frame   predicted samples/frame")
         for kind in PredictorKind.allCases {

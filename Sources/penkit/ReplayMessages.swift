@@ -16,7 +16,7 @@ func replayMessages(_ command: ReplayCommand) async throws {
         late = parsed
     }
     let inputs = try decodeForEngine(command.trace, options: command.decoderOptions, speed: command.speed)
-    let replay = EngineReplay(latePressure: late, predictor: StageFramePredictor.penkit())
+    let replay = EngineReplay(latePressure: late, predictor: StageFramePredictor.penkit(inputSmoothing: command.smoothing ? 4 : 1))
     var out = ""
     out.reserveCapacity(1 << 17)
     var summary = ReplaySummary()

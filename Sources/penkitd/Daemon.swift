@@ -2,6 +2,7 @@ import CThreadTuning
 import Dispatch
 import Foundation
 import Logging
+import PenEngine
 import PenKit
 
 /// penkitd's life: start the server, run the input thread, handle signals,
@@ -74,6 +75,9 @@ final class Daemon: @unchecked Sendable {
                          watchdog: SdNotify.watchdogInterval())
 
         let inputDone = DispatchSemaphore(value: 0)
+        // Predictions undo libinput's smoothing: live input is smoothed (libinput's default);
+        // a replay follows penkitd's `smoothing` setting.
+        let smoothed = replay == nil || config.smoothing
         let hub = server.hub
         let live = replay == nil ? LiveSource() : nil
         let journal = self.journal
@@ -82,7 +86,9 @@ final class Daemon: @unchecked Sendable {
             // The default 50 µs timer slack would be added to every paced replay frame and to
             // libinput's timers; this thread sleeps rarely and briefly, so exact wake-ups cost nothing.
             _ = penkit_set_timer_slack_ns(1)
-            var pipeline = MessagePipeline(journal: journal.journal, afterSeq: journal.lastSeq, afterStroke: journal.lastStrokeID)
+            var pipeline = MessagePipeline(predictor: StageFramePredictor.penkit(inputSmoothing: smoothed ? 4 : 1),
+                                           journal: journal.journal, afterSeq: journal.lastSeq,
+                                           afterStroke: journal.lastStrokeID)
             var lastTime: UInt64 = 0
             if let replay {
                 while waitClients > 0, !replay.isStopping,

@@ -20,24 +20,26 @@ private func stage(_ kind: PredictorKind, horizon: Double = 0.016) -> Prediction
 
 @Suite("Prediction contracts")
 struct PredictionContractTests {
-    @Test("predictions are spaced at the report interval up to the horizon", arguments: PredictorKind.allCases)
+    @Test("predictions are spaced at the report interval, the last exactly at the horizon", arguments: PredictorKind.allCases)
     func spacing(kind: PredictorKind) {
         var s = stage(kind, horizon: 0.016)
         for sample in uniformStroke(count: 30, interval: 5_000) { s.add(sample) }
         let newest = uniformStroke(count: 30, interval: 5_000).last!.time
-        // 5 ms reports, 16 ms horizon: 5, 10 and 15 ms ahead.
-        #expect(s.predictions.map(\.time) == [newest + 5_000, newest + 10_000, newest + 15_000])
+        // 5 ms reports, 16 ms horizon: 5, 10 and 15 ms ahead, then the horizon itself.
+        #expect(s.predictions.map(\.time) == [newest + 5_000, newest + 10_000, newest + 15_000, newest + 16_000])
+        #expect(!s.cutByLift)
         #expect(s.predictions.allSatisfy { $0.predicted && $0.touching })
     }
 
-    @Test("the horizon is capped at 32 ms", arguments: PredictorKind.allCases)
+    @Test("the horizon is capped at 50 ms", arguments: PredictorKind.allCases)
     func horizonCap(kind: PredictorKind) {
         var s = stage(kind, horizon: 0.5)
-        #expect(s.configuration.horizon == 0.032)
+        #expect(s.configuration.horizon == 0.050)
         let samples = uniformStroke(count: 30, interval: 4_000)
         for sample in samples { s.add(sample, horizon: 0.2) }
-        #expect(s.predictions.count == 8)
-        #expect(s.predictions.last!.time == samples.last!.time + 32_000)
+        // 4, 8, … 48 ms, then 50.
+        #expect(s.predictions.count == 13)
+        #expect(s.predictions.last!.time == samples.last!.time + 50_000)
     }
 
     @Test("nothing is predicted past a predicted lift", arguments: PredictorKind.allCases)
@@ -49,8 +51,9 @@ struct PredictionContractTests {
         #expect(s.predictions.allSatisfy { $0.pressure >= s.configuration.liftPressure })
         // Holding the last force never predicts a lift; every other predictor must.
         #expect(kind == .none || s.predictions.count < 4)
-        let tip = s.tip(horizon: 0.016)!
-        #expect(kind == .none || tip.time < samples.last!.time + 16_000)
+        #expect(kind == .none || s.cutByLift)
+        #expect(kind == .none || (s.predictions.last?.time ?? 0) < samples.last!.time + 16_000)
+        #expect(kind != .none || s.predictions.last!.time == samples.last!.time + 16_000)
     }
 
     @Test("the linear predictor stops exactly one report before the lift")
@@ -69,12 +72,14 @@ struct PredictionContractTests {
         let before = uniformStroke(count: 20, interval: 4_000)
         for sample in before { s.add(sample) }
         #expect(!s.predictions.isEmpty || kind == .none)
-        // 21 ms later: one sample since the reset, no interval, no prediction.
+        // 21 ms later: one sample since the reset, no interval, no motion: the pen is
+        // predicted to stand still, still exactly at the horizon.
         var late = before.last!
         late.time += 21_000
         s.add(late)
-        #expect(s.predictions.isEmpty)
         #expect(s.reportInterval == nil)
+        #expect(s.predictions.map(\.time) == [late.time + 16_000])
+        #expect(s.predictions.allSatisfy { $0.x == late.x && $0.y == late.y })
     }
 
     @Test("a gap of 20 ms or less keeps the history")
@@ -103,14 +108,15 @@ struct PredictionContractTests {
         #expect(abs(s.predictions[0].x - 99.4) < 1e-9)
     }
 
-    @Test("a change of contact starts afresh")
+    @Test("a change of contact starts a predictor afresh unless it carries the motion over")
     func resetOnContactChange() {
         var s = stage(.linear)
         for sample in uniformStroke(count: 10, interval: 4_000) { s.add(sample) }
         var hover = uniformStroke(count: 11, interval: 4_000).last!
         hover.touching = false
         s.add(hover)
-        #expect(s.predictions.isEmpty)
+        // The linear predictor forgets: it holds the pen still.
+        #expect(s.predictions.allSatisfy { $0.x == hover.x && !$0.touching })
     }
 
     @Test("hover predicts a shorter horizon, marked not touching")
@@ -145,7 +151,7 @@ struct PredictionContractTests {
         var sample = uniformStroke(count: 1).first!
         sample.predicted = true
         s.add(sample)
-        #expect(s.tip(horizon: 0.016)?.predicted == false)
+        #expect(s.reference?.predicted == false)
     }
 }
 
@@ -153,7 +159,7 @@ struct PredictionContractTests {
 struct StageFramePredictorTests {
     @Test("contact frames get predicted samples at the report interval, with force and angles")
     func framePredictions() {
-        var seam = StageFramePredictor.penkit(horizon: 0.016)
+        var seam = StageFramePredictor.penkit(horizon: 0.016, inputSmoothing: 1)
         var recent: [Sample] = []
         var last: [Sample] = []
         for i in 0..<20 {
@@ -162,9 +168,13 @@ struct StageFramePredictorTests {
             last = seam.predict(after: recent[...])
         }
         let newest = recent.last!
-        #expect(last.map(\.time) == [newest.time + 5_000, newest.time + 10_000, newest.time + 15_000])
+        #expect(last.map(\.time) == [newest.time + 5_000, newest.time + 10_000, newest.time + 15_000, newest.time + 16_000])
         #expect(last.allSatisfy { $0.x > newest.x && $0.force == 0.4 && $0.azimuth == 1 && $0.altitude == 0.9 && $0.roll == 0.25 })
+        #expect(seam.confidence.expectedError != nil && seam.confidence.liftProbability != nil)
         seam.reset()
-        #expect(seam.predict(after: recent.suffix(1)).isEmpty)
+        // One sample after a reset: no motion known, the pen stands still at the horizon.
+        let still = seam.predict(after: recent.suffix(1))
+        #expect(still.map(\.time) == [newest.time + 16_000])
+        #expect(still.allSatisfy { $0.x == newest.x })
     }
 }

@@ -20,15 +20,20 @@ enum AttributeTrend {
         result.azimuth = azimuth
     }
 
-    /// The newest sample at least `span` seconds older than the newest, or the oldest held.
+    /// The newest sample at least `span` seconds older than the newest, or the oldest held,
+    /// among those with the newest's contact state (force jumps at pen-down).
     static func reference(in history: SampleHistory, span: Double) -> PredictionSample? {
         guard history.count >= 2 else { return nil }
-        let newest = history[fromEnd: 0].time
+        let newest = history[fromEnd: 0]
         let spanMicros = UInt64(span * 1e6)
-        for i in 1..<history.count where newest - history[fromEnd: i].time >= spanMicros {
-            return history[fromEnd: i]
+        var oldest: PredictionSample?
+        for i in 1..<history.count {
+            let sample = history[fromEnd: i]
+            if sample.touching != newest.touching { break }
+            if newest.time - sample.time >= spanMicros { return sample }
+            oldest = sample
         }
-        return history[fromEnd: history.count - 1]
+        return oldest
     }
 }
 

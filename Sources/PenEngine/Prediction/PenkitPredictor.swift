@@ -20,6 +20,10 @@ public struct PenkitPredictor: Predictor {
         public var window = 0.100
         /// Age (s) at which a sample's weight has fallen to 1/e.
         public var decay = 0.007
+        /// The same for smoothed samples fitted through libinput's filter (`.model`): each
+        /// already averages four raw positions, so it weighs more of the past than a raw one.
+        /// Chosen from 7, 4, 3 and 2.5 ms on the shared traces (in-sample; docs/prediction.md).
+        public var smoothedDecay = 0.003
         /// Share of the fitted change of speed kept (0: constant speed).
         public var tangentialGain = 0.0
         /// Share of the fitted turn rate kept.
@@ -57,10 +61,13 @@ public struct PenkitPredictor: Predictor {
         attributeReference = nil
     }
 
+    /// The motion before a pen-down (or a lift) carries on: the hand was already moving.
+    public mutating func contactChanged() {}
+
     public mutating func update(_ sample: PredictionSample) {
         history.append(sample)
         if startTime == nil { startTime = sample.time }
-        let decay = parameters.decay
+        let decay = sample.smoothingWindow > 1 ? parameters.smoothedDecay : parameters.decay
         fit = PolynomialFit.fit(history, maxSamples: history.capacity, window: parameters.window, degree: 2,
                                 uniformTime: parameters.uniformTime, weight: { age in exp(-age / decay) })
         attributeReference = AttributeTrend.reference(in: history, span: 0.008)
@@ -72,6 +79,10 @@ public struct PenkitPredictor: Predictor {
         let v = fit.velocity
         let speed = (v * v).sum().squareRoot()
         var result = newest
+        // A smoothed sample lags the pen: start from the fitted raw path's position instead.
+        let origin = newest.smoothingWindow > 1 ? fit.position : SIMD2(newest.x, newest.y)
+        result.x = origin[0]
+        result.y = origin[1]
         if speed > 1e-6 {
             let a = fit.acceleration
             let tangent = v / speed
@@ -94,15 +105,11 @@ public struct PenkitPredictor: Predictor {
                 along = radius * sin(turn)
                 across = radius * (1 - cos(turn))
             }
-            result.x = newest.x + tangent[0] * along + normal[0] * across
-            result.y = newest.y + tangent[1] * along + normal[1] * across
+            result.x = origin[0] + tangent[0] * along + normal[0] * across
+            result.y = origin[1] + tangent[1] * along + normal[1] * across
         }
         AttributeTrend.extrapolate(&result, newest: newest,
                                    reference: attributeReference, by: dt, gain: p.attributeGain)
         return result
-    }
-
-    public func confidence(forHorizon horizon: Double) -> Double {
-        history.count >= 3 ? 1 : 0
     }
 }

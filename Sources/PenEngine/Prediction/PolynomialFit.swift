@@ -31,54 +31,54 @@ struct PolynomialFit: Sendable {
             available = oldest + 1
             meanInterval = Double(newestTime - history[fromEnd: oldest].time) * 1e-6 / Double(oldest)
         }
-        var s = SIMD8<Double>()           // Σw·t^k, k = 0...4
-        var sx = SIMD3<Double>(), sy = SIMD3<Double>()  // Σw·t^k·x, k = 0...2
+        // Normal equations Σw·φφᵀ c = Σw·φ·x with φ = (1, t, t²) for a raw sample, or its mean
+        // over the history entries libinput averaged for a smoothed one (see `basis`).
+        var m = NormalMatrix()
+        var sx = SIMD3<Double>(), sy = SIMD3<Double>()
         var used = 0
         for i in 0..<available {
             let sample = history[fromEnd: i]
             let age = uniformTime ? Double(i) * meanInterval : Double(newestTime - sample.time) * 1e-6
             if i > 0 && age > window { break }
+            let step = uniformTime ? meanInterval : (i > 0 ? age / Double(i) : 0)
+            let phi = basis(age: age, step: step, sample: sample)
             let w = weight(age)
-            let t = -age
-            let t2 = t * t
-            s[0] += w; s[1] += w * t; s[2] += w * t2; s[3] += w * t2 * t; s[4] += w * t2 * t2
-            sx += SIMD3(w, w * t, w * t2) * sample.x
-            sy += SIMD3(w, w * t, w * t2) * sample.y
+            m.add(phi, weight: w)
+            sx += w * phi * sample.x
+            sy += w * phi * sample.y
             used += 1
         }
         guard used >= 2 else { return nil }
         var result = PolynomialFit()
         result.sampleCount = used
-        if degree >= 2 && used >= 3,
-           let (cx, cy) = solveQuadratic(s, sx, sy) {
+        if degree >= 2 && used >= 3, let (cx, cy) = m.solve(sx, sy) {
             result.x = SIMD3(cx[0], cx[1], 2 * cx[2])
             result.y = SIMD3(cy[0], cy[1], 2 * cy[2])
             return result
         }
-        let det = s[0] * s[2] - s[1] * s[1]
-        guard abs(det) > 1e-30 else { return nil }
-        result.x = SIMD3((sx[0] * s[2] - sx[1] * s[1]) / det, (s[0] * sx[1] - s[1] * sx[0]) / det, 0)
-        result.y = SIMD3((sy[0] * s[2] - sy[1] * s[1]) / det, (s[0] * sy[1] - s[1] * sy[0]) / det, 0)
+        guard let (lx, ly) = m.solveLinear(sx, sy) else { return nil }
+        result.x = SIMD3(lx[0], lx[1], 0)
+        result.y = SIMD3(ly[0], ly[1], 0)
         return result
     }
 
-    /// Solves the 3×3 normal equations by Cramer's rule; nil when (nearly) singular.
-    private static func solveQuadratic(_ s: SIMD8<Double>, _ bx: SIMD3<Double>, _ by: SIMD3<Double>)
-        -> (SIMD3<Double>, SIMD3<Double>)? {
-        let a = s[0], b = s[1], c = s[2], d = s[3], e = s[4]
-        // Symmetric matrix [[a b c] [b c d] [c d e]].
-        let m00 = c * e - d * d, m01 = c * d - b * e, m02 = b * d - c * c
-        let m11 = a * e - c * c, m12 = b * c - a * d, m22 = a * c - b * b
-        let det = a * m00 + b * m01 + c * m02
-        // Relative threshold: the matrix scales with t⁴ and t is a few ms.
-        guard abs(det) > 1e-12 * abs(a * c * e) && det != 0 else { return nil }
-        func solve(_ r: SIMD3<Double>) -> SIMD3<Double> {
-            SIMD3(m00 * r[0] + m01 * r[1] + m02 * r[2],
-                  m01 * r[0] + m11 * r[1] + m12 * r[2],
-                  m02 * r[0] + m12 * r[1] + m22 * r[2]) / det
+    /// (1, t, t²) at the sample's time, t = −age; for a smoothed sample, the mean of those over
+    /// the history entries libinput averaged: this sample and the `smoothedSamples − 1` before
+    /// it (one `step` apart), the oldest repeated to fill the window. Fitting these basis
+    /// values fits the raw path itself: its running mean is what was observed.
+    @inline(__always)
+    private static func basis(age: Double, step: Double, sample: PredictionSample) -> SIMD3<Double> {
+        let window = Int(sample.smoothingWindow)
+        guard window > 1 else { return SIMD3(1, -age, age * age) }
+        let distinct = min(max(Int(sample.smoothedSamples), 1), window)
+        var sum = SIMD3<Double>(0, 0, 0)
+        for j in 0..<window {
+            let a = age + Double(min(j, distinct - 1)) * step
+            sum += SIMD3(1, -a, a * a)
         }
-        return (solve(bx), solve(by))
+        return sum / Double(window)
     }
+
 }
 
 /// Quadratic least squares over the last few samples (Chromium's and Android's lsq2).

@@ -19,6 +19,12 @@ public struct PredictionSample: Sendable, Hashable {
     public var touching: Bool
     /// True for samples a predictor made; real samples supersede them.
     public var predicted: Bool
+    /// How x and y were observed: the mean of `smoothingWindow` history entries holding this
+    /// sample's and the `smoothedSamples - 1` real samples before it, the oldest of them
+    /// repeated to fill the window (libinput's filter after a reset). 1 and 1: the raw position.
+    /// Set by `PredictionStage` for predictors that model the smoothing lag themselves.
+    public var smoothingWindow: UInt8 = 1
+    public var smoothedSamples: UInt8 = 1
 
     public init(time: UInt64, x: Double, y: Double, pressure: Double = 0,
                 azimuth: Double = 0, altitude: Double = .pi / 2,

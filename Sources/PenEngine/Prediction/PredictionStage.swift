@@ -1,53 +1,54 @@
-/// What the live path asks of prediction, validated once here.
-public struct PredictionConfiguration: Sendable, Hashable {
-    /// The longest horizon any frame may predict: beyond this, predictions mislead more than help.
-    public static let horizonCap = 0.032
-    /// Seconds ahead to predict on each frame (capped at `horizonCap`).
-    public private(set) var horizon: Double
-    /// An input gap longer than this (s) starts the predictor afresh, as Chromium does.
-    public private(set) var gapReset: Double
-    /// A predicted force below this while touching is a predicted lift: nothing is predicted past it.
-    public private(set) var liftPressure: Double
-    /// Share of the horizon predicted while hovering, where motion is less purposeful.
-    public private(set) var hoverHorizonScale: Double
-
-    public init(horizon: Double = 0.016, gapReset: Double = 0.020, liftPressure: Double = 0.01,
-                hoverHorizonScale: Double = 0.5) {
-        self.horizon = clamp(horizon.isFinite ? horizon : 0, 0, Self.horizonCap)
-        // Out-of-range values fall back to sane ones rather than trapping on the hot path.
-        self.gapReset = gapReset.isFinite && gapReset > 0 ? min(gapReset, 10) : 0.020
-        self.liftPressure = liftPressure.isFinite ? liftPressure : 0.01
-        self.hoverHorizonScale = hoverHorizonScale.isFinite ? clamp(hoverHorizonScale, 0, 1) : 0.5
-    }
-}
-
 /// Runs one predictor over a live sample stream and keeps the contracts every prediction
-/// obeys: samples spaced at the measured report interval, up to the horizon, never past a
-/// predicted lift, marked predicted, and a fresh start after a gap, a contact change or
-/// time going backwards. The predictions buffer is reused from frame to frame.
+/// obeys: samples at the measured report interval and a last one exactly at the horizon,
+/// never past a predicted lift, marked predicted, aimed at the real pen when the input is
+/// smoothed, and a fresh start after a gap, a new proximity or time going backwards. It also
+/// says how sure it is (`expectedError`, `liftProbability`). Buffers are reused frame to frame.
 public struct PredictionStage<P: Predictor>: Sendable {
     public private(set) var predictor: P
     public var configuration: PredictionConfiguration
     /// The predicted samples for the newest real sample; replaced by the next one.
     public private(set) var predictions: [PredictionSample] = []
+    /// Expected distance (mm) between the last predicted sample and the real pen at its time,
+    /// for the newest refresh: about 68 % of realised errors fall within it. Nil with nothing predicted.
+    public private(set) var expectedError: Double?
+    /// Probability that the pen lifts within the newest refresh's horizon; nil while hovering.
+    public private(set) var liftProbability: Double?
+    /// True when the newest refresh stopped before the horizon at a predicted lift.
+    public private(set) var cutByLift = false
+    /// The newest sample as handed to the predictor.
     private var newest: PredictionSample?
+    /// The newest real position as best known: the raw one recovered from smoothed input.
+    public private(set) var reference: PredictionSample?
     private var interval = ReportInterval()
+    private var inverse: SmoothingInverse
+    private var contactCalibration = PredictionCalibration()
+    private var hoverCalibration = PredictionCalibration()
 
     public init(predictor: P, configuration: PredictionConfiguration = .init()) {
         self.predictor = predictor
         self.configuration = configuration
-        // Enough for the cap at the shortest interval ReportInterval admits.
+        inverse = SmoothingInverse(window: configuration.inputSmoothing)
+        // Enough for the cap at the shortest interval ReportInterval admits, plus the horizon's own.
         predictions.reserveCapacity(Int(PredictionConfiguration.horizonCap / ReportInterval.minimum) + 2)
     }
 
     /// The measured report interval (s), once two samples have arrived.
     public var reportInterval: Double? { interval.value }
 
+    /// Forgets the motion (a new proximity: libinput's smoothing restarts too); keeps what
+    /// the calibration learned about this pen.
     public mutating func reset() {
         predictor.reset()
         interval.reset()
+        inverse.reset()
         newest = nil
+        reference = nil
+        contactCalibration.dropPending()
+        hoverCalibration.dropPending()
         predictions.removeAll(keepingCapacity: true)
+        expectedError = nil
+        liftProbability = nil
+        cutByLift = false
     }
 
     /// Takes a real sample and refreshes `predictions` for it.
@@ -56,73 +57,127 @@ public struct PredictionStage<P: Predictor>: Sendable {
         refreshPredictions(horizon: horizon ?? configuration.horizon)
     }
 
-    /// Takes a real sample without predicting (for callers that query `tip` instead).
+    /// Takes a real sample without predicting.
     public mutating func receive(_ sample: PredictionSample) {
         if let previous = newest {
             let gapMicros = UInt64(configuration.gapReset * 1e6)
-            if sample.time <= previous.time || sample.time - previous.time > gapMicros
-                || sample.touching != previous.touching {
+            if sample.time <= previous.time {
+                reset()
+            } else if sample.time - previous.time > gapMicros {
+                // libinput keeps its smoothing history across a gap; only the motion is stale.
                 predictor.reset()
                 interval.reset()
             } else {
+                if sample.touching != previous.touching {
+                    // libinput restarts its smoothing at a contact change; the motion carries on.
+                    inverse.reset()
+                    predictor.contactChanged()
+                    contactCalibration.dropPending()
+                    hoverCalibration.dropPending()
+                }
                 interval.add(Double(sample.time - previous.time) * 1e-6)
             }
         }
         var real = sample
         real.predicted = false
+        real.smoothingWindow = 1
+        real.smoothedSamples = 1
+        var raw = real
+        let position = inverse.raw(from: SIMD2(sample.x, sample.y))
+        raw.x = position[0]
+        raw.y = position[1]
+        reference = raw
+        if sample.touching {
+            contactCalibration.observe(time: raw.time, x: raw.x, y: raw.y, pressure: raw.pressure)
+        } else {
+            hoverCalibration.observe(time: raw.time, x: raw.x, y: raw.y, pressure: raw.pressure)
+        }
+        switch configuration.compensation {
+        case .none: break
+        case .invert: real = raw
+        case .model:
+            real.smoothingWindow = UInt8(inverse.window)
+            real.smoothedSamples = UInt8(inverse.distinct)
+        }
         newest = real
         predictor.update(real)
     }
 
-    /// The horizon (s) this frame will actually predict: capped, shortened while hovering,
-    /// and shortened by the predictor's confidence in whole report intervals.
+    /// The horizon (s) this frame will predict: capped, and shortened while hovering.
     public func effectiveHorizon(_ requested: Double) -> Double {
-        guard let newest, let step = interval.value else { return 0 }
-        var horizon = clamp(requested, 0, PredictionConfiguration.horizonCap)
+        guard let newest else { return 0 }
+        var horizon = clamp(requested.isFinite ? requested : 0, 0, PredictionConfiguration.horizonCap)
         if !newest.touching { horizon *= configuration.hoverHorizonScale }
-        let confidence = clamp(predictor.confidence(forHorizon: horizon), 0, 1)
-        if confidence >= 1 { return horizon }
-        // Round up to whole intervals, as ink-stroke-modeler does, but never past the request.
-        return min(horizon, (confidence * horizon / step).rounded(.up) * step)
+        return horizon
     }
 
+    /// Fills `predictions`: one sample per report interval and the last exactly at the
+    /// horizon, unless a predicted lift stops them first.
     public mutating func refreshPredictions(horizon requested: Double) {
         predictions.removeAll(keepingCapacity: true)
-        guard let newest, let step = interval.value else { return }
+        expectedError = nil
+        liftProbability = nil
+        cutByLift = false
+        guard let newest, let raw = reference else { return }
+        // Where predictions start: the raw position when compensating, else the path as received.
+        let reference = configuration.compensation == .none ? newest : raw
         let horizon = effectiveHorizon(requested)
+        guard horizon > 0 else { return }
+        // A predictor's confidence shortens how far the samples travel, not how far ahead they lie.
+        let confidence = clamp(predictor.confidence(forHorizon: horizon), 0, 1)
+        var lastForce = reference.pressure
         var k = 1
-        while Double(k) * step <= horizon + 1e-9 {
-            guard let sample = predicted(after: Double(k) * step, from: newest) else { break }
+        while true {
+            var dt = horizon
+            // Samples closer than a tenth of an interval to the horizon's own would only crowd it.
+            if let step = interval.value, Double(k) * step < horizon - 0.1 * step { dt = Double(k) * step }
+            var sample = extrapolated(by: dt, confidence: confidence, from: reference)
+            lastForce = sample.pressure
+            if reference.touching && sample.pressure < configuration.liftPressure {
+                cutByLift = true
+                break
+            }
+            sample.time = reference.time + UInt64((dt * 1e6).rounded())
             predictions.append(sample)
+            if dt >= horizon { break }
             k += 1
         }
-    }
-
-    /// The predicted sample at exactly `requested` seconds ahead (after confidence and lift),
-    /// the tip a renderer would draw: what benchmarks compare with the real trajectory.
-    /// Returns the newest real sample when nothing can be predicted.
-    public func tip(horizon requested: Double) -> PredictionSample? {
-        guard let newest else { return nil }
-        guard let step = interval.value else { return newest }
-        let horizon = effectiveHorizon(requested)
-        var tip = newest
-        var t = step
-        // Walk at the report interval so a lift inside the horizon stops the tip there.
-        while t < horizon - 1e-9 {
-            guard let sample = predicted(after: t, from: newest) else { return tip }
-            tip = sample
-            t += step
+        let tip = predictions.last ?? reference
+        let travel = distance(tip.x - reference.x, tip.y - reference.y)
+        let scored = abs(requested - configuration.horizon) < 1e-9
+        if reference.touching {
+            expectedError = contactCalibration.expectedError(travel: travel)
+            liftProbability = contactCalibration.liftProbability(
+                predictedForce: lastForce, threshold: configuration.liftPressure, horizon: horizon)
+            if scored, let last = predictions.last {
+                contactCalibration.record(target: last.time, x: last.x, y: last.y, pressure: last.pressure,
+                                          travel: travel, horizon: Double(last.time - reference.time) * 1e-6)
+            }
+        } else {
+            expectedError = hoverCalibration.expectedError(travel: travel)
+            if scored, let last = predictions.last {
+                hoverCalibration.record(target: last.time, x: last.x, y: last.y, pressure: last.pressure,
+                                        travel: travel, horizon: Double(last.time - reference.time) * 1e-6)
+            }
         }
-        if horizon > 0, let sample = predicted(after: horizon, from: newest) { tip = sample }
-        return tip
     }
 
-    private func predicted(after dt: Double, from newest: PredictionSample) -> PredictionSample? {
-        guard var sample = predictor.extrapolate(by: dt) else { return nil }
-        if newest.touching && sample.pressure < configuration.liftPressure { return nil }
-        sample.time = newest.time + UInt64((dt * 1e6).rounded())
-        sample.touching = newest.touching
+    /// The predictor's guess `dt` ahead, its travel scaled by `confidence`; the real position
+    /// held still when the predictor has too little history to say anything.
+    private func extrapolated(by dt: Double, confidence: Double, from reference: PredictionSample) -> PredictionSample {
+        guard var sample = predictor.extrapolate(by: dt) else {
+            var still = reference
+            still.predicted = true
+            return still
+        }
+        if confidence < 1 {
+            sample.x = reference.x + (sample.x - reference.x) * confidence
+            sample.y = reference.y + (sample.y - reference.y) * confidence
+        }
+        sample.touching = reference.touching
         sample.predicted = true
+        sample.smoothingWindow = 1
+        sample.smoothedSamples = 1
         return sample
     }
 }

@@ -7,8 +7,11 @@
 public protocol Predictor: Sendable {
     /// A short, stable name for tables and command-line options.
     var name: String { get }
-    /// Forgets everything: a new stroke, a hover session, or input after a gap.
+    /// Forgets everything: a new proximity, or input after a gap.
     mutating func reset()
+    /// The pen touched down or lifted. Predictors that can use the motion just before it
+    /// (the hand is often already moving at pen-down) keep their history; the default forgets.
+    mutating func contactChanged()
     /// Takes the next real sample (times strictly increasing since the last reset).
     mutating func update(_ sample: PredictionSample)
     /// The state `dt` seconds after the newest sample; nil when the predictor has too little
@@ -21,6 +24,7 @@ public protocol Predictor: Sendable {
 
 extension Predictor {
     public func confidence(forHorizon horizon: Double) -> Double { 1 }
+    public mutating func contactChanged() { reset() }
 }
 
 /// The predictors penkit ships, by name, for configuration files and `penkit bench predict`.

@@ -14,6 +14,10 @@ public struct StageFramePredictor<P: Predictor>: FramePredictor {
 
     public mutating func reset() { stage.reset() }
 
+    public var confidence: PredictionConfidence {
+        PredictionConfidence(expectedError: stage.expectedError, liftProbability: stage.liftProbability)
+    }
+
     public mutating func predict(after recent: ArraySlice<Sample>) -> [Sample] {
         guard let newest = recent.last else { return [] }
         return predict(newest, touching: true)
@@ -39,8 +43,10 @@ public struct StageFramePredictor<P: Predictor>: FramePredictor {
 }
 
 extension StageFramePredictor where P == PenkitPredictor {
-    /// penkit's default: its own predictor at the configured horizon (16 ms unless set).
-    public static func penkit(horizon: Double = 0.016) -> Self {
-        StageFramePredictor(PenkitPredictor(), configuration: PredictionConfiguration(horizon: horizon))
+    /// penkit's default: its own predictor at the configured horizon (16 ms unless set), for
+    /// input that libinput smoothed over `inputSmoothing` samples (4: its default; 1: off).
+    public static func penkit(horizon: Double = 0.016, inputSmoothing: Int = 4) -> Self {
+        StageFramePredictor(PenkitPredictor(), configuration: PredictionConfiguration(
+            horizon: horizon, inputSmoothing: inputSmoothing))
     }
 }

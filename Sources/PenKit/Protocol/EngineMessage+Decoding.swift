@@ -119,7 +119,8 @@ extension Frame: Decodable {
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: Keys.self)
         self.init(tool: try c.get("tool"), stroke: try c.maybe("stroke"), sample: try c.get("sample"),
-                  predicted: try c.maybe("predicted") ?? [])
+                  predicted: try c.maybe("predicted") ?? [], expectedError: try c.maybe("expectedError"),
+                  liftProbability: try c.maybe("liftProbability"))
     }
 }
 

@@ -13,6 +13,8 @@ extension EngineMessage: WireMessage {
             w.key("predicted"); w.raw("[")
             for p in m.predicted { w.separateElement(); w.write(p) }
             w.raw("]")
+            if let error = m.expectedError { w.field("expectedError", error) }
+            if let lift = m.liftProbability { w.field("liftProbability", lift) }
         case .began(let m):
             w.field("stroke", m.stroke)
             w.key("tool"); w.write(m.tool)

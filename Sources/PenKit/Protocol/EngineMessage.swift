@@ -30,12 +30,20 @@ public struct Frame: Sendable, Hashable {
     public var sample: Sample
     /// Samples predicted past `sample`, for rendering only; replaced by the next frame.
     public var predicted: [Sample]
+    /// Distance (mm) within which the real pen should be, at the last predicted sample's
+    /// time, about 68 % of the time; learned from this pen's own recent predictions.
+    public var expectedError: Double?
+    /// Probability that the pen lifts before the last predicted sample's time (contact only).
+    public var liftProbability: Double?
 
-    public init(tool: ToolIdentity, stroke: UInt64?, sample: Sample, predicted: [Sample] = []) {
+    public init(tool: ToolIdentity, stroke: UInt64?, sample: Sample, predicted: [Sample] = [],
+                expectedError: Double? = nil, liftProbability: Double? = nil) {
         self.tool = tool
         self.stroke = stroke
         self.sample = sample
         self.predicted = predicted
+        self.expectedError = expectedError
+        self.liftProbability = liftProbability
     }
 }
 

@@ -26,6 +26,20 @@ public struct PredictionMetrics: Sendable, Codable, Hashable {
     /// Mean error along the final direction of travel at stroke ends; positive = past the lift.
     public var endOvershootMean: Double
     public var endRMSE: Double
+    /// Mean of how far ahead (ms) the last predicted sample lies, over every frame.
+    public var reachMeanMs: Double
+    /// Frames whose last predicted sample falls short of the horizon without a predicted lift
+    /// (the contract says none), and frames cut by a predicted lift.
+    public var shortFrames: Int
+    public var liftCutFrames: Int
+    /// Share of scored frames whose error is within the frame's expected error (aim: 0.68).
+    public var withinExpected: Double
+    /// Brier score of the lift probability (mean squared difference from what happened), and
+    /// the mean probability given on frames where the pen did / did not lift within the horizon.
+    public var liftBrier: Double
+    public var liftFrames: Int
+    public var liftMeanWhenLifting: Double
+    public var liftMeanOtherwise: Double
 }
 
 /// Running sums for one predictor and horizon.
@@ -38,6 +52,9 @@ struct MetricsAccumulator: Sendable {
     var relativeFrames = 0, relativeSumSquared = 0.0
     var jitterFrames = 0, jitterSum = 0.0
     var endFrames = 0, endAlongSum = 0.0, endSumSquared = 0.0
+    var reachFrames = 0, reachSum = 0.0, shortFrames = 0, liftCutFrames = 0
+    var calibrationFrames = 0, withinExpected = 0
+    var liftFrames = 0, liftedFrames = 0, brierSum = 0.0, liftProbabilityLifting = 0.0, liftProbabilityOther = 0.0
 
     mutating func addInside(along: Double, off: Double, pressure: Double, fast: Bool, relative: Double?) {
         let squared = along * along + off * off
@@ -55,6 +72,25 @@ struct MetricsAccumulator: Sendable {
             relativeFrames += 1
             relativeSumSquared += relative * relative
         }
+    }
+
+    mutating func addReach(_ milliseconds: Double, cutByLift: Bool, short: Bool) {
+        reachFrames += 1
+        reachSum += milliseconds
+        if cutByLift { liftCutFrames += 1 }
+        if short { shortFrames += 1 }
+    }
+
+    mutating func addCalibration(within: Bool) {
+        calibrationFrames += 1
+        if within { withinExpected += 1 }
+    }
+
+    mutating func addLift(probability: Double, lifted: Bool) {
+        liftFrames += 1
+        let outcome = lifted ? 1.0 : 0.0
+        brierSum += (probability - outcome) * (probability - outcome)
+        if lifted { liftedFrames += 1; liftProbabilityLifting += probability } else { liftProbabilityOther += probability }
     }
 
     mutating func addJitter(_ value: Double) {
@@ -81,6 +117,12 @@ struct MetricsAccumulator: Sendable {
             relativeRMSE: rms(relativeSumSquared, relativeFrames),
             jitter: jitterFrames > 0 ? jitterSum / Double(jitterFrames) : 0,
             endFrames: endFrames, endOvershootMean: endFrames > 0 ? endAlongSum / Double(endFrames) : 0,
-            endRMSE: rms(endSumSquared, endFrames))
+            endRMSE: rms(endSumSquared, endFrames),
+            reachMeanMs: reachFrames > 0 ? reachSum / Double(reachFrames) : 0,
+            shortFrames: shortFrames, liftCutFrames: liftCutFrames,
+            withinExpected: calibrationFrames > 0 ? Double(withinExpected) / Double(calibrationFrames) : 0,
+            liftBrier: liftFrames > 0 ? brierSum / Double(liftFrames) : 0, liftFrames: liftFrames,
+            liftMeanWhenLifting: liftedFrames > 0 ? liftProbabilityLifting / Double(liftedFrames) : 0,
+            liftMeanOtherwise: liftFrames > liftedFrames ? liftProbabilityOther / Double(liftFrames - liftedFrames) : 0)
     }
 }

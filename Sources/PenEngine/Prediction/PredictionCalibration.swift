@@ -1,0 +1,107 @@
+import Foundation
+
+/// How sure the predictions are, learned online from this pen's own predictions: each tip is
+/// kept until the real pen reaches its time, then scored against where the pen really was.
+///
+/// - Expected error (mm): realised errors are divided by a scale, `floor + travel`, where
+///   travel is how far the tip lies from the newest real position (faster pens miss by more).
+///   The stage learns the 68.27th percentile of that ratio (a stochastic quantile update),
+///   so about 68 % of errors fall within one expected error, as ±1 σ would for a Gaussian.
+/// - Lift probability: the force predicted at the horizon, with the spread of this pen's force
+///   prediction errors (RMS, growing with the horizon) as a Gaussian, gives the probability
+///   that the force is below the lift threshold by then.
+struct PredictionCalibration: Sendable {
+    /// Share of errors meant to fall within one expected error.
+    static let coverage = 0.6827
+    /// mm added to every scale, so a pen at rest still expects its noise.
+    static let floor = 0.05
+    /// Step of the quantile's logarithm per scored prediction.
+    static let rate = 0.05
+    /// Smallest force spread (per second of horizon) believed.
+    static let minimumForceSpread = 0.3
+
+    private struct Pending: Sendable {
+        var target: UInt64
+        var x: Double, y: Double, pressure: Double
+        var scale: Double
+        var horizon: Double
+    }
+
+    private struct Reference: Sendable {
+        var time: UInt64
+        var x: Double, y: Double, pressure: Double
+    }
+
+    /// The learned quantile of error / scale.
+    private(set) var errorRatio = 1.0
+    /// Mean square of force error per second of horizon.
+    private(set) var forceSpreadSquared = 1.0
+    private(set) var scored = 0
+    private var pending: [Pending]
+    private var pendingHead = 0
+    private var pendingCount = 0
+    private var previous: Reference?
+
+    init(capacity: Int = 64) {
+        pending = Array(repeating: Pending(target: 0, x: 0, y: 0, pressure: 0, scale: 1, horizon: 0), count: capacity)
+    }
+
+    /// Forgets predictions not yet scored (a contact change or a reset); keeps what was learned.
+    mutating func dropPending() {
+        pendingCount = 0
+        previous = nil
+    }
+
+    func scale(travel: Double) -> Double { Self.floor + travel }
+
+    func expectedError(travel: Double) -> Double { errorRatio * scale(travel: travel) }
+
+    /// Probability that the force falls below `threshold` within `horizon` seconds, given the
+    /// force predicted then.
+    func liftProbability(predictedForce: Double, threshold: Double, horizon: Double) -> Double {
+        let spread = max(forceSpreadSquared.squareRoot(), Self.minimumForceSpread) * max(horizon, 0.001)
+        return 0.5 * erfc((predictedForce - threshold) / (spread * 2.0.squareRoot()))
+    }
+
+    /// Keeps a prediction to score once the real pen reaches `target`.
+    mutating func record(target: UInt64, x: Double, y: Double, pressure: Double, travel: Double, horizon: Double) {
+        if pendingCount > 0 {
+            let last = pending[(pendingHead + pendingCount - 1) % pending.count]
+            if target <= last.target { return }
+        }
+        if pendingCount == pending.count {
+            pendingHead = (pendingHead + 1) % pending.count
+            pendingCount -= 1
+        }
+        pending[(pendingHead + pendingCount) % pending.count] =
+            Pending(target: target, x: x, y: y, pressure: pressure, scale: scale(travel: travel), horizon: horizon)
+        pendingCount += 1
+    }
+
+    /// Takes the newest real position and scores every prediction whose time it has reached,
+    /// against the real path interpolated between the previous position and this one.
+    mutating func observe(time: UInt64, x: Double, y: Double, pressure: Double) {
+        defer { previous = Reference(time: time, x: x, y: y, pressure: pressure) }
+        while pendingCount > 0 {
+            let p = pending[pendingHead]
+            guard p.target <= time else { break }
+            pendingHead = (pendingHead + 1) % pending.count
+            pendingCount -= 1
+            guard let previous, p.target >= previous.time, time > previous.time else { continue }
+            let f = Double(p.target - previous.time) / Double(time - previous.time)
+            let dx = p.x - (previous.x + (x - previous.x) * f)
+            let dy = p.y - (previous.y + (y - previous.y) * f)
+            let dp = p.pressure - (previous.pressure + (pressure - previous.pressure) * f)
+            learn(ratio: (dx * dx + dy * dy).squareRoot() / p.scale, forceError: dp, horizon: p.horizon)
+        }
+    }
+
+    private mutating func learn(ratio: Double, forceError: Double, horizon: Double) {
+        guard ratio.isFinite, forceError.isFinite, horizon > 0 else { return }
+        // At equilibrium P(ratio > quantile) = 1 − coverage.
+        errorRatio *= exp(Self.rate * ((ratio > errorRatio ? 1 : 0) - (1 - Self.coverage)))
+        let perSecond = forceError / horizon
+        forceSpreadSquared += (perSecond * perSecond - forceSpreadSquared) * Self.rate
+        scored += 1
+    }
+}

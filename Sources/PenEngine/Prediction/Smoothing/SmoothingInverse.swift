@@ -1,0 +1,55 @@
+/// Recovers raw pen positions from libinput's smoothed ones.
+///
+/// libinput (evdev-tablet.c, tablet_history_push / tablet_smoothen_axes) reports the mean of
+/// its last `window` raw positions. After a reset (contact change, proximity out) the first
+/// raw position fills the whole history, so that first report is exact, and every later raw
+/// position is `window × smoothed − (the other window − 1 entries)`. Two things keep this from
+/// being exact on real input, both measured in docs/prediction.md: libinput rounds the mean
+/// down to whole device units (unknown here: positions arrive in mm), and a frame that changes
+/// no axis (within fuzz) still pushes into libinput's history without an event this can see.
+/// Either leaves an error whose sum over a window stays small but that alternates in sign from
+/// sample to sample; predictors that fit several samples average it out. (Choosing within the
+/// rounding band, or guessing unseen pushes, by how smoothly the path continues was tried and
+/// measured worse: wrong guesses compound.)
+public struct SmoothingInverse: Sendable {
+    public let window: Int
+    /// The recovered raw positions still in libinput's history, newest at `head`.
+    private var entries: [SIMD2<Double>]
+    private var head = 0
+    /// Real samples in the history since the last reset, at most `window`.
+    public private(set) var distinct = 0
+
+    public init(window: Int) {
+        self.window = max(window, 1)
+        entries = Array(repeating: SIMD2(0, 0), count: self.window)
+    }
+
+    public mutating func reset() {
+        distinct = 0
+    }
+
+    /// Takes the next smoothed position and returns the raw position it implies.
+    public mutating func raw(from smoothed: SIMD2<Double>) -> SIMD2<Double> {
+        guard window > 1 else {
+            distinct = 1
+            return smoothed
+        }
+        var raw = smoothed
+        if distinct == 0 {
+            for i in 0..<window { entries[i] = smoothed }
+        } else {
+            raw = inverted(smoothed)
+        }
+        head = (head + 1) % window
+        entries[head] = raw
+        distinct = min(distinct + 1, window)
+        return raw
+    }
+
+    /// `window × smoothed − the window − 1 newest entries` (which stay in the history).
+    private func inverted(_ smoothed: SIMD2<Double>) -> SIMD2<Double> {
+        var others = SIMD2<Double>(0, 0)
+        for back in 0..<(window - 1) { others += entries[(head - back + window) % window] }
+        return Double(window) * smoothed - others
+    }
+}

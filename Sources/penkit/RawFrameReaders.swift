@@ -17,13 +17,13 @@ enum RawFrameReaders {
 
     /// Connects `readers` clients to `socket`, subscribes them to frames, and counts for `seconds`
     /// from each one's first frame.
-    static func measure(socket: String, readers: Int, seconds: Double) throws -> [Count] {
-        let fds = try (0..<readers).map { _ in try connect(socket) }
+    static func measure(socket: String, readers: Int, seconds: Double, frames: Int = .max) throws -> [Count] {
+        let fds = try (0..<readers).map { _ in try connect(socket, channels: [.frames]) }
         let results = Mutex<[Count]>([])
         let done = DispatchSemaphore(value: 0)
         for fd in fds {
             let thread = Thread {
-                let count = read(fd, seconds: seconds)
+                let count = read(fd, seconds: seconds, frames: frames)
                 results.withLock { $0.append(count) }
                 done.signal()
             }
@@ -34,7 +34,28 @@ enum RawFrameReaders {
         return results.withLock { $0 }
     }
 
-    private static func connect(_ path: String) throws -> Int32 {
+    /// Subscribes to strokes and reads until the first finalized stroke; returns its line's length.
+    static func waitForStroke(socket: String) throws -> Int {
+        let fd = try connect(socket, channels: [.strokes])
+        defer { close(fd) }
+        let prefix = Array(#"{"type":"stroke""#.utf8)
+        var buffer = [UInt8](repeating: 0, count: 1 << 18)
+        var line: [UInt8] = []
+        while true {
+            let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if n <= 0 { throw ValidationError("penkitd closed the connection before the stroke") }
+            for b in buffer[..<n] {
+                if b == UInt8(ascii: "\n") {
+                    if line.starts(with: prefix) { return line.count + 1 }
+                    line.removeAll(keepingCapacity: true)
+                } else {
+                    line.append(b)
+                }
+            }
+        }
+    }
+
+    private static func connect(_ path: String, channels: ChannelSet) throws -> Int32 {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
@@ -43,13 +64,13 @@ enum RawFrameReaders {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
         guard fd >= 0, result == 0 else { throw ValidationError("cannot connect to \(path)") }
-        var request = SubscribeRequest(channels: [.frames]).jsonBytes()
+        var request = SubscribeRequest(channels: channels).jsonBytes()
         request.append(UInt8(ascii: "\n"))
         _ = request.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
         return fd
     }
 
-    private static func read(_ fd: Int32, seconds: Double) -> Count {
+    private static func read(_ fd: Int32, seconds: Double, frames: Int) -> Count {
         let framePrefix = Array(#"{"type":"frame""#.utf8)
         let droppedPrefix = Array(#"{"type":"dropped","frames":"#.utf8)
         var buffer = [UInt8](repeating: 0, count: 1 << 18)
@@ -83,7 +104,7 @@ enum RawFrameReaders {
                     atLineStart = true
                 }
             }
-            if first > 0, Double(now - first) / 1e6 > seconds { break }
+            if first > 0, Double(now - first) / 1e6 > seconds || count.frames >= frames { break }
         }
         count.seconds = Double(last - first) / 1e6
         return count

@@ -51,12 +51,14 @@ struct BenchLatencyCommand: AsyncParsableCommand {
             var dropped: [UInt64] = []
             var throughput: [Double] = []
             var throughputDropped: [UInt64] = []
+            var probe: String?
             for _ in 0..<runs {
                 // Side by side: the floor right before penkitd, with as many reader threads as clients.
                 let direct = LatencyFloor.measure(readers: count, relay: false, count: floorSamples, intervalMicroseconds: 8_000)
                 floor.append(Self.summary(direct.received))
                 let latency = try await measureLatency(binary: binary, clients: count)
                 penkitd.append(Self.summary(latency.samples))
+                probe = latency.probe
                 cpu.append(latency.cpuSeconds / latency.wallSeconds * 100)
                 dropped.append(latency.dropped)
                 let counted = try measureThroughput(binary: binary, clients: count)
@@ -71,6 +73,7 @@ struct BenchLatencyCommand: AsyncParsableCommand {
             print("  latency runs (p50/p99/max µs): penkitd " + penkitd.map { "\($0[0])/\($0[1])/\($0[2])" }.joined(separator: ", ")
                   + "; floor " + floor.map { "\($0[0])/\($0[1])/\($0[2])" }.joined(separator: ", ")
                   + "; frames dropped \(dropped.map(String.init).joined(separator: ", "))")
+            if let probe { print("  inside penkitd, last run (from the frame's event time): \(Self.describeProbe(probe))") }
             print("  penkitd CPU in the real-time replay: " + String(format: "%.1f", Self.median(cpu)) + " % of one core")
             print("  unpaced throughput to each of \(count) client(s): \(Int(Self.median(throughput))) frames/s (slowest client, median of "
                   + "\(throughput.map { String(Int($0)) }.joined(separator: ", ")); frames dropped \(throughputDropped.map(String.init).joined(separator: ", ")))")
@@ -99,14 +102,10 @@ struct BenchLatencyCommand: AsyncParsableCommand {
         return sorted[min(sorted.count - 1, Int((Double(sorted.count) * p).rounded(.down)))]
     }
 
-    static func summaryJSON(_ values: [UInt64]) -> String {
-        "{\"n\":\(values.count),\"p50_us\":\(percentile(values, 0.5)),\"p99_us\":\(percentile(values, 0.99)),\"max_us\":\(values.max() ?? 0)}"
-    }
-
     /// penkitd's probe line, {"stage":{"n":..,"p50_us":..,"p99_us":..}, ...}, as "stage p50/p99" pairs.
     static func describeProbe(_ json: String) -> String {
         guard let object = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: [String: Int]] else { return json }
-        return ["input_woke", "handed_to_event_loop", "written_to_sockets"].compactMap { stage in
+        return ["input_woke", "encoded", "written_to_sockets"].compactMap { stage in
             object[stage].map { "\(stage.replacingOccurrences(of: "_", with: " ")) p50 \($0["p50_us"] ?? 0) µs p99 \($0["p99_us"] ?? 0) µs" }
         }.joined(separator: "; ")
     }

@@ -33,7 +33,7 @@ final class Hub: Sendable {
     /// Writes a batch to every subscribed client. Never waits on a client.
     func publish(_ batch: OutboundBatch) {
         guard !batch.isEmpty else { return }
-        if let probe { Self.record(batch, .handedToEventLoop, in: probe) }
+        if let probe { Self.record(batch, .encoded, in: probe) }
         state.withLock { state in
             batch.bytes.withUnsafeBytes { bytes in
                 for message in batch.messages {

@@ -73,7 +73,11 @@ final class DaemonProcess {
 
     /// Whether /proc/net/unix shows a listening socket (flag __SO_ACCEPTCON) bound to `path`.
     static func isListening(_ path: String) -> Bool {
-        guard let table = try? String(contentsOfFile: "/proc/net/unix", encoding: .utf8) else { return true }
+        // Read to the end: String(contentsOfFile:) returns only the first page of a /proc file, and
+        // with many sockets on the host the line for `path` can lie beyond it.
+        guard let handle = FileHandle(forReadingAtPath: "/proc/net/unix"),
+              let data = try? handle.readToEnd() else { return true }
+        let table = String(decoding: data, as: UTF8.self)
         return table.split(separator: "\n").contains { line in
             let fields = line.split(separator: " ", omittingEmptySubsequences: true)
             return fields.count >= 8 && fields[7] == path && fields[3] == "00010000"

@@ -6,9 +6,11 @@ SWIFT ?= swift
 BUILD_FLAGS ?=
 DEBS := pkg-config libinput-dev libevdev-dev libudev-dev libwacom-common
 DAEMON_DEMO_TRACE ?= traces/wacom-dth2242-pen.evemu
+# One long stroke: the clearest first look at the view (ink, predictions, pressure).
+VIEW_DEMO_TRACE ?= traces/wacom-intuos4-6x9-stylus-drag.evemu
 
 .PHONY: all deps build release demo test unit fuzz e2e e2e-if-possible oracle clean install uninstall
-.PHONY: demo-daemon install-no-smoothing
+.PHONY: demo-daemon install-no-smoothing view-browser-test
 
 all: build
 
@@ -31,6 +33,7 @@ release: deps
 # stroke and writes an SVG of the drawing; penkitd stops cleanly.
 demo: build
 	./scripts/demo-daemon.sh $(DAEMON_DEMO_TRACE)
+	./scripts/demo-view.sh $(VIEW_DEMO_TRACE)
 
 unit: deps
 	@mkdir -p .build
@@ -42,9 +45,21 @@ fuzz: deps
 	SWIFT=$(SWIFT) bash Fuzz/run.sh $(FUZZ_SECONDS)
 
 # The unit run's count again at the very end, after the fuzz and VM output, as a plain summary line.
-test: unit fuzz e2e-if-possible
+test: unit view-browser-test fuzz e2e-if-possible
 	@n=$$(sed -n 's/.*Test run with \([0-9]*\) tests\{0,1\} in .* passed.*/\1/p' .build/unit-tests.log | tail -1); \
 	echo "tests: $${n:-0} passed, 0 failed"
+
+# penkit view in headless Chromium (Debian's chromium, installed when missing): screenshots and
+# pixel checks against real libinput's output; screenshots in .build/view-browser-test/.
+view-browser-test: build
+	@if ! command -v chromium >/dev/null; then \
+		echo "installing Debian's chromium for the view's browser test"; \
+		if [ "$$(id -u)" -ne 0 ]; then SUDO=sudo; else SUDO=; fi; \
+		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends chromium >/dev/null || true; \
+	fi
+	@if command -v chromium >/dev/null; then \
+		python3 scripts/view-browser-test.py "$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/penkit" .build/view-browser-test; \
+	else echo "make test: view browser test skipped: Debian's chromium cannot be installed here"; fi
 
 # Traces through the real kernel and libinput in a VM (QEMU, software emulation; see README).
 e2e: deps

@@ -15,6 +15,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/jpsim/Yams", from: "5.0.1"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         .systemLibrary(name: "CLibinput", pkgConfig: "libinput", providers: [.apt(["libinput-dev"])]),
@@ -45,14 +46,23 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
             .product(name: "DequeModule", package: "swift-collections"),
         ]),
+        // `penkit view`: the page, its script and the loopback HTTP/WebSocket server that feeds it.
+        .target(name: "PenView", dependencies: [
+            "PenKit",
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+            .product(name: "NIOWebSocket", package: "swift-nio"),
+        ]),
         .executableTarget(name: "penkit", dependencies: [
-            "CThreadTuning", "PenKit", "PenEngine", "PenInput",
+            "CThreadTuning", "PenKit", "PenEngine", "PenInput", "PenView",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
         .testTarget(name: "PenKitTests", dependencies: ["PenKit"]),
         .testTarget(name: "PenInputTests", dependencies: ["PenInput", "PenKit"]),
         .testTarget(name: "PenEngineTests", dependencies: ["PenEngine", "PenInput", "PenKit"]),
+        .testTarget(name: "PenViewTests", dependencies: ["PenView", "PenKit", "penkit"]),
         .testTarget(name: "IntegrationTests", dependencies: ["PenKit", "PenInput", "penkitd"]),
     ]
 )

@@ -27,13 +27,24 @@ public struct EngineConfiguration: Sendable, Hashable {
     public var maxHoverSamplesAwaitingTilt: Int = 4096
     /// How many recent samples the predictor sees.
     public var predictorHistory: Int = 32
-    /// Ink of the strokes each tool type draws.
-    public var inks: [ToolType: Ink] = [.pencil: Ink(.pencil), .brush: Ink(.marker), .airbrush: Ink(.marker)]
+    /// Ink of the strokes each tool type draws. The eraser end of a pen draws eraser strokes, never ink.
+    public var inks: [ToolType: Ink] = [.pencil: Ink(.pencil), .brush: Ink(.marker), .airbrush: Ink(.marker),
+                                        .eraser: Ink(.eraser)]
     public var defaultInk: Ink = Ink(.pen)
+    /// Ink of a particular tool, by the serial its tablet reports (0 is never a serial); wins over `inks`.
+    public var serialInks: [UInt64: Ink] = [:]
 
     public init() {}
 
     public func ink(for tool: ToolType) -> Ink { inks[tool] ?? defaultInk }
+
+    /// The tool's own ink when its serial has one, else its type's. An eraser stays an
+    /// eraser whatever the serial's ink: the eraser end never draws.
+    public func ink(for tool: ToolIdentity) -> Ink {
+        let byType = ink(for: tool.type)
+        guard tool.serial != 0, let own = serialInks[tool.serial] else { return byType }
+        return (tool.type == .eraser) == own.isEraser ? own : byType
+    }
 }
 
 /// A pressure value from a second source: the normalized pressure the pen

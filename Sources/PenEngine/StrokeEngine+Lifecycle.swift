@@ -30,7 +30,7 @@ extension StrokeEngine {
     mutating func begin(_ key: ToolKey, event: TabletEvent, into out: inout [EngineMessage]) {
         let id = nextStrokeID
         nextStrokeID += 1
-        let ink = configuration.ink(for: key.tool.type)
+        let ink = configuration.ink(for: key.tool)
         strokes[id] = StrokeState(id: id, key: key, ink: ink)
         tools[key]?.activeStroke = id
         publicationOrder.append(id)

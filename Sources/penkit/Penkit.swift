@@ -6,7 +6,7 @@ struct Penkit: AsyncParsableCommand {
         commandName: "penkit",
         abstract: "Pen input for Linux tablets: replay traces, watch the daemon, benchmark.",
         subcommands: [ReplayCommand.self, BenchCommand.self, OracleCommand.self, LibinputEventsCommand.self,
-                      EventsCommand.self, StrokesCommand.self, DevicesCommand.self,
-                      CompareCommand.self]
+                      EventsCommand.self, StrokesCommand.self, DevicesCommand.self, ViewCommand.self,
+                      CompareCommand.self, DrawCommand.self, DrawingCommand.self]
     )
 }

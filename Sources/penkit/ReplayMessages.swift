@@ -8,13 +8,7 @@ import PenKit
 /// the decoder and the stroke engine, printing what a socket client receives
 /// (docs/protocol.md), or a line per stroke without --json.
 func replayMessages(_ command: ReplayCommand) async throws {
-    var late: LatePressure?
-    if let text = command.latePressure {
-        guard let parsed = LatePressure(parsing: text) else {
-            throw ValidationError("--late-pressure expects MS or MS±JITTER in milliseconds (e.g. 20±10), got \(text)")
-        }
-        late = parsed
-    }
+    let late = try parseLatePressure(command.latePressure)
     let inputs = try decodeForEngine(command.trace, options: command.decoderOptions, speed: command.speed)
     let replay = EngineReplay(latePressure: late, predictor: StageFramePredictor.penkit(inputSmoothing: command.smoothing ? 4 : 1))
     var out = ""
@@ -35,6 +29,15 @@ func replayMessages(_ command: ReplayCommand) async throws {
     }
     if !command.json { out += summary.totals + "\n" }
     FileHandle.standardOutput.write(Data(out.utf8))
+}
+
+/// The `--late-pressure MS[±JITTER]` option of `replay` and `view`.
+func parseLatePressure(_ text: String?) throws -> LatePressure? {
+    guard let text else { return nil }
+    guard let parsed = LatePressure(parsing: text) else {
+        throw ValidationError("--late-pressure expects MS or MS±JITTER in milliseconds (e.g. 20±10), got \(text)")
+    }
+    return parsed
 }
 
 /// Every usable device of a trace, decoded and merged by time (stable: events

@@ -17,6 +17,8 @@ final class Daemon: @unchecked Sendable {
     private let stops: StopSignals
     private let probe: LatencyProbe?
     private let journal: StrokeJournal.Opened
+    /// The config's inks, shared with the input thread.
+    private let inks: SharedInkChoice
 
     init(config: DaemonConfig, logger: Logger, logLevel: SharedLogLevel, replay: ReplaySource?,
          journal: StrokeJournal.Opened, stops: StopSignals, probe: LatencyProbe? = nil,
@@ -25,6 +27,7 @@ final class Daemon: @unchecked Sendable {
         self.probe = probe
         self.journal = journal
         self.config = config
+        self.inks = SharedInkChoice(config.inks)
         self.logger = logger
         self.logLevel = logLevel
         self.reloadConfig = reloadConfig
@@ -81,6 +84,7 @@ final class Daemon: @unchecked Sendable {
         let hub = server.hub
         let live = replay == nil ? LiveSource() : nil
         let journal = self.journal
+        let inks = self.inks
         let thread = Thread { [logger] in
             defer { inputDone.signal() }
             // The default 50 µs timer slack would be added to every paced replay frame and to
@@ -88,7 +92,7 @@ final class Daemon: @unchecked Sendable {
             _ = penkit_set_timer_slack_ns(1)
             var pipeline = MessagePipeline(predictor: StageFramePredictor.penkit(inputSmoothing: smoothed ? 4 : 1),
                                            journal: journal.journal, afterSeq: journal.lastSeq,
-                                           afterStroke: journal.lastStrokeID)
+                                           afterStroke: journal.lastStrokeID, inks: inks)
             var lastTime: UInt64 = 0
             if let replay {
                 while waitClients > 0, !replay.isStopping,
@@ -141,7 +145,7 @@ final class Daemon: @unchecked Sendable {
 
     /// SIGHUP: re-reads the config file (flags still win) and applies what can change at run
     /// time: log level, allowed peers, socket mode and group, history size, client limits and
-    /// buffers. The socket path and smoothing need a restart; a change to them is logged.
+    /// buffers, inks (from the next stroke). The socket path and smoothing need a restart; a change to them is logged.
     private func reload() {
         // systemd shows the unit as reloading until READY=1 (MONOTONIC_USEC: what systemd 253+ asks of Type=notify-reload).
         SdNotify.send("RELOADING=1\nMONOTONIC_USEC=\(MonotonicClock.now())")
@@ -150,6 +154,7 @@ final class Daemon: @unchecked Sendable {
             let new = try reloadConfig()
             try server.reload(config: new)
             logLevel.level = Logger.Level(rawValue: new.logLevel) ?? .info
+            if new.inks != config.inks { inks.replace(new.inks) }
             var restart: [String] = []
             if new.socketPath != config.socketPath { restart.append("socket") }
             if new.smoothing != config.smoothing { restart.append("smoothing") }

@@ -37,3 +37,34 @@ import Testing
     #expect(stroke.path.controlPoints.count == 3)
     #expect(stroke.creationTime == 0)
 }
+
+@Test func markerChiselTurnsWithTheBarrelAndTheEraserNeverShows() {
+    let marker = Ink(.marker, width: 4)
+    // Roll adds to azimuth: at az 0, a quarter-turn roll of π/4 puts the chisel at its widest.
+    #expect(abs(marker.size(force: 0.5, altitude: 1, azimuth: 0, roll: .pi / 4, speed: 0) - 4) < 1e-12)
+    #expect(abs(marker.size(force: 0.5, altitude: 1, azimuth: .pi / 4, roll: .pi / 2, speed: 0) - 2) < 1e-12)
+    let pen = Ink(.pen, width: 2)
+    #expect(pen.size(force: 0.5, altitude: 1, azimuth: 0, roll: 1, speed: 0) == pen.size(force: 0.5, altitude: 1, azimuth: 0, speed: 0))
+    let eraser = Ink(.eraser, width: 8)
+    #expect(eraser.size(force: 0.1, altitude: 0.3, azimuth: 2, roll: 1, speed: 900) == 8)
+    #expect(eraser.opacity(force: 1, altitude: 1, azimuth: 0, speed: 0) == 0)
+}
+
+@Test func widthsAreClampedToTheirTypesRange() {
+    #expect(Ink(.pen, width: 0.01).width == 0.1)
+    #expect(Ink(.marker, width: 0.5).width == 1)
+    #expect(Ink(.eraser, width: 100).width == 50)
+    #expect(Ink(.pencil, width: .nan).width == Ink.InkType.pencil.defaultWidth)
+}
+
+@Test func inkSpecsReadTypeColourAndWidth() throws {
+    let marker = try Ink(spec: "marker #ffd000ff 6")
+    #expect(marker.type == .marker && marker.width == 6)
+    #expect(marker.color == InkColor(red: 1, green: Double(0xd0) / 255, blue: 0, alpha: 1))
+    #expect(try Ink(spec: "pen 1040c0 0.7").color == InkColor(red: Double(0x10) / 255, green: Double(0x40) / 255, blue: Double(0xc0) / 255))
+    #expect(try Ink(spec: "pencil").width == 0.8)
+    #expect(try Ink(spec: marker.spec) == marker)
+    #expect(throws: Ink.SpecError.self) { try Ink(spec: "crayon") }
+    #expect(throws: Ink.SpecError.self) { try Ink(spec: "pen 300") }  // outside 0.1 … 20, not a colour
+    #expect(throws: Ink.SpecError.self) { try Ink(spec: "pen #12") }
+}

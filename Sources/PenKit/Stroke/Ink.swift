@@ -17,22 +17,27 @@ public struct InkColor: Sendable, Hashable {
 
 /// How a stroke is drawn (PencilKit's `PKInk`): the kind of ink, its color and
 /// its base width in mm. How width and opacity follow the pen is in
-/// InkResponse.swift.
+/// InkResponse.swift. The eraser is an ink type too, so that a stroke made with
+/// the eraser end says so wherever it goes; it never draws (`Drawing.apply`).
 public struct Ink: Sendable, Hashable {
     public enum InkType: String, Sendable, Hashable, CaseIterable {
-        case pen, pencil, marker
+        case pen, pencil, marker, eraser
     }
 
     public var type: InkType
     public var color: InkColor
-    /// Width in mm of a line drawn at the ink's reference force.
+    /// Width in mm of a line drawn at the ink's reference force, within
+    /// `type.validWidthRange` (the initializer clamps it there).
     public var width: Double
 
     public init(_ type: InkType, color: InkColor = .black, width: Double? = nil) {
         self.type = type
         self.color = color
-        self.width = width ?? type.defaultWidth
+        let w = width ?? type.defaultWidth
+        self.width = w.isNaN ? type.defaultWidth : min(max(w, type.validWidthRange.lowerBound), type.validWidthRange.upperBound)
     }
+
+    public var isEraser: Bool { type == .eraser }
 }
 
 extension Ink.InkType {
@@ -41,6 +46,16 @@ extension Ink.InkType {
         case .pen: 1.0
         case .pencil: 0.8
         case .marker: 4.0
+        case .eraser: 6.0
+        }
+    }
+
+    /// The base widths an ink of this type accepts, mm.
+    public var validWidthRange: ClosedRange<Double> {
+        switch self {
+        case .pen, .pencil: 0.1...20
+        case .marker: 1...40
+        case .eraser: 0.5...50
         }
     }
 }

@@ -10,8 +10,8 @@ extension Stroke {
             points.append(StrokeSample(
                 time: s.time, x: s.x, y: s.y, force: s.force, azimuth: s.azimuth, altitude: s.altitude,
                 roll: s.roll,
-                size: ink.size(force: s.force, altitude: s.altitude, azimuth: s.azimuth, speed: v),
-                opacity: ink.opacity(force: s.force, altitude: s.altitude, azimuth: s.azimuth, speed: v),
+                size: ink.size(force: s.force, altitude: s.altitude, azimuth: s.azimuth, roll: s.roll, speed: v),
+                opacity: ink.opacity(force: s.force, altitude: s.altitude, azimuth: s.azimuth, roll: s.roll, speed: v),
                 estimated: s.estimated))
         }
         let path = StrokePath.fitting(points, creationTime: samples.first?.time ?? 0)
@@ -66,6 +66,3 @@ extension StrokePath {
     }
 }
 
-extension Stroke {
-    public var renderBounds: StrokeBounds? { path.renderBounds }
-}

@@ -80,32 +80,47 @@ extension StrokePath {
         interpolatedParameters(by: stride).compactMap { interpolatedPoint(at: $0) }
     }
 
+    /// Points of the parametric range `range` (PencilKit's `interpolatedPoints(in:by:)`, used
+    /// with `Stroke.maskedPathRanges`) every `stride` from its start; its end is always included.
+    public func interpolatedPoints(in range: ClosedRange<Double>, by stride: Stride) -> [StrokePoint] {
+        interpolatedParameters(in: range, by: stride).compactMap { interpolatedPoint(at: $0) }
+    }
+
     /// The parametric values `interpolatedPoints(by:)` evaluates, increasing.
     public func interpolatedParameters(by stride: Stride) -> [Double] {
+        interpolatedParameters(in: 0...maximumParameter, by: stride)
+    }
+
+    /// The parametric values `interpolatedPoints(in:by:)` evaluates, increasing; the range is
+    /// clamped to the path.
+    public func interpolatedParameters(in range: ClosedRange<Double>, by stride: Stride) -> [Double] {
         guard !isEmpty else { return [] }
-        let end = maximumParameter
-        var result: [Double] = [0]
+        let start = min(max(range.lowerBound, 0), maximumParameter)
+        let end = min(max(range.upperBound, start), maximumParameter)
+        var result: [Double] = [start]
         switch stride {
         case .parametricStep(let s):
             if s > 0, s.isFinite {
                 var k = 1.0
-                while k * s < end { result.append(k * s); k += 1 }
+                while start + k * s < end { result.append(start + k * s); k += 1 }
             }
         case .distance(let d):
             if d > 0, d.isFinite {
                 let table = ArcLengthTable(self)
+                let first = table.length(atParameter: start)
+                let last = end == maximumParameter ? table.totalLength : table.length(atParameter: end)
                 var k = 1.0
-                while k * d < table.totalLength {
-                    result.append(table.parameter(atLength: k * d))
+                while first + k * d < last {
+                    result.append(table.parameter(atLength: first + k * d))
                     k += 1
                 }
             }
         case .time(let dt):
             if dt > 0, dt.isFinite {
-                let start = timeOffset(at: 0), last = timeOffset(at: end)
+                let first = timeOffset(at: start), last = timeOffset(at: end)
                 var k = 1.0
-                while start + k * dt < last {
-                    result.append(parameter(atTimeOffset: start + k * dt))
+                while first + k * dt < last {
+                    result.append(parameter(atTimeOffset: first + k * dt))
                     k += 1
                 }
             }

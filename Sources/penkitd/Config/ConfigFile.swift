@@ -100,6 +100,7 @@ enum ConfigFile {
             guard levels.contains(value) else { throw ConfigValueError("log-level must be one of \(levels.joined(separator: ", "))") }
             config.logLevel = value
         default:
+            if try config.inks.set(key: key, value: value) { return }
             throw ConfigValueError("unknown key \"\(key)\" (known: \(DaemonConfig.keys.joined(separator: ", ")))")
         }
     }

@@ -27,9 +27,12 @@ struct DaemonConfig: Sendable, Equatable {
     var stateDirectory: String?
     /// The stroke journal's policy and bounds.
     var journal = JournalOptions()
+    /// Ink per tool type and tool serial (`ink-TOOL`, `ink-serial-SERIAL`); reloaded on SIGHUP.
+    var inks = InkChoice()
 
     static let keys = ["socket", "socket-group", "socket-mode", "allow-users", "allow-groups",
                        "history-strokes", "client-buffer-bytes", "client-live-buffer-bytes",
                        "max-clients", "smoothing", "log-level", "state-dir", "journal", "journal-fsync",
-                       "journal-fsync-interval-ms", "journal-max-bytes", "journal-max-age-days"]
+                       "journal-fsync-interval-ms", "journal-max-bytes", "journal-max-age-days",
+                       "ink-TOOL", "ink-serial-SERIAL"]
 }

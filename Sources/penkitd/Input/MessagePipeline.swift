@@ -13,9 +13,17 @@ struct MessagePipeline {
     /// Where finalized strokes are made durable before any client is sent them.
     private let journal: StrokeJournal?
 
+    /// The config file's inks, picked up when a tip goes down after a reload.
+    private let inks: SharedInkChoice?
+    private var inksSeen: UInt64 = .max
+    private let baseConfiguration: EngineConfiguration
+
     init(configuration: EngineConfiguration = EngineConfiguration(),
          predictor: (any FramePredictor)? = StageFramePredictor.penkit(),
-         journal: StrokeJournal? = nil, afterSeq: UInt64 = 0, afterStroke: UInt64 = 0) {
+         journal: StrokeJournal? = nil, afterSeq: UInt64 = 0, afterStroke: UInt64 = 0,
+         inks: SharedInkChoice? = nil) {
+        baseConfiguration = configuration
+        self.inks = inks
         engine = StrokeEngine(configuration: configuration, predictor: predictor)
         engine.continueNumbering(afterSeq: afterSeq, afterStroke: afterStroke)
         self.journal = journal
@@ -32,7 +40,10 @@ struct MessagePipeline {
                 out.append(.buttons, ButtonMessage(device: device, time: event.time, button: button,
                                                    pressed: event.state == .pressed, tool: event.tool))
             }
-        case .tip, .axis:
+        case .tip:
+            // Inks are chosen when a stroke begins, so a reload takes effect from the next one.
+            if let choice = inks?.changed(since: &inksSeen) { engine.configuration = choice.applied(to: baseConfiguration) }
+        case .axis:
             break
         }
         engineOutput.removeAll(keepingCapacity: true)

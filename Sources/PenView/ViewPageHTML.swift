@@ -1,0 +1,44 @@
+/// The page's markup. `{{TOKEN}}` is replaced with the server's token (hex) when the server starts.
+enum ViewPageHTML {
+    static let text = #"""
+<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>penkit view</title>
+<link rel="stylesheet" href="view.css?token={{TOKEN}}">
+<script src="view.js?token={{TOKEN}}" defer></script>
+</head>
+<body>
+<main>
+  <div id="stage"><canvas id="ink"></canvas><canvas id="overlay"></canvas></div>
+  <aside id="panel">
+    <h1>penkit view</h1>
+    <p id="status">connecting…</p>
+    <dl>
+      <dt>source</dt><dd id="source">–</dd>
+      <dt>device</dt><dd id="device">–</dd>
+      <dt>tool</dt><dd id="tool">–</dd>
+      <dt>report rate</dt><dd id="rate">–</dd>
+      <dt>latency, event → page</dt><dd id="latency">–</dd>
+      <dt>predicted horizon</dt><dd id="horizon">–</dd>
+      <dt>prediction error</dt><dd id="error">–</dd>
+      <dt>dropped frames</dt><dd id="dropped">0</dd>
+      <dt>finalized strokes</dt><dd id="finalized">0</dd>
+      <dt>pen</dt><dd id="pose">–</dd>
+    </dl>
+    <button id="pause" type="button">pause</button>
+    <ul id="legend">
+      <li><span class="swatch final"></span>finalized stroke (the ink's colour; red: cancelled)</li>
+      <li><span class="swatch live"></span>ink as it comes, before the stroke is finalized</li>
+      <li><span class="swatch predicted"></span>predicted samples of the latest frame</li>
+      <li><span class="swatch estimated"></span>sample whose force or tilt still awaits an update</li>
+      <li><span class="swatch hover"></span>hovering pen: tilt direction, altitude, distance</li>
+    </ul>
+  </aside>
+</main>
+</body>
+</html>
+"""#
+}

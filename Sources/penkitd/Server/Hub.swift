@@ -272,16 +272,6 @@ struct HubState {
     var liveBufferBytes: Int
     var maxClients: Int
     var stopping = false
-
-    init(history: StrokeHistory, settings: [String: String], policy: PeerPolicy, queueLimit: Int,
-         liveBufferBytes: Int, maxClients: Int) {
-        self.history = history
-        self.settings = settings
-        self.policy = policy
-        self.queueLimit = queueLimit
-        self.liveBufferBytes = liveBufferBytes
-        self.maxClients = maxClients
-    }
 }
 
 extension PeerCredentials {

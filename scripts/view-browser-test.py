@@ -24,14 +24,15 @@ def fail(message):
 # --- expected values from real libinput and the trace file ---------------------------------
 
 def libinput_contacts(fixture):
-    """Contact positions (mm) and the number of tip-downs, from real libinput's events."""
+    """Positions (mm) where a tool that inks touched, and the number of tip-downs of any tool,
+    from real libinput's events. An eraser's contacts are left out: an eraser stroke leaves no ink."""
     points, strokes = [], 0
     with open(fixture) as f:
         for line in f:
             e = json.loads(line)
             if e["type"] == "tip" and e["state"] == "down":
                 strokes += 1
-            if e.get("tip") == "down" and e["type"] in ("tip", "axis"):
+            if e.get("tip") == "down" and e["type"] in ("tip", "axis") and e["tool"]["type"] != "eraser":
                 points.append((e["x"], e["y"]))
     return points, strokes
 

@@ -92,7 +92,8 @@ final class Daemon: @unchecked Sendable {
             _ = penkit_set_timer_slack_ns(1)
             var pipeline = MessagePipeline(predictor: StageFramePredictor.penkit(inputSmoothing: smoothed ? 4 : 1),
                                            journal: journal.journal, afterSeq: journal.lastSeq,
-                                           afterStroke: journal.lastStrokeID, inks: inks)
+                                           afterStroke: journal.lastStrokeID, inks: inks,
+                                           variants: hub.predictionVariants)
             var lastTime: UInt64 = 0
             if let replay {
                 while waitClients > 0, !replay.isStopping,

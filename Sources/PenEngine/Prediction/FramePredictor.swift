@@ -17,6 +17,9 @@ public protocol FramePredictor: Sendable {
     mutating func reset()
     /// How sure the newest `predict`/`predictHover` was: expected error (mm) and lift probability.
     var confidence: PredictionConfidence { get }
+    /// The newest frame's predictions again at another horizon (s), for clients that asked for
+    /// their own; `newest` is that frame's sample. Changes nothing the next frame depends on.
+    mutating func repredict(after newest: Sample, horizon: Double) -> [Sample]
 }
 
 /// How sure a frame's predictions are (docs/prediction.md says exactly what the numbers mean).
@@ -37,4 +40,5 @@ extension FramePredictor {
     /// Predictors that only know contact predict nothing while hovering.
     public mutating func predictHover(after sample: Sample) -> [Sample] { [] }
     public var confidence: PredictionConfidence { PredictionConfidence() }
+    public mutating func repredict(after newest: Sample, horizon: Double) -> [Sample] { [] }
 }

@@ -28,9 +28,18 @@ public struct StageFramePredictor<P: Predictor>: FramePredictor {
         predict(sample, touching: false)
     }
 
+    public mutating func repredict(after newest: Sample, horizon: Double) -> [Sample] {
+        stage.refreshPredictions(horizon: horizon)
+        return converted(newest)
+    }
+
     private mutating func predict(_ newest: Sample, touching: Bool) -> [Sample] {
         stage.add(PredictionSample(time: newest.time, x: newest.x, y: newest.y, pressure: newest.force,
                                    azimuth: newest.azimuth, altitude: newest.altitude, touching: touching))
+        return converted(newest)
+    }
+
+    private mutating func converted(_ newest: Sample) -> [Sample] {
         // Reusing the buffer saves an allocation whenever the engine has let go of the last one.
         output.removeAll(keepingCapacity: true)
         for p in stage.predictions {

@@ -3,15 +3,19 @@ import Foundation
 /// The client's request: `{"type":"subscribe","version":1,"channels":["frames","strokes"],"since":SEQ}`.
 /// `since` (optional) asks for every finalized stroke with a sequence number
 /// greater than SEQ that the history still holds, before live messages.
+/// `predict` (optional) asks for the client's own prediction horizon (`PredictionRequest`).
 public struct SubscribeRequest: Sendable, Hashable, WireMessage {
     public var version: Int
     public var channels: ChannelSet
     public var since: UInt64?
+    public var predict: PredictionRequest?
 
-    public init(version: Int = PenProtocol.version, channels: ChannelSet, since: UInt64? = nil) {
+    public init(version: Int = PenProtocol.version, channels: ChannelSet, since: UInt64? = nil,
+                predict: PredictionRequest? = nil) {
         self.version = version
         self.channels = channels
         self.since = since
+        self.predict = predict
     }
 
     public func write(to w: inout JSONWriter) {
@@ -20,6 +24,7 @@ public struct SubscribeRequest: Sendable, Hashable, WireMessage {
         w.field("version", version)
         w.key("channels"); w.write(channels)
         if let since { w.field("since", since) }
+        if let predict { w.key("predict"); predict.write(to: &w) }
         w.raw("}")
     }
 
@@ -64,6 +69,13 @@ public struct SubscribeRequest: Sendable, Hashable, WireMessage {
             }
             since = UInt64(number.int64Value)
         }
-        return .success(SubscribeRequest(version: version, channels: channels, since: since))
+        var predict: PredictionRequest?
+        if let raw = dict["predict"] {
+            switch PredictionRequest.parse(raw) {
+            case .success(let request): predict = request
+            case .failure(let error): return .failure(error)
+            }
+        }
+        return .success(SubscribeRequest(version: version, channels: channels, since: since, predict: predict))
     }
 }

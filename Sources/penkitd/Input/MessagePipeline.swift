@@ -17,13 +17,16 @@ struct MessagePipeline {
     private let inks: SharedInkChoice?
     private var inksSeen: UInt64 = .max
     private let baseConfiguration: EngineConfiguration
+    /// The horizons clients asked for beyond the default; nil: every client gets the default.
+    private let variants: PredictionVariants?
 
     init(configuration: EngineConfiguration = EngineConfiguration(),
          predictor: (any FramePredictor)? = StageFramePredictor.penkit(),
          journal: StrokeJournal? = nil, afterSeq: UInt64 = 0, afterStroke: UInt64 = 0,
-         inks: SharedInkChoice? = nil) {
+         inks: SharedInkChoice? = nil, variants: PredictionVariants? = nil) {
         baseConfiguration = configuration
         self.inks = inks
+        self.variants = variants
         engine = StrokeEngine(configuration: configuration, predictor: predictor)
         engine.continueNumbering(afterSeq: afterSeq, afterStroke: afterStroke)
         self.journal = journal
@@ -77,6 +80,9 @@ struct MessagePipeline {
     private mutating func append(into out: inout OutboundBatch) {
         for message in engineOutput {
             Self.append(message, to: &out)
+            if case .frame(let frame) = message, let requests = variants?.current, !requests.isEmpty {
+                addAlternates(of: frame, for: requests, to: &out)
+            }
             if let journal, let last = out.messages.last {
                 // Journaled here, on the input thread, with the exact bytes clients get,
                 // before the batch is published to any client.
@@ -89,6 +95,16 @@ struct MessagePipeline {
                     break
                 }
             }
+        }
+    }
+
+    /// Encodes `frame` once per distinct requested horizon, into the same batch. Runs right after
+    /// the engine made the frame, so "now" is when this frame is ready to go out: Android's pipeline age.
+    private mutating func addAlternates(of frame: Frame, for requests: [PredictionRequest], to out: inout OutboundBatch) {
+        let now = MonotonicClock.now()
+        for request in requests {
+            let horizon = request.horizon(eventTime: frame.sample.time, now: now)
+            out.appendAlternate(EngineMessage.frame(engine.repredicted(frame, horizon: horizon)), for: request)
         }
     }
 

@@ -16,6 +16,8 @@ final class ClientConnection {
     let fd: Int32
     let peer: PeerCredentials
     var channels: ChannelSet = []
+    /// The prediction horizon this client asked for in `subscribe`.
+    var prediction: PredictionRequest = .standard
     private let epoll: Epoll
     private let logger: Logger
     private let queueLimit: Int

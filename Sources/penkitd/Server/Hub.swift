@@ -17,6 +17,8 @@ final class Hub: Sendable {
     private let logger: Logger
     private let probe: LatencyProbe?
     let epoll: Epoll
+    /// The horizons clients asked for, shared with the input thread's pipeline.
+    let predictionVariants = PredictionVariants()
 
     init(epoll: Epoll, config: DaemonConfig, settings: [String: String], policy: PeerPolicy, logger: Logger,
          probe: LatencyProbe? = nil) {
@@ -39,7 +41,14 @@ final class Hub: Sendable {
                 for message in batch.messages {
                     let line = UnsafeRawBufferPointer(rebasing: bytes[message.range])
                     if message.isLive {
-                        for client in state.clients.values { client.deliverLive(line, channel: message.channel) }
+                        if message.alternates.isEmpty {
+                            for client in state.clients.values { client.deliverLive(line, channel: message.channel) }
+                        } else {
+                            for client in state.clients.values {
+                                let own = UnsafeRawBufferPointer(rebasing: bytes[message.range(for: client.prediction)])
+                                client.deliverLive(own, channel: message.channel)
+                            }
+                        }
                     } else {
                         // One copy, shared by the history and every client that must queue it.
                         let kept = Array(line)
@@ -225,6 +234,8 @@ final class Hub: Sendable {
 
     private func subscribe(_ client: ClientConnection, _ request: SubscribeRequest, _ state: inout HubState) {
         client.channels = request.channels
+        client.prediction = request.predict ?? .standard
+        predictionVariants.update(state.clients.values.map(\.prediction))
         var replay: [(seq: UInt64, line: [UInt8])] = []
         if let since = request.since, request.channels.contains(.strokes) {
             if state.history.hasGap(after: since) {
@@ -241,12 +252,15 @@ final class Hub: Sendable {
     // MARK: helpers
 
     private func reapFinished(_ state: inout HubState) {
+        var removed = false
         for (fd, client) in state.clients where client.finished {
             state.clients[fd] = nil
             epoll.remove(fd)
             Glibc.close(fd)
+            removed = true
             logger.info("client disconnected", metadata: ["client": "\(client.id)"])
         }
+        if removed { predictionVariants.update(state.clients.values.map(\.prediction)) }
     }
 
     /// A connection that is not served: one fatal error line (if the socket takes it), then closed.

@@ -10,6 +10,22 @@ struct Outbound: Sendable {
     var seq: UInt64
     /// A live frame's sample time (µs, CLOCK_MONOTONIC for live input), for the latency probe; 0 otherwise.
     var sourceTime: UInt64
+    /// The same frame encoded for clients that asked for another prediction horizon; `range` is
+    /// the default horizon's. Empty for everything else (an empty array allocates nothing).
+    var alternates: [Alternate] = []
+
+    struct Alternate: Sendable {
+        var request: PredictionRequest
+        var range: Range<Int>
+    }
+
+    /// Where this client's line lies: its horizon's encoding if the input thread made one, else
+    /// the default (a request newer than the frame falls back to the default once).
+    func range(for prediction: PredictionRequest) -> Range<Int> {
+        guard prediction != .standard else { return range }
+        for alternate in alternates where alternate.request == prediction { return alternate.range }
+        return range
+    }
 
     /// Live messages may be dropped for a client that cannot keep up; the others are queued.
     var isLive: Bool { !channel.isDisjoint(with: [.frames, .updates, .buttons]) }
@@ -30,6 +46,13 @@ struct OutboundBatch: Sendable {
         let start = writer.count
         writer.line(message)
         messages.append(Outbound(channel: channel, range: start..<writer.count, seq: seq, sourceTime: sourceTime))
+    }
+
+    /// Adds the last message's encoding for clients that asked for `request`'s horizon.
+    mutating func appendAlternate(_ message: some WireMessage, for request: PredictionRequest) {
+        let start = writer.count
+        writer.line(message)
+        messages[messages.count - 1].alternates.append(Outbound.Alternate(request: request, range: start..<writer.count))
     }
 
     /// Empties the batch, keeping its storage.

@@ -1,0 +1,22 @@
+import PenKit
+
+extension StrokeEngine {
+    /// `frame`, the newest frame this engine sent, with its predictions made again at
+    /// `horizon` seconds (0: none), for clients that asked for their own horizon. The
+    /// predictor's motion state is unchanged; only the configured horizon's predictions are
+    /// scored to learn the expected error.
+    public mutating func repredicted(_ frame: Frame, horizon: Double) -> Frame {
+        var result = frame
+        guard horizon > 0, predictor != nil else {
+            result.predicted = []
+            result.expectedError = nil
+            result.liftProbability = nil
+            return result
+        }
+        result.predicted = predictor!.repredict(after: frame.sample, horizon: horizon)
+        let confidence = predictor!.confidence
+        result.expectedError = result.predicted.isEmpty ? nil : confidence.expectedError
+        result.liftProbability = result.predicted.isEmpty ? nil : confidence.liftProbability
+        return result
+    }
+}

@@ -1,5 +1,5 @@
 // swift-tools-version:6.0
-// libFuzzer targets for penkit's trace readers, kept out of the main package so that its
+// libFuzzer targets for penkit's trace readers and client protocol, kept out of the main package so that its
 // normal build never sees -sanitize=fuzzer. Build and run them with `make fuzz` (Fuzz/run.sh).
 import PackageDescription
 
@@ -15,6 +15,10 @@ let package = Package(
         ]),
         .executableTarget(name: "FuzzLibinputRecordReader", dependencies: [
             "FuzzDriver", .product(name: "PenInput", package: "penkit"),
+        ]),
+        // The client protocol: request lines as penkitd parses them, server lines as clients decode them.
+        .executableTarget(name: "FuzzClientProtocol", dependencies: [
+            "FuzzDriver", .product(name: "PenKit", package: "penkit"),
         ]),
     ]
 )

@@ -180,12 +180,13 @@ final class BenchDaemon {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         socket = directory + "/penkit.sock"
         process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = ["--config", "/dev/null", "--socket", socket, "--log-level", "warning"] + arguments
+        process.arguments = ["--config", "/dev/null", "--socket", socket, "--state-dir", directory + "/state",
+                             "--log-level", "warning"] + arguments
             + (probe ? ["--latency-probe", probePath] : [])
         try process.run()
         let deadline = Date().addingTimeInterval(30)
         while !FileManager.default.fileExists(atPath: socket) {
-            guard process.isRunning, Date() < deadline else { throw ValidationError("penkitd did not start (\(binary))") }
+            guard process.isRunning, Date() < deadline else { throw RuntimeFailure("penkitd did not start (\(binary))") }
             usleep(10_000)
         }
     }

@@ -10,7 +10,7 @@ struct DaemonClientOptions: ParsableArguments {
         do {
             return try PenKitClient(path: socket ?? PenKitClient.defaultSocketPath())
         } catch {
-            throw ValidationError("\(error)")
+            throw RuntimeFailure("\(error)")
         }
     }
 }

@@ -24,7 +24,7 @@ struct LibinputEventsCommand: ParsableCommand {
             FileHandle.standardError.write(Data("libinput \(priority): \(message)\n".utf8))
         }
         for path in devices where context.addDevice(path: path) == nil {
-            throw ValidationError("libinput did not accept \(path) (see its log above)")
+            throw RuntimeFailure("libinput did not accept \(path) (see its log above)")
         }
         var fds = [pollfd(fd: context.fileDescriptor, events: Int16(POLLIN), revents: 0)]
         while true {

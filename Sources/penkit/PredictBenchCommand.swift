@@ -61,7 +61,7 @@ struct PredictBenchCommand: ParsableCommand {
             let loaded = try loadPredictionStrokes(path: path, smoothing: smoothing, minFrames: minFrames)
             strokes += hover ? loaded.hover : loaded.contact
         }
-        guard !strokes.isEmpty else { throw ValidationError("no \(hover ? "hover runs" : "strokes") of ≥ \(minFrames) frames in these traces") }
+        guard !strokes.isEmpty else { throw RuntimeFailure("no \(hover ? "hover runs" : "strokes") of ≥ \(minFrames) frames in these traces") }
         // Hover is scored at the asked horizon too, not the live path's shorter one.
         let configuration = PredictionConfiguration(hoverHorizonScale: 1, inputSmoothing: smoothing ? 4 : 1)
         let benchmark = PredictionBenchmark(horizons: horizons, configuration: configuration)

@@ -34,7 +34,7 @@ struct PredictCostCommand: ParsableCommand {
             strokes += (loaded.contact + loaded.hover).map(\.input)
         }
         let frames = strokes.reduce(0) { $0 + $1.samples.count }
-        guard frames > 0 else { throw ValidationError("no strokes or hover runs in these traces") }
+        guard frames > 0 else { throw RuntimeFailure("no strokes or hover runs in these traces") }
         // The live default: smoothed input, compensated as penkit's stage does.
         let configuration = PredictionConfiguration(horizon: horizon / 1000, inputSmoothing: 4)
         print("frames per run: \(frames) (contact and hover), horizon \(Int(horizon)) ms, median of \(repeats) runs")

@@ -58,7 +58,7 @@ func decodeForEngine(_ path: String, options: DecoderOptions, speed: Double = 1)
             FileHandle.standardError.write(Data("penkit: \(path): device \(index) \"\(device.description.name)\" ignored: \(error)\n".utf8))
         }
     }
-    guard usable > 0 else { throw ValidationError("\(path): no device libinput would use as a tablet") }
+    guard usable > 0 else { throw RuntimeFailure("\(path): no device libinput would use as a tablet") }
     inputs.sort { ($0.input.event.time, $0.order) < ($1.input.event.time, $1.order) }
     return inputs.map(\.input)
 }

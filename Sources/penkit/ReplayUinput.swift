@@ -12,7 +12,7 @@ func replayThroughUinput(_ command: ReplayCommand) async throws {
     do {
         let trace = try TraceFile.load(path: command.trace).played(atSpeed: command.speed)
         guard trace.devices.count == 1, let device = trace.devices.first else {
-            throw ValidationError("--uinput plays traces of one device; \(command.trace) has \(trace.devices.count)")
+            throw RuntimeFailure("--uinput plays traces of one device; \(command.trace) has \(trace.devices.count)")
         }
         let player = try UinputPlayer(description: device.description, events: device.events)
         print("uinput: \(player.device.devnode) \"\(device.description.name)\"")

@@ -17,6 +17,8 @@ struct StrokesCommand: AsyncParsableCommand {
     @Option(help: "Write every received stroke into this SVG file (rewritten after each stroke and at the end).")
     var svg: String?
 
+    @OptionGroup var erasing: EraserOptions
+
     @Option(help: "Stop after this many strokes.")
     var count: Int?
 
@@ -34,7 +36,7 @@ struct StrokesCommand: AsyncParsableCommand {
                 strokes.append(finalized)
                 print(json ? line.text : StrokeLine.describe(finalized))
                 fflush(nil)  // one line per stroke as it arrives, even into a pipe
-                if let svg { try StrokesSVG.write(strokes.map(\.stroke), to: svg) }
+                if let svg { try StrokesSVG.write(strokes.map(\.stroke), to: svg, eraser: erasing.tool) }
                 if let count, strokes.count >= count {
                     client.disconnect()
                     return
@@ -48,6 +50,6 @@ struct StrokesCommand: AsyncParsableCommand {
                 break
             }
         }
-        if let svg { try StrokesSVG.write(strokes.map(\.stroke), to: svg) }
+        if let svg { try StrokesSVG.write(strokes.map(\.stroke), to: svg, eraser: erasing.tool) }
     }
 }

@@ -61,6 +61,9 @@ struct Penkitd: ParsableCommand {
     @Option(help: "Where the stroke journal is kept (default: $STATE_DIRECTORY, else /var/lib/penkit for root, else $XDG_STATE_HOME/penkit).")
     var stateDir: String?
 
+    @Flag(inversion: .prefixedNo, help: "Keep the stroke journal (default: on).")
+    var journal: Bool?
+
     @Option(help: "When journal records reach the disk: always (before each stroke is sent), interval, never.")
     var journalFsync: String?
 
@@ -83,6 +86,7 @@ struct Penkitd: ParsableCommand {
             ("state-dir", stateDir), ("journal-fsync", journalFsync),
         ]
         if let smoothing { flags.append(("smoothing", smoothing ? "true" : "false")) }
+        if let journal { flags.append(("journal", journal ? "true" : "false")) }
         for case let (key, value?) in flags {
             do { try ConfigFile.set(key: key, value: value, in: &config) } catch {
                 throw ValidationError("--\(key): \(error.message)")

@@ -20,7 +20,7 @@ struct JournalKillTests {
         var cancelledAfterRecovery = 0
         for run in 0..<runs {
             let daemon = try DaemonProcess(["--replay", tracePath(Self.trace), "--loop", "--wait-clients", "1",
-                                            "--history-strokes", "1000000", "--log-level", "warning"],
+                                            "--history-strokes", "1000000", "--log-level", "info"],
                                            logLevel: nil, stateDir: state.path)
             let client = try daemon.connect()
             let (_, replayed) = try resume(client, since: since, channels: ["strokes", "frames"])
@@ -31,7 +31,8 @@ struct JournalKillTests {
                 guard let s = seq(line) else { continue }
                 if let before = sent[s] { #expect(before == line, "run \(run): seq \(s) changed") }
                 sent[s] = line
-                if let id = strokeID(line), beganOnly.remove(id) != nil, isCancelled(line) { cancelledAfterRecovery += 1 }
+                if let id = strokeID(line) { beganOnly.remove(id) }
+                if isRecoveredOpenStroke(line) { cancelledAfterRecovery += 1 }
             }
             #expect(beganOnly.isEmpty, "run \(run): strokes begun but never recovered: \(beganOnly)")
             beganOnly = []
@@ -64,12 +65,13 @@ struct JournalKillTests {
         for line in replayed {
             guard let s = seq(line) else { continue }
             if let before = sent[s] { #expect(before == line, "seq \(s) changed") }
-            if let id = strokeID(line), beganOnly.remove(id) != nil, isCancelled(line) { cancelledAfterRecovery += 1 }
+            if let id = strokeID(line) { beganOnly.remove(id) }
+            if isRecoveredOpenStroke(line) { cancelledAfterRecovery += 1 }
         }
         #expect(beganOnly.isEmpty)
         #expect(sent.keys.max() ?? 0 <= replayed.compactMap(seq).last ?? since)
-        // The random points did land inside strokes, and those strokes came back cancelled
-        // (a stroke the engine had finalized before the kill but the client not yet read comes back as it was).
+        // The random points did land inside strokes (the client saw a stroke begin, or penkitd,
+        // running ahead of the client, had one open): those came back cancelled, without points.
         #expect(killedMidStroke > 0)
         #expect(cancelledAfterRecovery > 0)
         #expect(daemon.stop() == 0)
@@ -77,6 +79,12 @@ struct JournalKillTests {
 }
 
 func isCancelled(_ line: String) -> Bool { (object(line)["stroke"] as? [String: Any])?["cancelled"] as? Bool == true }
+
+/// A cancelled stroke without points: what recovery publishes for a stroke open at a kill
+/// (a replayed trace never cancels a stroke that has points otherwise, penkitd runs until killed).
+func isRecoveredOpenStroke(_ line: String) -> Bool {
+    isCancelled(line) && ((object(line)["stroke"] as? [String: Any])?["points"] as? [Any])?.isEmpty == true
+}
 
 /// A stroke line's stroke id.
 func strokeID(_ line: String) -> UInt64? {

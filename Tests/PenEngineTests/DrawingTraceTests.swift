@@ -113,3 +113,16 @@ import PenKit
         }
     }
 }
+
+/// The engine's ink choice: a tool's own serial first, then its type; the eraser end stays an eraser.
+@Test func inkFollowsTheToolSerialThenItsType() {
+    var configuration = EngineConfiguration()
+    configuration.inks[.pen] = Ink(.pencil, width: 2)
+    configuration.serialInks[0x1234] = Ink(.marker, width: 9)
+    configuration.serialInks[0x99] = Ink(.pen)
+    #expect(configuration.ink(for: ToolIdentity(type: .pen, serial: 0x1234)) == Ink(.marker, width: 9))
+    #expect(configuration.ink(for: ToolIdentity(type: .pen, serial: 0x5)) == Ink(.pencil, width: 2))
+    #expect(configuration.ink(for: ToolIdentity(type: .pen)) == Ink(.pencil, width: 2))
+    #expect(configuration.ink(for: ToolIdentity(type: .eraser, serial: 0x99)) == Ink(.eraser))
+    #expect(configuration.ink(for: ToolIdentity(type: .airbrush)).type == .marker)
+}

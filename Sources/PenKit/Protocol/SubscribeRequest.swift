@@ -40,8 +40,13 @@ public struct SubscribeRequest: Sendable, Hashable, WireMessage {
         guard type == "subscribe" else {
             return .failure(ErrorMessage(code: .unknownRequest, message: "unknown request type \"\(type)\""))
         }
-        guard let version = (dict["version"] as? NSNumber)?.intValue else {
+        guard dict["version"] != nil else {
             return .failure(ErrorMessage(code: .malformed, message: "subscribe needs \"version\""))
+        }
+        // Typed, strictly: JSONSerialization's NSNumber would take true, 1.5 or 2^64+1 as 1.
+        guard let typed = try? JSONDecoder().decode(StrictFields.self, from: Data(line)), let version = typed.version else {
+            return .failure(ErrorMessage(code: .malformed,
+                                         message: "\"version\" must be an integer and \"since\" a non-negative integer below 2^64"))
         }
         guard version == PenProtocol.version else {
             return .failure(ErrorMessage(code: .unsupportedVersion,
@@ -61,14 +66,6 @@ public struct SubscribeRequest: Sendable, Hashable, WireMessage {
         } else {
             channels = .all
         }
-        var since: UInt64?
-        if let raw = dict["since"] {
-            guard let number = raw as? NSNumber, number.int64Value >= 0,
-                  number.doubleValue == Double(number.int64Value) else {
-                return .failure(ErrorMessage(code: .malformed, message: "\"since\" must be a non-negative integer"))
-            }
-            since = UInt64(number.int64Value)
-        }
         var predict: PredictionRequest?
         if let raw = dict["predict"] {
             switch PredictionRequest.parse(raw) {
@@ -76,6 +73,12 @@ public struct SubscribeRequest: Sendable, Hashable, WireMessage {
             case .failure(let error): return .failure(error)
             }
         }
-        return .success(SubscribeRequest(version: version, channels: channels, since: since, predict: predict))
+        return .success(SubscribeRequest(version: version, channels: channels, since: typed.since, predict: predict))
+    }
+
+    /// The numeric fields, decoded by type: a bool, a fraction or an out-of-range number is an error.
+    private struct StrictFields: Decodable {
+        var version: Int?
+        var since: UInt64?
     }
 }

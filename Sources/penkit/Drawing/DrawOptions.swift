@@ -8,13 +8,9 @@ struct DrawOptions: ParsableArguments {
             help: "Ink for a tool type: TOOL=TYPE [#RRGGBBAA] [WIDTH], e.g. pen=\"pencil #203060ff 1\". Repeatable.")
     var inks: [String] = []
 
-    @Option(help: "What eraser strokes do: object (remove touched strokes whole) or pixel (cut them).")
-    var eraser: EraserTool.Mode = .object
+    @OptionGroup var erasing: EraserOptions
 
-    @Option(help: "Eraser width in mm (default 2 for object, 6 for pixel).")
-    var eraserWidth: Double?
-
-    var eraserTool: EraserTool { EraserTool(eraser, width: eraserWidth) }
+    var eraserTool: EraserTool { erasing.tool }
 
     func engineConfiguration() throws -> EngineConfiguration {
         var configuration = EngineConfiguration()
@@ -31,5 +27,3 @@ struct DrawOptions: ParsableArguments {
         return configuration
     }
 }
-
-extension EraserTool.Mode: ExpressibleByArgument {}

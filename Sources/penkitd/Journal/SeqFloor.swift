@@ -14,7 +14,7 @@ struct SeqFloor {
     }
 
     /// Creates (or reuses) the file and stores the numbers; the file keeps its blocks from then on.
-    init(directory: String, seq: UInt64, strokeID: UInt64) throws(JournalError) {
+    init(directory: String, seq: UInt64, strokeID: UInt64, sync: Bool) throws(JournalError) {
         let path = directory + "/" + Self.name
         fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard fd >= 0 else { throw .system("cannot open \(path)", errno) }
@@ -23,7 +23,7 @@ struct SeqFloor {
             Glibc.close(fd)
             throw .system("cannot write \(path)", code)
         }
-        _ = fsync(fd)
+        if sync { _ = fsync(fd) }
     }
 
     /// One pwrite at offset 0; false if it failed.

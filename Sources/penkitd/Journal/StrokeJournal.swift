@@ -75,7 +75,8 @@ final class StrokeJournal: Sendable {
             recovery.lastSeq = max(recovery.lastSeq, floor.seq)
             recovery.lastStrokeID = max(recovery.lastStrokeID, floor.strokeID)
         }
-        let floor = try SeqFloor(directory: directory, seq: recovery.lastSeq, strokeID: recovery.lastStrokeID)
+        let floor = try SeqFloor(directory: directory, seq: recovery.lastSeq, strokeID: recovery.lastStrokeID,
+                                 sync: options.fsync != .never)
         var writer = try JournalWriter(directory: directory, options: options, segments: recovery.segments, floor: floor)
         writer.prune(now: Self.wallClock())
         let journal = StrokeJournal(directory: directory, writer: writer, logger: logger)

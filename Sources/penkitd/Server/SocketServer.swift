@@ -8,7 +8,9 @@ import Synchronization
 final class SocketServer: Sendable {
     let hub: Hub
     private let logger: Logger
-    private let state = Mutex<(listener: Int32, path: String?, loop: SocketLoop?)>((-1, nil, nil))
+    /// The listening socket, the socket file we bound (and its identity, so that reload and stop
+    /// touch only it), and the loop serving it.
+    private let state = Mutex<(listener: Int32, path: String?, identity: SocketPath.BoundSocket?, loop: SocketLoop?)>((-1, nil, nil, nil))
 
     init(config: DaemonConfig, settings: [String: String], logger: Logger, probe: LatencyProbe? = nil) throws {
         hub = Hub(epoll: try Epoll(), config: config, settings: settings, policy: try PeerPolicy(config: config),
@@ -18,9 +20,10 @@ final class SocketServer: Sendable {
 
     func reload(config: DaemonConfig) throws {
         let newPolicy = try PeerPolicy(config: config)
-        if let path = state.withLock({ $0.path }) {
+        let (path, identity) = state.withLock { ($0.path, $0.identity) }
+        if let path {
             // Our own socket file (not a socket-activated one): mode and group apply at once.
-            try SocketPath.applyPermissions(path, mode: config.socketMode, group: config.socketGroup)
+            try SocketPath.applyPermissions(path, identity: identity, mode: config.socketMode, group: config.socketGroup)
         }
         hub.apply(config: config, policy: newPolicy)
     }
@@ -28,6 +31,7 @@ final class SocketServer: Sendable {
     func start(config: DaemonConfig, activatedSocket: CInt?, watchdog: Duration?) throws {
         let listener: Int32
         var boundPath: String?
+        var identity: SocketPath.BoundSocket?
         if let fd = activatedSocket {
             listener = fd
             logger.info("serving on socket-activated descriptor", metadata: ["fd": "\(fd)"])
@@ -35,13 +39,14 @@ final class SocketServer: Sendable {
             let path = SocketPath.resolve(configured: config.socketPath)
             try SocketPath.prepare(path)
             listener = try Self.bind(path)
-            try SocketPath.applyPermissions(path, mode: config.socketMode, group: config.socketGroup)
+            identity = SocketPath.BoundSocket(path: path)
+            try SocketPath.applyPermissions(path, identity: identity, mode: config.socketMode, group: config.socketGroup)
             boundPath = path
             logger.info("serving", metadata: ["socket": "\(path)"])
         }
         _ = fcntl(listener, F_SETFL, fcntl(listener, F_GETFL) | O_NONBLOCK)
         let loop = try SocketLoop(hub: hub, listener: listener, watchdog: watchdog)
-        state.withLock { $0 = (listener, boundPath, loop) }
+        state.withLock { $0 = (listener, boundPath, identity, loop) }
         loop.start()
     }
 
@@ -79,9 +84,9 @@ final class SocketServer: Sendable {
     /// Tells clients, closes them, then the listening socket; removes the socket file we created.
     func stop(reason: String) {
         hub.shutdown(reason: reason)
-        let (listener, path, loop) = state.withLock { $0 }
+        let (listener, path, identity, loop) = state.withLock { $0 }
         loop?.stop()
         if listener >= 0 { Glibc.close(listener) }
-        if let path { unlink(path) }
+        if let path { SocketPath.remove(path, identity: identity) }
     }
 }

@@ -46,6 +46,9 @@ final class DaemonProcess {
         if let logLevel { args += ["--log-level", logLevel] }
         // Each test's journal in its own directory, never the user's state directory.
         if !arguments.contains("--state-dir"), passStateDir { args += ["--state-dir", stateDir ?? directory + "/state"] }
+        // fdatasync per stroke waits on the whole disk's writeback: on a host busy writing (builds) one
+        // took over a minute. The journal's tests that are about syncing ask for `always` themselves.
+        if !arguments.contains("--journal-fsync") { args += ["--journal-fsync", "never"] }
         if launcher == nil { args += ["--socket", socket] }
         if let socketMode { args += ["--socket-mode", socketMode] }
         if let launcher {
@@ -65,7 +68,13 @@ final class DaemonProcess {
         // bind(2) creates the file before listen(2): wait until the kernel lists it as listening.
         while !FileManager.default.fileExists(atPath: socket) || !Self.isListening(socket) {
             guard process.isRunning, Date() < deadline else {
-                throw TestFailure("penkitd did not create its socket; log:\n\(self.log)")
+                let state = process.isRunning ? "still running after 60 s"
+                    : "exited with \(process.terminationStatus) (\(process.terminationReason == .uncaughtSignal ? "signal" : "exit"))"
+                let pid = process.processIdentifier
+                let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe")) ?? "?"
+                let wchan = (try? String(contentsOfFile: "/proc/\(pid)/wchan", encoding: .utf8)) ?? "?"
+                let threads = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task").count) ?? 0
+                throw TestFailure("penkitd did not create its socket (\(state); exe \(exe), wchan \(wchan), \(threads) threads); log:\n\(self.log)")
             }
             usleep(10_000)
         }
@@ -73,11 +82,7 @@ final class DaemonProcess {
 
     /// Whether /proc/net/unix shows a listening socket (flag __SO_ACCEPTCON) bound to `path`.
     static func isListening(_ path: String) -> Bool {
-        // Read to the end: String(contentsOfFile:) returns only the first page of a /proc file, and
-        // with many sockets on the host the line for `path` can lie beyond it.
-        guard let handle = FileHandle(forReadingAtPath: "/proc/net/unix"),
-              let data = try? handle.readToEnd() else { return true }
-        let table = String(decoding: data, as: UTF8.self)
+        guard let table = readProcFile("/proc/net/unix") else { return true }
         return table.split(separator: "\n").contains { line in
             let fields = line.split(separator: " ", omittingEmptySubsequences: true)
             return fields.count >= 8 && fields[7] == path && fields[3] == "00010000"
@@ -88,7 +93,7 @@ final class DaemonProcess {
 
     func connect() throws -> RawConnection { try RawConnection(path: socket) }
 
-    func signal(_ number: Int32) { kill(process.processIdentifier, number) }
+    func signal(_ number: Int32) { signalIfAlive(process.processIdentifier, number) }
 
     /// Waits for penkitd to exit; its status, or nil after `timeout` seconds.
     func waitForExit(timeout: Double = 15) -> Int32? {
@@ -114,4 +119,32 @@ final class DaemonProcess {
         if process.isRunning { signal(SIGKILL); _ = waitForExit(timeout: 5) }
         try? FileManager.default.removeItem(atPath: directory)
     }
+}
+
+/// Signals `pid` only while it is still running and not yet reaped. Foundation's Process reaps
+/// its child on another thread and says `isRunning` a little later; under load the pid can
+/// be reused by another test's penkitd in between, which a plain kill(2) would then stop.
+func signalIfAlive(_ pid: Int32, _ number: Int32) {
+    var info = siginfo_t()
+    // WNOWAIT: look, do not reap. 0 with no pid filled in: still running.
+    guard waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0, info._sifields._sigchld.si_pid == 0 else { return }
+    kill(pid, number)
+}
+
+/// A /proc file read to its end. Foundation's String(contentsOfFile:) stops after one page of a
+/// /proc file (its size reads as 0): with many sockets on the host, /proc/net/unix is longer, the
+/// daemon's socket was cut off, and every test waiting for it failed at once.
+func readProcFile(_ path: String) -> String? {
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { return nil }
+    defer { close(fd) }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 65536)
+    while true {
+        let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        if n < 0, errno == EINTR { continue }
+        guard n > 0 else { break }
+        bytes.append(contentsOf: chunk[..<n])
+    }
+    return String(decoding: bytes, as: UTF8.self)
 }

@@ -22,7 +22,8 @@ final class StateDirectoryFixture {
 
 /// Replays `trace` once to one strokes client and returns the stroke lines it was sent.
 func strokesOfOneRun(_ trace: String, state: StateDirectoryFixture, extra: [String] = []) throws -> [String] {
-    let daemon = try DaemonProcess(["--replay", tracePath(trace), "--wait-clients", "1", "--exit-after-replay"] + extra,
+    let daemon = try DaemonProcess(["--replay", tracePath(trace), "--wait-clients", "1", "--exit-after-replay",
+                                    "--journal-fsync", "always"] + extra,
                                    stateDir: state.path)
     let client = try daemon.connect()
     try client.subscribe(["strokes"])

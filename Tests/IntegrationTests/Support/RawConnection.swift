@@ -17,9 +17,9 @@ final class RawConnection {
             }
         }
         guard result == 0 else {
-            let reason = String(cString: strerror(errno))
-            Glibc.close(fd)
-            throw TestFailure("connect \(path): \(reason)")
+            // No close here: deinit runs even when init throws, and closing twice would close
+            // whatever descriptor another test's thread opened with the same number meanwhile.
+            throw TestFailure("connect \(path): \(String(cString: strerror(errno)))")
         }
     }
 

@@ -44,10 +44,25 @@ extension StrokeRecord {
         return samples
     }
 
-    static func writeControlPoints(_ points: [StrokePoint], to w: inout DrawingByteWriter) {
+    /// What control point `i` is packed against: the sample at the same index, whose values the
+    /// fitted path passes through (azimuth and time offset are the sample's exactly), or the
+    /// previous control point where there is no such sample (docs/drawing-format.md).
+    static func controlReference(_ i: Int, samples: [StrokeSample], creationTime: UInt64,
+                                 previous: StrokePoint) -> StrokePoint {
+        guard i < samples.count else { return previous }
+        let s = samples[i]
+        let offset = s.time >= creationTime ? Double(s.time - creationTime) / 1_000_000
+                                            : -Double(creationTime - s.time) / 1_000_000
+        return StrokePoint(x: s.x, y: s.y, timeOffset: offset, size: s.size, opacity: s.opacity,
+                           azimuth: s.azimuth, force: s.force, altitude: s.altitude)
+    }
+
+    static func writeControlPoints(_ points: [StrokePoint], samples: [StrokeSample], creationTime: UInt64,
+                                   to w: inout DrawingByteWriter) {
         w.varint(UInt64(points.count))
-        var p = StrokePoint(x: 0, y: 0, timeOffset: 0, size: 0, opacity: 0, azimuth: 0, force: 0, altitude: 0)
-        for c in points {
+        var previous = StrokePoint(x: 0, y: 0, timeOffset: 0, size: 0, opacity: 0, azimuth: 0, force: 0, altitude: 0)
+        for (i, c) in points.enumerated() {
+            let p = controlReference(i, samples: samples, creationTime: creationTime, previous: previous)
             w.packed(c.x, previous: p.x)
             w.packed(c.y, previous: p.y)
             w.packed(c.timeOffset, previous: p.timeOffset)
@@ -56,17 +71,19 @@ extension StrokeRecord {
             w.packed(c.azimuth, previous: p.azimuth)
             w.packed(c.force, previous: p.force)
             w.packed(c.altitude, previous: p.altitude)
-            p = c
+            previous = c
         }
     }
 
-    static func readControlPoints(from r: inout DrawingByteReader) throws(DrawingFormatError) -> [StrokePoint] {
+    static func readControlPoints(samples: [StrokeSample], creationTime: UInt64,
+                                  from r: inout DrawingByteReader) throws(DrawingFormatError) -> [StrokePoint] {
         let count = try r.count("control point count", minimumSize: 8)
         var points: [StrokePoint] = []
         points.reserveCapacity(count)
-        var p = StrokePoint(x: 0, y: 0, timeOffset: 0, size: 0, opacity: 0, azimuth: 0, force: 0, altitude: 0)
-        for _ in 0..<count {
-            p = StrokePoint(
+        var previous = StrokePoint(x: 0, y: 0, timeOffset: 0, size: 0, opacity: 0, azimuth: 0, force: 0, altitude: 0)
+        for i in 0..<count {
+            let p = controlReference(i, samples: samples, creationTime: creationTime, previous: previous)
+            previous = StrokePoint(
                 x: try r.packed(previous: p.x, "control x"), y: try r.packed(previous: p.y, "control y"),
                 timeOffset: try r.packed(previous: p.timeOffset, "control time offset"),
                 size: try r.packed(previous: p.size, "control size"),
@@ -74,7 +91,7 @@ extension StrokeRecord {
                 azimuth: try r.packed(previous: p.azimuth, "control azimuth"),
                 force: try r.packed(previous: p.force, "control force"),
                 altitude: try r.packed(previous: p.altitude, "control altitude"))
-            points.append(p)
+            points.append(previous)
         }
         return points
     }

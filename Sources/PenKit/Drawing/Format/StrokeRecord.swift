@@ -28,7 +28,7 @@ enum StrokeRecord {
         w.u32(stroke.randomSeed)
         w.varint(stroke.creationTime)
         writeSamples(stroke.points, creationTime: stroke.creationTime, to: &w)
-        writeControlPoints(stroke.path.controlPoints, to: &w)
+        writeControlPoints(stroke.path.controlPoints, samples: stroke.points, creationTime: stroke.creationTime, to: &w)
         if let mask = stroke.mask { writeMask(mask, to: &w) }
     }
 
@@ -55,7 +55,7 @@ enum StrokeRecord {
         let seed = try r.u32("random seed")
         let creationTime = try r.varint("creation time")
         let samples = try readSamples(creationTime: creationTime, from: &r)
-        let controls = try readControlPoints(from: &r)
+        let controls = try readControlPoints(samples: samples, creationTime: creationTime, from: &r)
         let mask = flags & Flag.mask != 0 ? try readMask(hasClip: flags & Flag.clip != 0, from: &r) : nil
         return Stroke(id: id, tool: tool, ink: ink, cancelled: flags & Flag.cancelled != 0, points: samples,
                       path: StrokePath(controlPoints: controls, creationTime: creationTime),

@@ -1,0 +1,127 @@
+import Foundation
+import Testing
+
+/// SIGTERM ends penkitd promptly wherever it waits: a FIFO trace or config with no writer,
+/// a far time jump in a real-time replay. Each bound only limits failure (the bugs these
+/// catch waited for a writer forever, or for a year); the measured time is printed.
+@Suite(.serialized)
+struct SignalLatencyTests {
+    static let trace = "wacom-intuos4-6x9-stylus-tap.evemu"
+
+    @Test func sigtermEndsAReplayWaitingForAFifoWriter() throws {
+        let directory = try TemporaryDirectory()
+        let fifo = directory.path + "/trace.fifo"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let daemon = try StartedProcess(penkitdPath, ["--config", "/dev/null", "--socket", directory.path + "/s.sock",
+                                                      "--state-dir", directory.path + "/state", "--replay", fifo])
+        try waitFor { daemon.output.contains("journal opened") }
+        let elapsed = try daemon.terminate()
+        print("SIGTERM → exit, penkitd reading a FIFO trace with no writer: \(elapsed) ms")
+        #expect(daemon.status == 0)
+    }
+
+    @Test func sigtermEndsAConfigFifoWithNoWriter() throws {
+        let directory = try TemporaryDirectory()
+        let fifo = directory.path + "/penkitd.conf"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let daemon = try StartedProcess(penkitdPath, ["--config", fifo, "--socket", directory.path + "/s.sock",
+                                                      "--state-dir", directory.path + "/state"])
+        try waitFor { watchesSigterm(daemon.process.processIdentifier) }
+        let elapsed = try daemon.terminate()
+        print("SIGTERM → exit, penkitd reading a FIFO config with no writer: \(elapsed) ms")
+        #expect(daemon.status == 0)
+    }
+
+    @Test func sigtermEndsARealtimeReplayInAFarTimeJump() throws {
+        // A year of silence after the first frame: the replay sleeps into it at once.
+        var firstFrameEnd: Int?
+        let text = try String(contentsOfFile: tracePath(Self.trace), encoding: .utf8)
+        let events = text.split(separator: "\n").filter { $0.hasPrefix("E: ") }
+        firstFrameEnd = events.firstIndex { $0.hasSuffix("0000 0000 0") }
+        let jumpAfter = try #require(firstFrameEnd)
+        let trace = try MutatedTrace(Self.trace) { index, time in index > jumpAfter ? time + 365 * 86_400 * 1_000_000 : time }
+        let daemon = try DaemonProcess(["--replay", trace.path, "--realtime", "--wait-clients", "1"])
+        let client = try daemon.connect()
+        try client.subscribe(["frames"])
+        _ = try client.read(until: { type($0) == "frame" || type($0) == "proximity" })
+        let start = Date()
+        #expect(daemon.stop() == 0)
+        print("SIGTERM → exit, real-time replay in a one-year gap: \(Int(Date().timeIntervalSince(start) * 1000)) ms")
+    }
+
+    @Test func aProcessSubstitutionTraceIsReadOnceAndServed() throws {
+        let directory = try TemporaryDirectory()
+        let fifo = directory.path + "/trace.fifo"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let expected = try tipDowns(in: Self.trace)
+        let writer = Thread {
+            // As `<(cat trace)`: one writer, the whole trace once, then end of file.
+            if let handle = FileHandle(forWritingAtPath: fifo) {
+                handle.write(try! Data(contentsOf: URL(fileURLWithPath: tracePath(Self.trace))))
+                try? handle.close()
+            }
+        }
+        writer.start()
+        let daemon = try DaemonProcess(["--replay", fifo, "--wait-clients", "1", "--exit-after-replay"])
+        let client = try daemon.connect()
+        try client.subscribe(["strokes"])
+        let lines = try client.readAll()
+        #expect(lines.filter { type($0) == "stroke" }.count == expected)
+        #expect(type(lines.last ?? "") == "shutdown")
+        #expect(daemon.waitForExit() == 0)
+    }
+}
+
+/// A temporary directory removed on deinit.
+final class TemporaryDirectory {
+    let path: String
+    init() throws {
+        path = FileManager.default.temporaryDirectory.appendingPathComponent("penkit-test-\(UUID().uuidString.prefix(8))").path
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+}
+
+/// A process started with its output captured in a file (it may never make a socket).
+final class StartedProcess {
+    let process = Process()
+    private let outputPath: String
+
+    init(_ executable: String, _ arguments: [String]) throws {
+        outputPath = FileManager.default.temporaryDirectory.appendingPathComponent("penkit-out-\(UUID().uuidString.prefix(8)).log").path
+        _ = FileManager.default.createFile(atPath: outputPath, contents: nil)
+        let log = FileHandle(forWritingAtPath: outputPath)
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.standardError = log
+        process.standardOutput = log
+        try process.run()
+    }
+
+    deinit {
+        if process.isRunning { signalIfAlive(process.processIdentifier, SIGKILL); process.waitUntilExit() }
+        try? FileManager.default.removeItem(atPath: outputPath)
+    }
+
+    var output: String { (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "" }
+
+    /// Waits for the exit; nil after `timeout` seconds.
+    func waitForExit(timeout: Double = 60) -> Int32? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning {
+            if Date() > deadline { return nil }
+            usleep(1_000)
+        }
+        return process.terminationStatus
+    }
+
+    var status: Int32? { process.isRunning ? nil : process.terminationStatus }
+
+    /// SIGTERM, then the milliseconds until the process exited (throws if it did not within 20 s).
+    func terminate() throws -> Int {
+        let start = Date()
+        signalIfAlive(process.processIdentifier, SIGTERM)
+        guard waitForExit(timeout: 20) != nil else { throw TestFailure("no exit within 20 s of SIGTERM; output:\n\(output)") }
+        return Int(Date().timeIntervalSince(start) * 1000)
+    }
+}

@@ -146,20 +146,25 @@ public struct PredictionStage<P: Predictor>: Sendable {
         let travel = distance(tip.x - reference.x, tip.y - reference.y)
         let scored = abs(requested - configuration.horizon) < 1e-9
         if reference.touching {
-            expectedError = contactCalibration.expectedError(travel: travel)
             liftProbability = contactCalibration.liftProbability(
                 predictedForce: lastForce, threshold: configuration.liftPressure, horizon: horizon)
-            if scored, let last = predictions.last {
-                contactCalibration.record(target: last.time, x: last.x, y: last.y, pressure: last.pressure,
-                                          travel: travel, horizon: Double(last.time - reference.time) * 1e-6)
-            }
+            expectedError = Self.learn(from: scored ? predictions.last : nil, made: reference, travel: travel,
+                                       in: &contactCalibration)
         } else {
-            expectedError = hoverCalibration.expectedError(travel: travel)
-            if scored, let last = predictions.last {
-                hoverCalibration.record(target: last.time, x: last.x, y: last.y, pressure: last.pressure,
-                                        travel: travel, horizon: Double(last.time - reference.time) * 1e-6)
-            }
+            expectedError = Self.learn(from: scored ? predictions.last : nil, made: reference, travel: travel,
+                                       in: &hoverCalibration)
         }
+    }
+
+    /// The expected error for a prediction that travelled `travel` mm, after keeping `last`
+    /// (the configured horizon's last predicted sample) to score once the pen reaches its time.
+    private static func learn(from last: PredictionSample?, made reference: PredictionSample, travel: Double,
+                              in calibration: inout PredictionCalibration) -> Double {
+        if let last {
+            calibration.record(target: last.time, x: last.x, y: last.y, pressure: last.pressure,
+                               travel: travel, horizon: Double(last.time - reference.time) * 1e-6)
+        }
+        return calibration.expectedError(travel: travel)
     }
 
     /// The predictor's guess `dt` ahead, its travel scaled by `confidence`; the real position

@@ -29,6 +29,17 @@ final class ClientConnection {
     private var queuedBytes = 0
     private var dropped = DroppedMessage()
     private(set) var lastSentSeq: UInt64 = 0
+    /// The last stroke the socket has taken whole (not merely queued in penkitd): where a client
+    /// cut off at shutdown resumes.
+    private(set) var writtenSeq: UInt64 = 0
+    /// Bytes accepted for this client and bytes its socket took, since it connected; and where
+    /// each stroke handed to the socket ends in that count.
+    private var acceptedBytes = 0
+    private var writtenBytes = 0
+    private var strokeEnds: Deque<(end: Int, seq: UInt64)> = []
+    /// Set once shutdown began: the line that ends the connection once every queued stroke is out.
+    private var pendingShutdown: ShutdownMessage?
+    private var shutdownDeadline: UInt64 = .max
     /// Whether live messages may go out: false past `liveHigh` pending bytes, true again below half.
     private(set) var writable = true
     private(set) var closing = false
@@ -95,18 +106,33 @@ final class ClientConnection {
             queued.removeFirst()
             queuedBytes -= next.line.count
             next.line.withUnsafeBytes { push($0) }
-            if next.seq > 0 { lastSentSeq = next.seq }
+            if next.seq > 0 {
+                lastSentSeq = next.seq
+                strokeEnds.append((acceptedBytes, next.seq))
+                noteWritten()
+            }
         }
         if queued.isEmpty, writable, !dropped.isEmpty { reportDrops() }
+        if queued.isEmpty, let pendingShutdown { close(lastLine: pendingShutdown, now: MonotonicClock.now()) }
+    }
+
+    /// Moves `writtenSeq` past every stroke whose last byte the socket has taken.
+    private func noteWritten() {
+        while let first = strokeEnds.first, first.end <= writtenBytes {
+            writtenSeq = first.seq
+            strokeEnds.removeFirst()
+        }
     }
 
     /// Writes what the socket takes now, without waiting; keeps the rest for `socketWritable`.
     private func push(_ bytes: UnsafeRawBufferPointer) {
         guard !finished else { return }
+        acceptedBytes += bytes.count
         var rest = bytes
         if pending.isEmpty {
             let sent = write(rest)
             if sent < 0 { return }
+            writtenBytes += sent
             rest = UnsafeRawBufferPointer(rebasing: rest[sent...])
         }
         guard !rest.isEmpty else { return }
@@ -137,7 +163,9 @@ final class ClientConnection {
         while !pending.isEmpty, !finished {
             let sent = pending.send { write($0) }
             if sent <= 0 { break }
+            writtenBytes += sent
         }
+        noteWritten()
         if pending.isEmpty { watch(output: false) }
         if !writable, pending.count < liveHigh / 2 {
             writable = true
@@ -153,8 +181,7 @@ final class ClientConnection {
     /// A client already closing keeps its last line but gets the shorter of the two graces
     /// (a stopping server does not wait out an overflowed client's 30 s).
     func close(lastLine: some WireMessage, grace: Duration = .seconds(1), now: UInt64) {
-        let components = grace.components
-        let deadline = now + UInt64(components.seconds) * 1_000_000 + UInt64(components.attoseconds / 1_000_000_000_000)
+        let deadline = now + Self.microseconds(grace)
         guard !closing else {
             closeDeadline = min(closeDeadline, deadline)
             return
@@ -170,9 +197,42 @@ final class ClientConnection {
         if pending.isEmpty { finished = true }
     }
 
-    /// Past its close deadline: give up on the rest.
+    /// Shutdown without losing a stroke silently: the strokes still queued go out as the client
+    /// reads them, then `shutdown`. A client that has not taken them within `grace` is cut off
+    /// with `overflow` and `lastSentSeq` = the last stroke its socket took, from which it resumes
+    /// with `since` (the journal keeps the rest). An already closing client is cut at `grace`.
+    func finish(_ message: ShutdownMessage, grace: Duration, now: UInt64) {
+        guard !closing else {
+            close(lastLine: message, grace: grace, now: now)  // only shortens its deadline
+            return
+        }
+        pendingShutdown = message
+        shutdownDeadline = now + Self.microseconds(grace)
+        drain()
+    }
+
+    /// Deadlines: a closing client is closed, one that did not take its strokes at shutdown is cut off.
     func expire(now: UInt64) {
         if closing, now >= closeDeadline { finished = true }
+        if !closing, pendingShutdown != nil, now >= shutdownDeadline {
+            logger.warning("client did not take its strokes before shutdown; cutting it off with overflow",
+                           metadata: ["client": "\(id)", "writtenSeq": "\(writtenSeq)", "lastSentSeq": "\(lastSentSeq)"])
+            let overflow = ErrorMessage(code: .overflow,
+                                        message: "penkitd stopped before this client read every stroke; reconnect with since",
+                                        fatal: true, lastSentSeq: writtenSeq)
+            close(lastLine: overflow, grace: .milliseconds(100), now: now)
+        }
+    }
+
+    /// The next time `expire` has something to do.
+    var nextDeadline: UInt64 {
+        if finished { return .max }
+        if closing { return closeDeadline }
+        return pendingShutdown != nil ? shutdownDeadline : .max
+    }
+
+    static func microseconds(_ d: Duration) -> UInt64 {
+        UInt64(d.components.seconds) * 1_000_000 + UInt64(d.components.attoseconds / 1_000_000_000_000)
     }
 
     /// The peer is gone or the socket failed.

@@ -162,19 +162,24 @@ final class Hub: Sendable {
             var next = UInt64.max
             for client in state.clients.values {
                 client.expire(now: now)
-                if client.closing, !client.finished { next = min(next, client.closeDeadline) }
+                next = min(next, client.nextDeadline)
             }
             reapFinished(&state)
             return next
         }
     }
 
-    /// Tells every client the server is stopping and closes them (each within a second).
+    /// How long a stopping penkitd waits for a client to take the strokes queued for it
+    /// (docs/daemon.md); past it the client is cut off with `overflow`.
+    static let shutdownGrace: Duration = .seconds(1)
+
+    /// Tells every client the server is stopping, after the strokes queued for it, and closes
+    /// them; each is closed within about the grace (the socket loop ends when all are).
     func shutdown(reason: String) {
         state.withLock { state in
             state.stopping = true
             let now = MonotonicClock.now()
-            for client in state.clients.values { client.close(lastLine: ShutdownMessage(reason: reason), now: now) }
+            for client in state.clients.values { client.finish(ShutdownMessage(reason: reason), grace: Self.shutdownGrace, now: now) }
             reapFinished(&state)
         }
     }

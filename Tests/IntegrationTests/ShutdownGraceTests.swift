@@ -45,3 +45,35 @@ struct ShutdownGraceTests {
 func strokeSeqs(_ lines: [String]) -> [UInt64] {
     lines.filter { type($0) == "stroke" }.compactMap(seq)
 }
+
+/// A client that shuts down its write side after subscribing keeps its subscription (issue #17:
+/// it was dropped without a message).
+@Suite struct HalfCloseTests {
+    @Test func aHalfClosedClientStillGetsEveryStrokeAndShutdown() throws {
+        let trace = "wacom-dth2242-pen.evemu"
+        let expected = try tipDowns(in: trace)
+        let daemon = try DaemonProcess(["--replay", tracePath(trace), "--wait-clients", "1", "--exit-after-replay"])
+        let client = try daemon.connect()
+        try client.subscribe(["strokes"])
+        #expect(shutdown(client.fd, Int32(SHUT_WR)) == 0)
+        let lines = try client.readAll()
+        #expect(strokeSeqs(lines) == Array(1...UInt64(expected)))
+        #expect(type(lines.last ?? "") == "shutdown")
+        #expect(daemon.waitForExit() == 0)
+    }
+}
+
+/// A `since` replay larger than the client buffer is streamed as the client reads, not pushed into
+/// its buffer at once (issue #17: it overflowed at once, even for a fast reader).
+@Suite struct SinceStreamingTests {
+    @Test func aReplayLargerThanTheClientBufferReachesAFastReader() throws {
+        let state = try StateDirectoryFixture()
+        let strokes = try strokesOfOneRun("wacom-cintiq-22hdt-pen.evemu", state: state)
+        #expect(strokes.reduce(0) { $0 + $1.utf8.count } > 4 * 16384)  // the replay is far larger than the buffer
+        // A second penkitd serves them from its journal; no live input competes.
+        let daemon = try DaemonProcess(["--client-buffer-bytes", "16384"], stateDir: state.path)
+        let (_, replayed) = try resume(try daemon.connect(), since: 0)
+        #expect(replayed == strokes)
+        #expect(daemon.stop() == 0)
+    }
+}

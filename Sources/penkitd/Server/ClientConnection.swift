@@ -26,6 +26,9 @@ final class ClientConnection {
     private var pending = PendingBytes()
     /// Reliable lines not yet handed to `pending`.
     private var queued: Deque<(seq: UInt64, line: [UInt8])> = []
+    /// History strokes replayed for `since`, written as the client reads them: they are the
+    /// history's own arrays (no copy), so they do not count toward `overflow`.
+    private var replayBacklog: Deque<(seq: UInt64, line: [UInt8])> = []
     private var queuedBytes = 0
     private var dropped = DroppedMessage()
     private(set) var lastSentSeq: UInt64 = 0
@@ -77,7 +80,7 @@ final class ClientConnection {
     /// A live line: written now, or dropped and counted if the client cannot take it.
     func deliverLive(_ line: UnsafeRawBufferPointer, channel: ChannelSet) {
         guard !closing, !channels.isDisjoint(with: channel) else { return }
-        guard queued.isEmpty, writable else {
+        guard queued.isEmpty, replayBacklog.isEmpty, writable else {
             countDrop(channel)
             return
         }
@@ -100,11 +103,22 @@ final class ClientConnection {
         if queuedBytes > queueLimit { overflow() }
     }
 
-    /// Hands queued reliable lines to the socket while the client keeps up.
+    /// Replays history strokes for `since`, ahead of anything queued after them.
+    func replay(_ entries: [(seq: UInt64, line: [UInt8])]) {
+        guard !closing else { return }
+        replayBacklog.append(contentsOf: entries)
+        drain()
+    }
+
+    /// Hands the replay backlog, then queued reliable lines, to the socket while the client keeps up.
     private func drain() {
-        while writable, let next = queued.first {
-            queued.removeFirst()
-            queuedBytes -= next.line.count
+        while writable, let next = replayBacklog.first ?? queued.first {
+            if replayBacklog.isEmpty {
+                queued.removeFirst()
+                queuedBytes -= next.line.count
+            } else {
+                replayBacklog.removeFirst()
+            }
             next.line.withUnsafeBytes { push($0) }
             if next.seq > 0 {
                 lastSentSeq = next.seq
@@ -112,8 +126,8 @@ final class ClientConnection {
                 noteWritten()
             }
         }
-        if queued.isEmpty, writable, !dropped.isEmpty { reportDrops() }
-        if queued.isEmpty, let pendingShutdown { close(lastLine: pendingShutdown, now: MonotonicClock.now()) }
+        if queued.isEmpty, replayBacklog.isEmpty, writable, !dropped.isEmpty { reportDrops() }
+        if queued.isEmpty, replayBacklog.isEmpty, let pendingShutdown { close(lastLine: pendingShutdown, now: MonotonicClock.now()) }
     }
 
     /// Moves `writtenSeq` past every stroke whose last byte the socket has taken.
@@ -187,6 +201,7 @@ final class ClientConnection {
             return
         }
         queued.removeAll()
+        replayBacklog.removeAll()
         queuedBytes = 0
         var writer = JSONWriter(capacity: 256)
         writer.line(lastLine)

@@ -251,7 +251,7 @@ final class Hub: Sendable {
             replay = state.history.after(since)
         }
         client.sendControl(SubscribedMessage(channels: request.channels, replaying: replay.count))
-        for entry in replay { client.enqueue(seq: entry.seq, line: entry.line) }
+        client.replay(replay)
     }
 
     // MARK: helpers

@@ -21,12 +21,14 @@
 # them at that multiple of their pace (default 1), penkit replay decoding them at the same speed;
 # E2E_SKIP_UNPLUG=1 skips the unplug scenario (E2E_UNPLUG_TRACE, cut at E2E_UNPLUG_AT seconds). The guest runs release builds (E2E_BUILD_FLAGS):
 # debug Swift under software emulation falls so far behind that the kernel drops events
-# (SYN_DROPPED). Writes only under .build-vm/.
+# (SYN_DROPPED). They are the package's build (debian/rules: the Swift runtime linked statically),
+# so that `make test`, which also builds the package for the systemd guest, compiles release once.
+# Writes only under .build-vm/.
 set -euo pipefail
 main() {
     cd "$(dirname "$0")/../.."
     local swift=${SWIFT:-swift}
-    local flags=${E2E_BUILD_FLAGS:--c release} test_flags=${E2E_TEST_FLAGS:-}
+    local flags=${E2E_BUILD_FLAGS:--c release --static-swift-stdlib} test_flags=${E2E_TEST_FLAGS:-}
     local speed=${E2E_SPEED:-1}
     $swift build --product penkit $flags >&2
     $swift build --product penkitd $flags >&2

@@ -9,8 +9,8 @@ DAEMON_DEMO_TRACE ?= traces/wacom-dth2242-pen.evemu
 # One long stroke: the clearest first look at the view (ink, predictions, pressure).
 VIEW_DEMO_TRACE ?= traces/wacom-intuos4-6x9-stylus-drag.evemu
 
-.PHONY: all deps build release demo test unit fuzz e2e e2e-if-possible oracle clean install uninstall
-.PHONY: demo-daemon install-no-smoothing view-browser-test
+.PHONY: all deps build release demo test unit fuzz e2e e2e-if-possible systemd-vm systemd-vm-if-possible oracle clean install uninstall
+.PHONY: demo-daemon install-no-smoothing view-browser-test deb lintian
 
 all: build
 
@@ -45,7 +45,7 @@ fuzz: deps
 	SWIFT=$(SWIFT) bash Fuzz/run.sh $(FUZZ_SECONDS)
 
 # The unit run's count again at the very end, after the fuzz and VM output, as a plain summary line.
-test: unit view-browser-test fuzz e2e-if-possible
+test: unit view-browser-test fuzz e2e-if-possible systemd-vm-if-possible
 	@n=$$(sed -n 's/.*Test run with \([0-9]*\) tests\{0,1\} in .* passed.*/\1/p' .build/unit-tests.log | tail -1); \
 	echo "tests: $${n:-0} passed, 0 failed"
 
@@ -70,6 +70,16 @@ e2e-if-possible:
 	@if scripts/vm/setup.sh >/dev/null; then $(MAKE) --no-print-directory e2e; \
 	else echo "make test: e2e skipped: QEMU or the Debian kernel cannot be installed here"; fi
 
+# The package in a guest that boots systemd as PID 1 (scripts/vm/systemd.sh): socket activation,
+# allowed and refused clients, watchdog, reload, exposure score, tablets only, the user units.
+systemd-vm: deps
+	scripts/vm/systemd.sh
+
+# make test runs it after the e2e step, wherever QEMU and the Debian kernel can be installed.
+systemd-vm-if-possible:
+	@if scripts/vm/setup.sh >/dev/null; then $(MAKE) --no-print-directory systemd-vm; \
+	else echo "make test: systemd guest skipped: QEMU or the Debian kernel cannot be installed here"; fi
+
 # Regenerate Tests/Fixtures/libinput/ with real libinput in a VM (see README).
 oracle: deps
 	scripts/vm/oracle.sh
@@ -80,10 +90,11 @@ clean:
 # --- penkitd: installation (systemd units, udev rules, config) and its demo ---
 PREFIX ?= /usr/local
 DESTDIR ?=
-SYSTEMD_SYSTEM_DIR ?= /etc/systemd/system
-SYSTEMD_USER_DIR ?= /etc/systemd/user
-UDEV_RULES_DIR ?= /etc/udev/rules.d
-SYSUSERS_DIR ?= /etc/sysusers.d
+# Vendor locations under PREFIX that systemd, udev and sysusers read (/etc is the administrator's).
+SYSTEMD_SYSTEM_DIR ?= $(PREFIX)/lib/systemd/system
+SYSTEMD_USER_DIR ?= $(PREFIX)/lib/systemd/user
+UDEV_RULES_DIR ?= $(PREFIX)/lib/udev/rules.d
+SYSUSERS_DIR ?= $(PREFIX)/lib/sysusers.d
 LIBINPUT_QUIRKS_DIR ?= /etc/libinput
 INSTALLED_FILES := $(PREFIX)/bin/penkitd $(PREFIX)/bin/penkit \
 	$(SYSTEMD_SYSTEM_DIR)/penkit.socket $(SYSTEMD_SYSTEM_DIR)/penkit.service \
@@ -91,13 +102,17 @@ INSTALLED_FILES := $(PREFIX)/bin/penkitd $(PREFIX)/bin/penkit \
 	$(UDEV_RULES_DIR)/70-penkit.rules $(SYSUSERS_DIR)/penkit.conf \
 	$(PREFIX)/share/doc/penkit/daemon.md $(PREFIX)/share/doc/penkit/protocol.md
 
-install: release
-	install -D -m 0755 "$$($(SWIFT) build -c release --show-bin-path)/penkitd" $(DESTDIR)$(PREFIX)/bin/penkitd
-	install -D -m 0755 "$$($(SWIFT) build -c release --show-bin-path)/penkit" $(DESTDIR)$(PREFIX)/bin/penkit
+# Installs what `make release` built (as your user: nothing is compiled as root here). The Debian
+# package (`make deb`) is the way to install on Debian; this is for other systems.
+RELEASE_BIN := .build/release
+install:
+	@[ -x $(RELEASE_BIN)/penkitd ] && [ -x $(RELEASE_BIN)/penkit ] || { echo "make install: run \`make release\` first (as your user)"; exit 1; }
+	install -D -m 0755 $(RELEASE_BIN)/penkitd $(DESTDIR)$(PREFIX)/bin/penkitd
+	install -D -m 0755 $(RELEASE_BIN)/penkit $(DESTDIR)$(PREFIX)/bin/penkit
 	install -D -m 0644 systemd/penkit.socket $(DESTDIR)$(SYSTEMD_SYSTEM_DIR)/penkit.socket
-	sed 's|/usr/local|$(PREFIX)|g' systemd/penkit.service > penkit.service.tmp && install -D -m 0644 penkit.service.tmp $(DESTDIR)$(SYSTEMD_SYSTEM_DIR)/penkit.service && rm -f penkit.service.tmp
+	sed 's|/usr/bin/penkitd|$(PREFIX)/bin/penkitd|; s|/usr/share/doc/penkit|$(PREFIX)/share/doc/penkit|' systemd/penkit.service > penkit.service.tmp && install -D -m 0644 penkit.service.tmp $(DESTDIR)$(SYSTEMD_SYSTEM_DIR)/penkit.service && rm -f penkit.service.tmp
 	install -D -m 0644 systemd/user/penkit.socket $(DESTDIR)$(SYSTEMD_USER_DIR)/penkit.socket
-	sed 's|/usr/local|$(PREFIX)|g' systemd/user/penkit.service > penkit.service.tmp && install -D -m 0644 penkit.service.tmp $(DESTDIR)$(SYSTEMD_USER_DIR)/penkit.service && rm -f penkit.service.tmp
+	sed 's|/usr/bin/penkitd|$(PREFIX)/bin/penkitd|; s|/usr/share/doc/penkit|$(PREFIX)/share/doc/penkit|' systemd/user/penkit.service > penkit.service.tmp && install -D -m 0644 penkit.service.tmp $(DESTDIR)$(SYSTEMD_USER_DIR)/penkit.service && rm -f penkit.service.tmp
 	install -D -m 0644 udev/70-penkit.rules $(DESTDIR)$(UDEV_RULES_DIR)/70-penkit.rules
 	install -D -m 0644 systemd/penkit.sysusers $(DESTDIR)$(SYSUSERS_DIR)/penkit.conf
 	[ -e $(DESTDIR)/etc/penkit/penkitd.conf ] || install -D -m 0644 systemd/penkitd.conf $(DESTDIR)/etc/penkit/penkitd.conf
@@ -131,3 +146,26 @@ uninstall:
 # penkitd on a bundled trace, on a temporary socket: one line per finalized stroke, an SVG, a clean stop.
 demo-daemon: build
 	./scripts/demo-daemon.sh $(DAEMON_DEMO_TRACE)
+
+# --- the Debian package ---
+# penkit_<version>_amd64.deb in .build-deb/, built by dpkg-buildpackage (debian/rules): release
+# binaries with the Swift runtime linked statically, units, udev rule, sysusers, man pages and
+# completions generated from the argument parser. Then lintian (its overrides say why each stays).
+DEB_TOOLS := dpkg-dev debhelper fakeroot lintian python3
+deb: deps
+	@missing=$$(for p in $(DEB_TOOLS); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+		echo "installing Debian packages:" $$missing; \
+		if [ "$$(id -u)" -ne 0 ]; then SUDO=sudo; else SUDO=; fi; \
+		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
+	fi
+	mkdir -p .build-deb
+	SWIFT=$(SWIFT) dpkg-buildpackage -b --no-sign \
+		--buildinfo-option=-u.build-deb --buildinfo-file=.build-deb/penkit.buildinfo \
+		--changes-option=-u.build-deb --changes-file=.build-deb/penkit.changes
+	@$(MAKE) --no-print-directory lintian
+
+lintian:
+	lintian --fail-on error,warning --info .build-deb/penkit_$$(dpkg-parsechangelog -S Version)_amd64.deb
+	@deb=.build-deb/penkit_$$(dpkg-parsechangelog -S Version)_amd64.deb; \
+	echo "deb: $$deb, $$(stat -c %s $$deb) bytes ($$(du -h $$deb | cut -f1)); installed size $$(dpkg-deb -f $$deb Installed-Size) KiB"

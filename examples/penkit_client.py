@@ -15,12 +15,34 @@ import sys
 PROTOCOL_VERSION = 1
 
 
-def default_socket():
-    if os.environ.get("PENKIT_SOCKET"):
-        return os.environ["PENKIT_SOCKET"]
-    if os.getuid() != 0 and os.environ.get("XDG_RUNTIME_DIR"):
-        return os.path.join(os.environ["XDG_RUNTIME_DIR"], "penkit", "penkit.sock")
-    return "/run/penkit/penkit.sock"
+# EX_UNAVAILABLE (sysexits.h): no penkitd answered, which is not a usage error (2 here, 64 in penkit).
+EXIT_UNAVAILABLE = 69
+REASONS = {2: "no socket there", 111: "no penkitd listening", 13: "permission denied: not in the socket's group"}
+
+
+def candidate_sockets(environ=os.environ):
+    """Where penkitd is looked for, as penkit does: $PENKIT_SOCKET, the user service's socket,
+    then the system service's."""
+    paths = []
+    if environ.get("PENKIT_SOCKET"):
+        paths.append(environ["PENKIT_SOCKET"])
+    if environ.get("XDG_RUNTIME_DIR"):
+        paths.append(os.path.join(environ["XDG_RUNTIME_DIR"], "penkit", "penkit.sock"))
+    paths.append("/run/penkit/penkit.sock")
+    return list(dict.fromkeys(paths))
+
+
+def discover(paths):
+    """The first client that connects, or an OSError whose text names every path tried."""
+    tried = []
+    for path in paths:
+        try:
+            return PenkitClient(path)
+        except OSError as error:
+            tried.append("%s (%s)" % (path, REASONS.get(error.errno, error.strerror)))
+    raise OSError("no penkitd answered at %s; start it with `systemctl --user start penkit.socket`, "
+                  "or `sudo systemctl enable --now penkit.socket` and join the penkit group, "
+                  "or point PENKIT_SOCKET at its socket" % ", ".join(tried))
 
 
 class PenkitClient:
@@ -65,17 +87,18 @@ def describe(stroke_message):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--socket", default=default_socket())
+    parser.add_argument("--socket", help="penkitd's socket (default: the first that answers of "
+                        "$PENKIT_SOCKET, $XDG_RUNTIME_DIR/penkit/penkit.sock, /run/penkit/penkit.sock)")
     parser.add_argument("--since", type=int, help="replay finalized strokes after this sequence number")
     parser.add_argument("--count", type=int, help="stop after this many strokes")
     parser.add_argument("--all", action="store_true", help="print every message as JSON")
     args = parser.parse_args()
 
     try:
-        client = PenkitClient(args.socket)
+        client = discover([args.socket] if args.socket else candidate_sockets())
     except OSError as error:
-        print("cannot connect to penkitd at %s: %s" % (args.socket, error), file=sys.stderr)
-        return 1
+        print("penkit_client: %s" % error, file=sys.stderr)
+        return EXIT_UNAVAILABLE
     messages = iter(client)
     hello = next(messages, None)
     # The server speaks first: hello, or an error when it refuses this client.

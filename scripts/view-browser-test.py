@@ -264,6 +264,8 @@ def check_finalized(browser, session, strokes, label):
     print(f"  {label}: the page shows {shown} finalized stroke(s)")
     if shown != str(strokes):
         fail(f"{label}: the page shows {shown} finalized strokes; libinput saw {strokes} tip-downs")
+    # Finalized ink is the stroke model's SVG rendering once it has loaded (not the page's stand-in).
+    browser.wait_for(session, f"penkitView.finalizedFromModel === {strokes}", "the renderer's SVG for every finalized stroke")
 
 
 def realtime_run(browser, penkit, out):

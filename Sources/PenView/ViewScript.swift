@@ -24,6 +24,8 @@ enum ViewScript {
   const rateTimes = [], latencies = [], horizons = [], errors = [];
   let openPredictions = [];         // predicted tips waiting for the real pen to reach their time
   let drawnPredicted = 0;
+  let drawings = [];                // the stroke model's SVGs of finalized ink: { img, box, strokes, loaded }
+  let drawnFinal = 0;               // finalized strokes the loaded SVGs account for
   let lastSample = null;            // the latest real sample, for the pose line
   const pendingLatency = [];        // sample times of frames applied since the last draw
 
@@ -103,6 +105,7 @@ enum ViewScript {
         const s = m.stroke;
         const entry = strokes.get(s.id) || { ink: s.ink, tool: s.tool, points: [] };
         entry.final = s;
+        entry.order = finalized + 1;
         strokes.set(s.id, entry);
         for (const p of s.points) grow(p.x, p.y);
         for (const p of s.points) if (p.updateIndex !== undefined) pending.delete(p.updateIndex);
@@ -111,6 +114,7 @@ enum ViewScript {
         redrawInk = true;
         break;
       }
+      case "drawing": addDrawing(m); break;
       case "proximity":
         $("tool").textContent = m.tool.type;
         if (m.state === "out") hover = null;
@@ -169,6 +173,26 @@ enum ViewScript {
     });
   }
 
+  // The renderer's SVG for finalized ink. Its viewBox says where it lies, in mm. Until it has
+  // loaded, the page's own polyline of the stroke's points stands in for it.
+  function addDrawing(m) {
+    const box = (m.svg.match(/viewBox="([^"]+)"/) || [])[1];
+    if (!box) return;
+    const [x, y, w, h] = box.split(/\s+/).map(Number);
+    const entry = { img: new Image(), box: { x, y, w, h }, strokes: m.strokes, loaded: false, replace: m.replace };
+    entry.img.onload = () => { entry.loaded = true; settleDrawings(); };
+    entry.img.src = "data:image/svg+xml;charset=utf-8," + encodeURIComponent(m.svg);
+    drawings.push(entry);
+  }
+  // The loaded prefix is drawn; a loaded replacement drops everything before it.
+  function settleDrawings() {
+    let last = -1;
+    while (last + 1 < drawings.length && drawings[last + 1].loaded) last += 1;
+    for (let i = last; i > 0; i--) if (drawings[i].replace) { drawings = drawings.slice(i); last -= i; break; }
+    if (last >= 0) drawnFinal = drawings[last].strokes;
+    redrawInk = true;
+  }
+
   // --- drawing ---
   function liveWidth(entry, s) {
     const w = (entry.ink && entry.ink.width) || 1;
@@ -209,8 +233,15 @@ enum ViewScript {
   }
   function drawAllInk() {
     inkCtx.clearRect(0, 0, ink.clientWidth, ink.clientHeight);
+    // The SVGs have white backgrounds: multiplied onto the white canvas, only their ink shows.
+    inkCtx.globalCompositeOperation = "multiply";
+    for (const d of drawings) {
+      if (!d.loaded) break;
+      inkCtx.drawImage(d.img, d.box.x * scale, d.box.y * scale, d.box.w * scale, d.box.h * scale);
+    }
+    inkCtx.globalCompositeOperation = "source-over";
     for (const entry of strokes.values()) {
-      if (entry.final) { finalStroke(entry.final); continue; }
+      if (entry.final) { if (entry.order > drawnFinal) finalStroke(entry.final); continue; }
       for (let i = 1; i < entry.points.length; i++) liveSegment(entry, entry.points[i - 1], entry.points[i]);
     }
     redrawInk = false;
@@ -311,6 +342,7 @@ enum ViewScript {
   // For the browser test and for people at the console.
   window.penkitView = {
     get finalized() { return finalized; },
+    get finalizedFromModel() { return drawnFinal; },
     get paused() { return paused; },
     get ended() { return ended; },
     get predictedSamples() { return drawnPredicted; },

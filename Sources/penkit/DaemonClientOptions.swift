@@ -1,17 +1,27 @@
 import ArgumentParser
+import Foundation
 import PenKit
 
 /// Options shared by the commands that talk to penkitd.
 struct DaemonClientOptions: ParsableArguments {
-    @Option(help: "penkitd's socket (default: $PENKIT_SOCKET, $XDG_RUNTIME_DIR/penkit/penkit.sock, or /run/penkit/penkit.sock).")
+    @Option(help: "penkitd's socket (default: the first that answers of $PENKIT_SOCKET, $XDG_RUNTIME_DIR/penkit/penkit.sock, /run/penkit/penkit.sock).")
     var socket: String?
 
+    /// EX_UNAVAILABLE (sysexits.h): the service is not there, which is not a usage error (64).
+    static let unavailableExitCode: Int32 = 69
+
+    /// Connects, or ends the command with one line on stderr and exit code 69.
     func connect() throws -> PenKitClient {
         do {
-            return try PenKitClient(path: socket ?? PenKitClient.defaultSocketPath())
+            if let socket { return try PenKitClient(path: socket) }
+            return try PenKitClient.discover()
+        } catch let error as PenKitClient.Error {
+            let hint = "; start it with `systemctl --user start penkit.socket` or `sudo systemctl enable --now penkit.socket`"
+            FileHandle.standardError.write(Data("penkit: \(error.description)\(hint)\n".utf8))
         } catch {
-            throw RuntimeFailure("\(error)")
+            FileHandle.standardError.write(Data("penkit: \(error)\n".utf8))
         }
+        throw ExitCode(Self.unavailableExitCode)
     }
 }
 

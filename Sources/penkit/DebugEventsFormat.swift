@@ -27,7 +27,7 @@ struct DebugEventsFormat {
             let pressed = e.state == .pressed
             seatButtons = max(0, seatButtons + (pressed ? 1 : -1))
             let code = e.button ?? 0
-            s += String(format: "%3d (%@) %@, seat count: %u", code, Self.buttonName(code),
+            s += String(format: "%3d (%@) %@, seat count: %u", code, EvdevButtonName.name(code),
                         pressed ? "pressed" : "released", seatButtons)
         case .proximity:
             s += axes(e)
@@ -61,13 +61,5 @@ struct DebugEventsFormat {
     private static func axisLetters(_ has: TabletAxisSet) -> String {
         [(TabletAxisSet.distance, "d"), (.pressure, "p"), (.tiltX, "t"), (.rotation, "r"), (.slider, "s"), (.wheel, "w"), (.size, "S")]
             .filter { has.contains($0.0) }.map(\.1).joined()
-    }
-
-    private static func buttonName(_ code: UInt32) -> String {
-        let names: [UInt32: String] = [
-            0x110: "BTN_LEFT", 0x111: "BTN_RIGHT", 0x112: "BTN_MIDDLE", 0x113: "BTN_SIDE", 0x114: "BTN_EXTRA",
-            0x115: "BTN_FORWARD", 0x116: "BTN_BACK", 0x117: "BTN_TASK", 0x14b: "BTN_STYLUS", 0x14c: "BTN_STYLUS2",
-        ]
-        return names[code] ?? "???"
     }
 }

@@ -27,11 +27,12 @@ struct EventsCommand: AsyncParsableCommand {
         }
         let client = try daemon.connect()
         try client.subscribe(set)
+        var formatter = EventsFormatter()
         for try await line in client.lines {
             if json {
                 print(line.text)
             } else if let message = PenMessage(line: line.text) {
-                print(EventsFormatter.describe(message))
+                print(formatter.describe(message))
             }
             fflush(nil)
             // only an error line can be fatal: parse no other (clients in an emulated VM keep up)
@@ -39,60 +40,6 @@ struct EventsCommand: AsyncParsableCommand {
                 throw ExitCode(1)
             }
         }
-    }
-}
-
-/// One human-readable line per message.
-enum EventsFormatter {
-    static func describe(_ message: PenMessage) -> String {
-        switch message {
-        case .hello(let version, let devices, let lastSeq, _, _):
-            return "hello      protocol \(version), \(devices.count) device(s), last stroke \(lastSeq)"
-        case .subscribed(let channels, let replaying):
-            return "subscribed \(channels.map(\.rawValue).joined(separator: ",")) (replaying \(replaying))"
-        case .device(let change):
-            return "device     \(change.change.rawValue) #\(change.device.id) \(change.device.name)"
-        case .proximity(let p):
-            return "proximity  \(time(p.time)) #\(p.device) \(p.tool.type.rawValue) \(p.entering ? "in" : "out")"
-        case .button(let b):
-            return "button     \(time(b.time)) #\(b.device) \(b.button) \(b.pressed ? "pressed" : "released")"
-        case .engine(let engine):
-            switch engine {
-            case .frame(let f):
-                let s = f.sample
-                let stroke = f.stroke.map { " stroke \($0)" } ?? " hover"
-                return "frame      \(time(s.time)) \(fixed(s.x))/\(fixed(s.y)) force \(fixed(s.force, 3))\(stroke)"
-            case .began(let b): return "began      \(time(b.time)) stroke \(b.stroke) \(b.tool.type.rawValue)"
-            case .update(let u): return "update     \(time(u.sample.time)) index \(u.updateIndex)"
-            case .ended(let e): return "ended      \(time(e.time)) stroke \(e.stroke)\(e.cancelled ? " cancelled" : "")"
-            case .stroke(let f): return StrokeLine.describe(f)
-            }
-        case .dropped(let d):
-            return "dropped    \(d.frames) frames, \(d.updates) updates, \(d.buttons) buttons (client too slow)"
-        case .error(let code, let text, let fatal):
-            return "error      \(code)\(fatal ? " (fatal)" : ""): \(text)"
-        case .shutdown(let reason):
-            return "shutdown   \(reason)"
-        case .unknown(let type, _):
-            return "\(type)"
-        }
-    }
-
-    static func time(_ us: UInt64) -> String {
-        let s = Double(us) / 1e6
-        return fixed(s, 6) + "s"
-    }
-
-    static func fixed(_ value: Double, _ digits: Int = 2) -> String {
-        var scale = 1.0
-        for _ in 0..<digits { scale *= 10 }
-        let rounded = (value * scale).rounded() / scale
-        var text = "\(rounded)"
-        if let dot = text.firstIndex(of: ".") {
-            let decimals = text.distance(from: dot, to: text.endIndex) - 1
-            if decimals < digits { text += String(repeating: "0", count: digits - decimals) }
-        }
-        return text
     }
 }
 
@@ -109,7 +56,7 @@ enum StrokeLine {
         }
         let maxForce = points.map(\.force).max() ?? 0
         return "stroke #\(f.seq) id \(s.id) \(s.tool.type.rawValue): \(points.count) points, "
-            + "\(EventsFormatter.fixed(length, 1)) mm in \(duration / 1000) ms, max force \(EventsFormatter.fixed(maxForce, 3))"
+            + "\(EventsFormat.fixed(length, 1)) mm in \(duration / 1000) ms, max force \(EventsFormat.fixed(maxForce, 3))"
             + (s.cancelled ? ", cancelled" : "")
     }
 }

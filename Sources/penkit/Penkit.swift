@@ -1,10 +1,12 @@
 import ArgumentParser
+import PenKit
 
 @main
 struct Penkit: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "penkit",
         abstract: "Pen input for Linux tablets: replay traces, watch the daemon, benchmark.",
+        version: PenkitVersion.string,
         subcommands: [ReplayCommand.self, BenchCommand.self, OracleCommand.self, LibinputEventsCommand.self,
                       EventsCommand.self, StrokesCommand.self, DevicesCommand.self, ViewCommand.self,
                       CompareCommand.self, DrawCommand.self, DrawingCommand.self]

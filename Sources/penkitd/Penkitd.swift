@@ -10,7 +10,8 @@ struct Penkitd: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "penkitd",
         abstract: "Serves tablet pen frames and finalized strokes to local clients over a Unix socket.",
-        discussion: "Settings come from the config file (docs/daemon.md), then from these flags."
+        discussion: "Settings come from the config file (docs/daemon.md), then from these flags.",
+        version: PenkitVersion.string
     )
 
     @Option(help: "Config file (default: /etc/penkit/penkitd.conf for root, else $XDG_CONFIG_HOME/penkit/penkitd.conf).")
@@ -105,7 +106,8 @@ struct Penkitd: ParsableCommand {
             return
         }
         let logLevel = SharedLogLevel(Logger.Level(rawValue: config.logLevel) ?? .info)
-        let logger = Logger(label: "penkitd") { label in SharedLevelLogHandler(label: label, level: logLevel) }
+        let toJournal = JournalLogHandler.stderrIsJournal(environment: ProcessInfo.processInfo.environment["JOURNAL_STREAM"])
+        let logger = Logger(label: "penkitd") { label in SharedLevelLogHandler(label: label, level: logLevel, toJournal: toJournal) }
         let probe = latencyProbe.map { LatencyProbe(outputPath: $0) }
         let source = replay.map {
             ReplaySource(path: $0, realtime: realtime, loop: loop,

@@ -109,19 +109,4 @@ struct JournalRecoveryTests {
 }
 
 /// Runs penkitd to its exit: (status, stderr and stdout).
-func runPenkitd(_ arguments: [String], timeout: Double = 60) throws -> (Int32, String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: penkitdPath)
-    process.arguments = arguments
-    let pipe = Pipe()
-    process.standardError = pipe
-    process.standardOutput = pipe
-    try process.run()
-    let output = pipe.fileHandleForReading.readDataToEndOfFile()
-    let deadline = Date().addingTimeInterval(timeout)
-    while process.isRunning {
-        guard Date() < deadline else { process.terminate(); throw TestFailure("penkitd did not exit") }
-        usleep(10_000)
-    }
-    return (process.terminationStatus, String(decoding: output, as: UTF8.self))
-}
+func runPenkitd(_ arguments: [String]) throws -> (Int32, String) { try run(penkitdPath, arguments) }

@@ -99,8 +99,13 @@ import Testing
         let view = try ViewProcess()
         let port = String(view.port, radix: 16, uppercase: true)
         let padded = String(repeating: "0", count: 4 - port.count) + port
-        let ipv6 = (try? String(contentsOfFile: "/proc/net/tcp6", encoding: .utf8)) ?? ""
-        let table = try String(contentsOfFile: "/proc/net/tcp", encoding: .utf8) + ipv6
+        // Read to the end: String(contentsOfFile:) stops after the first page of a /proc table.
+        func procTable(_ path: String) -> String {
+            guard let handle = FileHandle(forReadingAtPath: path), let data = try? handle.readToEnd() else { return "" }
+            return String(decoding: data, as: UTF8.self)
+        }
+        let table = procTable("/proc/net/tcp") + procTable("/proc/net/tcp6")
+        #expect(!table.isEmpty)
         let listening = table.split(separator: "\n").compactMap { line -> String? in
             let fields = line.split(separator: " ")
             guard fields.count > 3, fields[3] == "0A", fields[1].hasSuffix(":" + padded) else { return nil }

@@ -9,11 +9,14 @@ private func callbacks(_ userData: UnsafeMutableRawPointer?) -> LibinputContext.
 }
 
 /// libinput_interface.open_restricted: returns a descriptor or a negative errno.
+/// Read-only whatever libinput asks (it asks O_RDWR, for keyboard LEDs): penkit only reads tablets,
+/// and the service gets read access only (the udev rule's MODE 0640 for its group, the unit's
+/// `DeviceAllow=char-input r`), so a read-write open would be refused.
 let openRestricted: @convention(c) (UnsafePointer<CChar>?, Int32, UnsafeMutableRawPointer?) -> Int32 = {
     path, flags, userData in
     guard let path else { return -EINVAL }
     if let callbacks = callbacks(userData), !callbacks.admit(String(cString: path)) { return -EACCES }
-    let fd = open(path, flags | O_CLOEXEC)
+    let fd = open(path, (flags & ~O_ACCMODE) | O_RDONLY | O_CLOEXEC)
     return fd >= 0 ? fd : -errno
 }
 

@@ -18,6 +18,13 @@ import Synchronization
 public final class PenKitClient: Sendable {
     public struct Error: Swift.Error, CustomStringConvertible, Sendable {
         public var description: String
+        /// Why a connection failed, in plain words (set when `connect` failed).
+        public var reason: String?
+
+        public init(description: String, reason: String? = nil) {
+            self.description = description
+            self.reason = reason
+        }
     }
 
     /// Lines held for the app by default (about 0.5 MiB of frame lines, which average ~530 bytes).
@@ -25,21 +32,21 @@ public final class PenKitClient: Sendable {
 
     private let fd: Int32
     private let state: ReaderState
+    /// The socket this client connected to (the one discovery chose, when it did).
+    public let path: String
     /// Every line the server sends, with its arrival time; ends when the server closes.
     public let lines: AsyncThrowingStream<ReceivedLine, Swift.Error>
 
-    /// The socket penkitd listens on by default, as penkitd resolves it.
-    public static func defaultSocketPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
-        if let explicit = environment["PENKIT_SOCKET"], !explicit.isEmpty { return explicit }
-        if getuid() != 0, let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty {
-            return runtime + "/penkit/penkit.sock"
-        }
-        return "/run/penkit/penkit.sock"
+    /// Connects to the first penkitd that answers where clients look for it (`DaemonDiscovery`):
+    /// `$PENKIT_SOCKET`, the user service's socket, then the system service's.
+    public static func discover(environment: [String: String] = ProcessInfo.processInfo.environment,
+                                bufferLines: Int = PenKitClient.defaultBufferLines) throws -> PenKitClient {
+        try DaemonDiscovery.connect(environment: environment, bufferLines: bufferLines)
     }
 
     /// - Parameter bufferLines: received lines held until the app takes them; past that the
     ///   client stops reading the socket (see the type's documentation).
-    public init(path: String = PenKitClient.defaultSocketPath(), bufferLines: Int = PenKitClient.defaultBufferLines) throws {
+    public init(path: String, bufferLines: Int = PenKitClient.defaultBufferLines) throws {
         precondition(bufferLines > 0, "bufferLines must be positive")
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw Error(description: "socket: \(String(cString: strerror(errno)))") }
@@ -57,9 +64,9 @@ public final class PenKitClient: Sendable {
             }
         }
         guard result == 0 else {
-            let reason = String(cString: strerror(errno))
+            let reason = PenKitClient.connectFailure(errno)
             close(fd)
-            throw Error(description: "cannot connect to penkitd at \(path): \(reason)")
+            throw Error(description: "cannot connect to penkitd at \(path): \(reason)", reason: reason)
         }
         // The reader thread owns a descriptor of its own, so that closing ours never races its read().
         let readerFD = dup(fd)
@@ -69,6 +76,7 @@ public final class PenKitClient: Sendable {
             throw Error(description: "dup: \(reason)")
         }
         self.fd = fd
+        self.path = path
         let state = ReaderState(capacity: bufferLines)
         self.state = state
         // `unbounded` is safe here: the reader yields only after taking one of `capacity` slots,
@@ -121,6 +129,17 @@ public final class PenKitClient: Sendable {
         state.disconnected.store(true, ordering: .relaxed)
         shutdown(fd, Int32(SHUT_RDWR))
         state.terminate()
+    }
+
+    /// connect(2)'s failures as a person would say them.
+    static func connectFailure(_ code: Int32) -> String {
+        switch code {
+        case ENOENT: "no socket there"
+        case ECONNREFUSED: "no penkitd listening"
+        case EACCES, EPERM: "permission denied: not in the socket's group"
+        case ENOTDIR: "a folder of that path does not exist"
+        default: String(cString: strerror(code))
+        }
     }
 
     private static func readLoop(fd: Int32, state: ReaderState,

@@ -1,8 +1,10 @@
 /// The first line the server sends on every connection.
-/// `{"type":"hello","version":1,"server":"penkitd","devices":[…],"settings":{…},"lastSeq":N,"oldestSeq":M}`
+/// `{"type":"hello","version":1,"server":"penkitd","serverVersion":"0.1.0","devices":[…],"settings":{…},"lastSeq":N,"oldestSeq":M}`
 public struct HelloMessage: Sendable, Hashable, WireMessage {
     public var version: Int = PenProtocol.version
     public var server: String = "penkitd"
+    /// penkitd's release (`PenkitVersion`), for bug reports; the protocol is `version`.
+    public var serverVersion: String = PenkitVersion.string
     public var devices: [DeviceInfo]
     /// Settings a client may care about (smoothing, prediction horizon, …), as strings.
     public var settings: [String: String]
@@ -23,6 +25,7 @@ public struct HelloMessage: Sendable, Hashable, WireMessage {
         w.field("type", plain: "hello")
         w.field("version", version)
         w.field("server", string: server)
+        w.field("serverVersion", string: serverVersion)
         w.key("devices"); w.raw("[")
         for device in devices { w.separateElement(); device.write(to: &w) }
         w.raw("]")

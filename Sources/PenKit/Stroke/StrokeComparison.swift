@@ -98,13 +98,8 @@ public struct StrokeComparison: Sendable {
             + "\(samplesCompared) samples; largest differences: " + parts.joined(separator: ", ")
     }
 
-    /// Tilt in degrees back from azimuth/altitude (W3C Pointer Events:
-    /// tan tiltX = cos az / tan alt, tan tiltY = sin az / tan alt).
     static func tilt(_ s: StrokeSample) -> (x: Double, y: Double) {
-        let cosAlt = PenMath.cos(s.altitude), sinAlt = PenMath.sin(s.altitude)
-        let degrees = 180 / Double.pi
-        return (PenMath.atan2(PenMath.cos(s.azimuth) * cosAlt, sinAlt) * degrees,
-                PenMath.atan2(PenMath.sin(s.azimuth) * cosAlt, sinAlt) * degrees)
+        PenMath.tiltDegrees(azimuth: s.azimuth, altitude: s.altitude)
     }
 
     static func angleDifference(_ a: Double, _ b: Double) -> Double {

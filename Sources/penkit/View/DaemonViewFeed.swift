@@ -21,12 +21,18 @@ struct DaemonViewFeed: ViewFeed {
         }
         defer { client.disconnect() }
         var lastClock: UInt64 = 0
+        var drawing = ViewDrawing()
         do {
             for try await line in client.lines {
                 var text = line.text
                 if line.receivedAt &- lastClock >= Self.clockInterval {
                     lastClock = line.receivedAt
                     text = ViewClock(time: monotonicMicroseconds()).jsonLine() + "\n" + text
+                }
+                // A finalized stroke goes on as penkitd sent it, followed by how the drawing renders it.
+                if line.text.hasPrefix("{\"type\":\"stroke\""), case .engine(.stroke(let finalized)) = PenMessage(line: line.text),
+                   let drawn = drawing.add(finalized.stroke) {
+                    text += "\n" + drawn
                 }
                 try await page.send(text)
             }

@@ -24,6 +24,7 @@ struct ReplayViewFeed: ViewFeed {
         var lines: [TimedLine] = []
         var clock: UInt64 = 0
         var strokes = 0
+        var drawing = ViewDrawing()
         let predictor = StageFramePredictor.penkit(inputSmoothing: smoothing ? 4 : 1)
         EngineReplay(latePressure: latePressure, predictor: predictor).run(inputs) { message in
             // Updates and finalized strokes carry no publication time: they go with the input before them.
@@ -35,6 +36,9 @@ struct ReplayViewFeed: ViewFeed {
             case .update: break
             }
             lines.append(TimedLine(time: clock, text: message.jsonLine()))
+            if case .stroke(let finalized) = message, let line = drawing.add(finalized.stroke) {
+                lines.append(TimedLine(time: clock, text: line))
+            }
         }
         let device = loaded.devices.first?.description
         self.intro = ViewIntro(mode: "replay", source: trace, device: device?.name,

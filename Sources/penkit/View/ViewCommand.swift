@@ -51,10 +51,11 @@ struct ViewCommand: AsyncParsableCommand {
             feed = try ReplayViewFeed(trace: replay, realtime: realtime, smoothing: smoothing,
                                       latePressure: try parseLatePressure(latePressure))
         } else {
-            let path = daemon.socket ?? PenKitClient.defaultSocketPath()
-            // Fail now, not when a page connects, when penkitd is not there.
-            _ = try daemon.connect()
-            feed = DaemonViewFeed(socketPath: path)
+            // Fail now, not when a page connects, when penkitd is not there; the page's
+            // connections then go to the socket discovery found.
+            let probe = try daemon.connect()
+            probe.disconnect()
+            feed = DaemonViewFeed(socketPath: probe.path)
         }
         let server = try await ViewServer(address: try parsedListen(), feed: feed)
         print("penkit view: \(server.url)")

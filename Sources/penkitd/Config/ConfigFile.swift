@@ -7,7 +7,8 @@ enum ConfigFile {
         var path: String
         var line: Int
         var message: String
-        var description: String { "\(path):\(line): \(message)" }
+        /// `path:line: message`; a problem with the whole file (line 0) names no line.
+        var description: String { line > 0 ? "\(path):\(line): \(message)" : "config file \(path) \(message)" }
     }
 
     /// The default location: /etc/penkit/penkitd.conf for the system service,
@@ -30,12 +31,12 @@ enum ConfigFile {
         } catch .open(ENOENT) where !required {
             return
         } catch .open(let code), .read(let code) {
-            throw Error(path: path, line: 0, message: "cannot read config file: \(String(cString: strerror(code)))")
+            throw Error(path: path, line: 0, message: "cannot be read: \(String(cString: strerror(code)))")
         } catch .tooLarge {
-            throw Error(path: path, line: 0, message: "cannot read config file: larger than 1 MiB")
+            throw Error(path: path, line: 0, message: "cannot be read: it is larger than 1 MiB")
         }
         guard let text = String(validating: bytes, as: UTF8.self) else {
-            throw Error(path: path, line: 0, message: "not UTF-8")
+            throw Error(path: path, line: 0, message: "is not UTF-8 text")
         }
         for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let line = raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""

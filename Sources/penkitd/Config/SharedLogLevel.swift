@@ -15,14 +15,20 @@ final class SharedLogLevel: Sendable {
     }
 }
 
-/// swift-log's stderr handler, filtered by the shared level instead of a per-copy one.
+/// swift-log's stderr handler, or the journal's when stderr is the journal (JournalLogHandler),
+/// filtered by the shared level instead of a per-copy one.
 struct SharedLevelLogHandler: LogHandler {
-    private var inner: StreamLogHandler
+    private var inner: any LogHandler
     let shared: SharedLogLevel
 
-    init(label: String, level: SharedLogLevel) {
-        inner = StreamLogHandler.standardError(label: label)
-        inner.logLevel = .trace
+    init(label: String, level: SharedLogLevel, toJournal: Bool) {
+        if toJournal {
+            inner = JournalLogHandler(label: label)
+        } else {
+            var stream = StreamLogHandler.standardError(label: label)
+            stream.logLevel = .trace
+            inner = stream
+        }
         shared = level
     }
 

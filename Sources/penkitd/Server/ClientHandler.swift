@@ -84,6 +84,15 @@ final class ClientHandler: ChannelInboundHandler, @unchecked Sendable {
         }
     }
 
+    /// The client closed its write side: no more requests, but it still reads what it subscribed to.
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if let event = event as? ChannelEvent, event == .inputClosed {
+            logger.debug("client closed its input; still serving it", metadata: ["client": "\(session?.id ?? 0)"])
+            return
+        }
+        context.fireUserInboundEventTriggered(event)
+    }
+
     func errorCaught(context: ChannelHandlerContext, error: Error) {
         logger.debug("client error", metadata: ["error": "\(error)"])
         context.close(promise: nil)

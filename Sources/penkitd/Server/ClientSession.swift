@@ -15,10 +15,18 @@ final class ClientSession {
     /// The prediction horizon this client asked for in `subscribe`.
     var prediction: PredictionRequest = .standard
     private var queued: Deque<(seq: UInt64, line: ByteBuffer)> = []
+    /// History strokes replayed for `since`, written as the client reads them: they are the
+    /// history's own buffers (no copy), so they do not count toward `overflow`.
+    private var replayBacklog: Deque<(seq: UInt64, line: ByteBuffer)> = []
     private var queuedBytes = 0
     private let queueLimit: Int
     private var dropped = DroppedMessage()
     private(set) var lastSentSeq: UInt64 = 0
+    /// The last stroke NIO has written to the socket (not merely queued): where a client cut
+    /// off at shutdown resumes, since NIO's unwritten buffers are lost when the channel closes.
+    private(set) var writtenSeq: UInt64 = 0
+    /// Set once shutdown began: the line that ends the connection once every queued stroke is out.
+    private var pendingShutdown: ShutdownMessage?
     private var needsFlush = false
     private(set) var closing = false
     private let logger: Logger
@@ -58,7 +66,7 @@ final class ClientSession {
     func deliver(_ message: Outbound, buffer: ByteBuffer) {
         guard !closing, !channels.isDisjoint(with: message.channel) else { return }
         if message.isLive {
-            guard queued.isEmpty, channel.isWritable else {
+            guard queued.isEmpty, replayBacklog.isEmpty, channel.isWritable else {
                 countDrop(message.channel)
                 return
             }
@@ -79,16 +87,62 @@ final class ClientSession {
         if queuedBytes > queueLimit { overflow() }
     }
 
-    /// Writes queued reliable lines while NIO will take them.
+    /// Replays history strokes for `since`, ahead of anything queued after them.
+    func replay(_ entries: [(seq: UInt64, line: ByteBuffer)]) {
+        guard !closing else { return }
+        replayBacklog.append(contentsOf: entries)
+        drain()
+    }
+
+    /// Writes the replay backlog, then queued reliable lines, while NIO will take them.
     func drain() {
-        while channel.isWritable, let next = queued.first {
-            queued.removeFirst()
-            queuedBytes -= next.line.readableBytes
-            channel.write(next.line, promise: nil)
-            if next.seq > 0 { lastSentSeq = next.seq }
+        while channel.isWritable, let next = replayBacklog.first ?? queued.first {
+            if replayBacklog.isEmpty {
+                queued.removeFirst()
+                queuedBytes -= next.line.readableBytes
+            } else {
+                replayBacklog.removeFirst()
+            }
+            if next.seq > 0 {
+                lastSentSeq = next.seq
+                // Strokes are rare (a few a second): one promise each is cheap.
+                let seq = next.seq
+                let written = channel.eventLoop.makePromise(of: Void.self)
+                written.futureResult.whenSuccess { [weak self] in
+                    if let self, seq > self.writtenSeq { self.writtenSeq = seq }
+                }
+                channel.write(next.line, promise: written)
+            } else {
+                channel.write(next.line, promise: nil)
+            }
             needsFlush = true
         }
-        if queued.isEmpty, channel.isWritable, !dropped.isEmpty { reportDrops() }
+        if queued.isEmpty, replayBacklog.isEmpty, channel.isWritable, !dropped.isEmpty { reportDrops() }
+        if queued.isEmpty, replayBacklog.isEmpty, let pendingShutdown { close(lastLine: pendingShutdown, grace: .seconds(1)) }
+    }
+
+    /// Shutdown without losing a stroke silently: the strokes still queued go out as the client
+    /// reads them, then `shutdown`. A client that has not taken them within `grace` is cut off
+    /// with `overflow` and `lastSentSeq` = the last stroke written to its socket, from which it
+    /// resumes with `since` (the journal keeps the rest). An already overflowed client is cut at `grace`.
+    func finish(_ message: ShutdownMessage, grace: TimeAmount) {
+        let channel = self.channel
+        guard !closing else {
+            channel.eventLoop.scheduleTask(in: grace) { channel.close(promise: nil) }
+            return
+        }
+        pendingShutdown = message
+        drain()
+        flushIfNeeded()
+        channel.eventLoop.scheduleTask(in: grace) { [weak self] in
+            guard let self, !self.closing else { return }
+            self.logger.warning("client did not take its strokes before shutdown; cutting it off with overflow",
+                                metadata: ["client": "\(self.id)", "writtenSeq": "\(self.writtenSeq)", "lastSentSeq": "\(self.lastSentSeq)"])
+            let overflow = ErrorMessage(code: .overflow,
+                                        message: "penkitd stopped before this client read every stroke; reconnect with since",
+                                        fatal: true, lastSentSeq: self.writtenSeq)
+            self.close(lastLine: overflow, grace: .milliseconds(100))
+        }
     }
 
     func flushIfNeeded() {
@@ -103,6 +157,7 @@ final class ClientSession {
     func close(lastLine: some WireMessage, grace: TimeAmount = .seconds(1)) {
         guard !closing else { return }
         queued.removeAll()
+        replayBacklog.removeAll()
         queuedBytes = 0
         let buffer = Self.lineBuffer(lastLine, channel: channel)
         closing = true

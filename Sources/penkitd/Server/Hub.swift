@@ -105,7 +105,7 @@ final class Hub: @unchecked Sendable {
             replay = history.after(since)
         }
         session.sendControl(SubscribedMessage(channels: request.channels, replaying: replay.count))
-        for entry in replay { session.enqueue(seq: entry.seq, line: entry.line) }
+        session.replay(replay)
         session.flushIfNeeded()
     }
 
@@ -146,13 +146,17 @@ final class Hub: @unchecked Sendable {
         for message in batch where message.sourceTime > 0 { probe.record(stage, sourceTime: message.sourceTime, now: now) }
     }
 
-    /// Tells every client the server is stopping and closes them; the future
-    /// completes when every connection is closed.
+    /// How long a stopping penkitd waits for a client to take the strokes queued for it
+    /// (docs/daemon.md); past it the client is cut off with `overflow`.
+    static let shutdownGrace: TimeAmount = .seconds(1)
+
+    /// Tells every client the server is stopping (after the strokes queued for it) and closes
+    /// them; the future completes when every connection is closed, within about the grace.
     func shutdown(reason: String) -> EventLoopFuture<Void> {
         eventLoop.flatSubmit {
             self.stopping = true
             let closes = self.clients.values.map { session -> EventLoopFuture<Void> in
-                session.close(lastLine: ShutdownMessage(reason: reason))
+                session.finish(ShutdownMessage(reason: reason), grace: Self.shutdownGrace)
                 return session.channel.closeFuture
             }
             return EventLoopFuture.andAllComplete(closes, on: self.eventLoop)

@@ -15,12 +15,21 @@ struct PeerPolicy: Sendable {
     init(config: DaemonConfig) throws {
         var users: Set<uid_t> = [0, getuid()]
         for name in config.allowUsers {
-            guard let uid = Identity.userID(name) else { throw DaemonError("unknown user \"\(name)\" in allow-users") }
+            guard let uid = Identity.userID(name) else { throw DaemonError("allow-users names the user \"\(name)\", who does not exist on this system") }
             users.insert(uid)
         }
         var groups: Set<gid_t> = []
-        for name in config.allowGroups + (config.socketGroup.map { [$0] } ?? []) {
-            guard let gid = Identity.groupID(name) else { throw DaemonError("unknown group \"\(name)\" in allow-groups") }
+        for name in config.allowGroups {
+            guard let gid = Identity.groupID(name) else {
+                throw DaemonError("allow-groups names the group \"\(name)\", which does not exist on this system")
+            }
+            groups.insert(gid)
+        }
+        if let name = config.socketGroup {
+            guard let gid = Identity.groupID(name) else {
+                throw DaemonError("the socket group \"\(name)\" does not exist on this system; create it "
+                    + "(the penkit package does, with systemd-sysusers) or choose another with --socket-group")
+            }
             groups.insert(gid)
         }
         self.users = users

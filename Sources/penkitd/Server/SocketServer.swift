@@ -53,6 +53,9 @@ final class SocketServer: @unchecked Sendable {
         let water: @Sendable () -> ChannelOptions.Types.WriteBufferWaterMark = { [unowned self] in self.currentWaterMark() }
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 64)
+            // A client that shuts down its write side still reads: it keeps its subscription
+            // until penkitd is done with it (ClientHandler ignores the end of its input).
+            .childChannelOption(.allowRemoteHalfClosure, value: true)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.syncOptions?.setOption(.writeBufferWaterMark, value: water())

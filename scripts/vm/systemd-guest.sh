@@ -1,0 +1,209 @@
+#!/usr/bin/env bash
+# Runs as root inside the systemd guest (scripts/vm/systemd.sh). Usage: systemd-guest.sh OUT_DIR
+# OUT_DIR holds penkit.deb and trace.evemu; results go there (OUT_DIR/verdict says whether every
+# check passed). Checks, in order:
+#   1. systemd is PID 1 and nothing of Swift is installed; the package installs (dpkg -i), its
+#      scripts create the penkit group, udev applies its rule;
+#   2. system units: penkit.socket enabled and listening, penkit.service not running; a client in
+#      the penkit group (found through discovery: no $PENKIT_SOCKET, no user service) starts it by
+#      connecting and receives the strokes of a trace played through uinput; a client outside the
+#      group is refused; a keyboard is never opened; `systemd-analyze security` <= 1.0; SIGHUP
+#      (systemctl reload) re-reads the config in the same process; the journal has penkitd's
+#      lines at their priorities; the watchdog restarts a SIGSTOPped penkitd;
+#   3. user units: a user logged in at the seat (an autologin getty on tty2), not in the penkit
+#      group, whose tablet access comes from uaccess alone, starts penkitd through
+#      `systemctl --user` socket activation and receives the strokes.
+# Every wait is on a condition with a generous bound that only ends a broken run.
+set -uo pipefail
+main() {
+OUT=$1
+export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+failures=0
+fail() { echo "systemd-guest: FAIL: $*"; failures=$((failures + 1)); }
+ok() { echo "systemd-guest: ok: $*"; }
+count() { local n; n=$(grep -c -- "$1" "$2" 2>/dev/null); echo "${n:-0}"; }
+# wait_until SECONDS COMMAND...: polls COMMAND every 0.2 s until it succeeds or SECONDS pass.
+wait_until() {
+    local limit=$((SECONDS + $1)); shift
+    until "$@"; do [ $SECONDS -ge $limit ] && return 1; sleep 0.2; done
+}
+
+# --- 1. the guest and the package ---
+# virtme-ng's init binds a generated file over /etc/shadow (for its own logins): take it away so
+# that the package's user and the test users are created in the guest's real files.
+while mountpoint -q /etc/shadow; do umount /etc/shadow || break; done
+for f in /etc/passwd /etc/group /etc/gshadow; do mountpoint -q "$f" && umount "$f"; done
+# It also mounts fresh file systems over parts of /var, where journald may keep its files: keep
+# the journal in /run instead, so journalctl reads what journald writes.
+findmnt -rn -o TARGET,FSTYPE >"$OUT/mounts.txt"
+mkdir -p /etc/systemd/journald.conf.d
+printf '[Journal]\nStorage=volatile\n' >/etc/systemd/journald.conf.d/penkit-guest.conf
+systemctl restart systemd-journald
+[ "$(cat /proc/1/comm)" = systemd ] && ok "PID 1 is systemd ($(systemctl --version | head -1))" || fail "PID 1 is $(cat /proc/1/comm)"
+booted() { case $(systemctl is-system-running 2>/dev/null) in running|degraded) return 0;; *) return 1;; esac; }
+wait_until 600 booted
+echo "systemd-guest: system state $(systemctl is-system-running), up $(cut -d' ' -f1 /proc/uptime) s"
+if ls /usr/lib/swift /usr/share/swift >/dev/null 2>&1 || find / -xdev -name 'libswiftCore.so*' 2>/dev/null | grep -q .; then
+    fail "the guest has a Swift runtime installed"
+else ok "no Swift runtime in the guest"; fi
+if dpkg -i "$OUT/penkit.deb" >"$OUT/dpkg.log" 2>&1; then ok "dpkg -i penkit.deb ($(dpkg-query -W -f='${Version}' penkit))"
+else fail "dpkg -i: $(tail -5 "$OUT/dpkg.log")"; finish; return; fi
+if ldd /usr/bin/penkitd | grep -qi swift; then fail "penkitd links Swift libraries: $(ldd /usr/bin/penkitd | grep -i swift)"
+else ok "penkitd needs no Swift library ($(ldd /usr/bin/penkitd | wc -l) shared objects, all from Debian)"; fi
+[ "$(/usr/bin/penkitd --version)" = "$(dpkg-query -W -f='${Version}' penkit)" ] && ok "penkitd --version $(/usr/bin/penkitd --version) = the package's" \
+    || fail "penkitd --version $(/usr/bin/penkitd --version), package $(dpkg-query -W -f='${Version}' penkit)"
+getent group penkit >/dev/null && ok "the package created group penkit" || fail "no penkit group after install"
+useradd --create-home --groups penkit alice && useradd --create-home mallory && useradd --create-home carol
+modprobe uinput
+
+# --- 2. the system units ---
+systemctl enable --now penkit.socket >"$OUT/enable.log" 2>&1 || fail "systemctl enable --now penkit.socket: $(cat "$OUT/enable.log")"
+[ "$(stat -c '%U:%G %a' /run/penkit/penkit.sock 2>/dev/null)" = "root:penkit 660" ] && ok "socket /run/penkit/penkit.sock root:penkit 0660" \
+    || fail "socket: $(stat -c '%U:%G %a' /run/penkit/penkit.sock 2>&1)"
+systemctl is-active --quiet penkit.service && fail "penkit.service runs before any client connected" \
+    || ok "penkit.service inactive until a client connects"
+
+# A trace through uinput, started once the client has seen the tablet; NODE is its event node.
+play() {   # play NAME CLIENT_LOG
+    local name=$1 log=$2
+    rm -f "$OUT/$name.go" "$OUT/$name.end"
+    PENKIT_UINPUT_START_FILE=$OUT/$name.go PENKIT_UINPUT_END_FILE=$OUT/$name.end \
+        penkit replay "$OUT/trace.evemu" --uinput >"$OUT/$name.replay.txt" 2>&1 &
+    REPLAY=$!
+    wait_until 120 grep -q '^uinput: /dev/input/event' "$OUT/$name.replay.txt" || { fail "$name: no uinput device: $(cat "$OUT/$name.replay.txt")"; return 1; }
+    NODE=$(sed -n 's/^uinput: \(\/dev\/input\/event[0-9]*\) .*/\1/p' "$OUT/$name.replay.txt")
+    wait_until 300 grep -q "\"change\":\"added\".*\"source\":\"$NODE\"" "$log" || {
+        fail "$name: the client never saw $NODE added; penkitd: $(journalctl -u penkit.service -o cat --no-pager | tail -3 | tr '\n' ' ')"
+        kill $REPLAY 2>/dev/null; return 1; }
+    # The node's owner, mode and ACL while the reader has it (the device goes when the replay ends).
+    { stat -c 'owner %U:%G mode %a' "$NODE"; getfacl -p "$NODE" 2>/dev/null; } >"$OUT/$name.acl"
+    touch "$OUT/$name.go"
+    wait_until 600 grep -q '^uinput: played' "$OUT/$name.replay.txt" || fail "$name: the replay did not finish"
+    wait_until 120 grep -q '"type":"stroke"' "$log" || fail "$name: no finalized stroke reached the client"
+    touch "$OUT/$name.end"; wait $REPLAY
+}
+
+# alice is in the penkit group; with no $PENKIT_SOCKET and no user service, discovery finds the system socket.
+runuser -u alice -- env -u XDG_RUNTIME_DIR penkit events --json >"$OUT/alice.jsonl" 2>"$OUT/alice.err" &
+ALICE=$!
+wait_until 300 systemctl is-active --quiet penkit.service && ok "the first connection started penkit.service (socket activation)" \
+    || fail "penkit.service did not start on connection: $(systemctl status penkit.service --no-pager 2>&1 | tail -5)"
+wait_until 300 grep -q '"type":"hello"' "$OUT/alice.jsonl" || fail "alice got no hello: $(cat "$OUT/alice.err")"
+grep -q "\"serverVersion\":\"$(dpkg-query -W -f='${Version}' penkit)\"" "$OUT/alice.jsonl" && ok "hello reports serverVersion $(dpkg-query -W -f='${Version}' penkit)" \
+    || fail "hello: $(head -1 "$OUT/alice.jsonl")"
+MAIN=$(systemctl show -P MainPID penkit.service)
+echo "systemd-guest: penkitd runs as $(ps -o user=,group= -p "$MAIN") (pid $MAIN)"
+if play system "$OUT/alice.jsonl"; then
+    strokes=$(count '"type":"stroke"' "$OUT/alice.jsonl")
+    ok "alice (group penkit) received $strokes stroke(s) and $(count '"type":"frame"' "$OUT/alice.jsonl") frames from the system service ($NODE $(head -1 "$OUT/system.acl"))"
+fi
+kill $ALICE 2>/dev/null; wait $ALICE 2>/dev/null
+
+# mallory is not in the group: the socket refuses her, and the CLI says so in one line (not a usage error).
+runuser -u mallory -- env -u XDG_RUNTIME_DIR penkit devices >"$OUT/mallory.out" 2>"$OUT/mallory.err"; code=$?
+if [ $code -ne 0 ] && [ $code -ne 64 ] && grep -q "permission denied" "$OUT/mallory.err" && [ "$(wc -l <"$OUT/mallory.err")" -eq 1 ]; then
+    ok "mallory (not in group penkit) refused, exit $code: $(cat "$OUT/mallory.err")"
+else fail "mallory: exit $code, $(cat "$OUT/mallory.out" "$OUT/mallory.err")"; fi
+
+# A keyboard: penkitd must never open it, and udev must not give it to the penkit group.
+printf '%s\n' '# EVEMU 1.3' 'N: penkit guest keyboard' 'I: 0003 1234 5678 0001' 'P: 00 00 00 00 00 00 00 00' \
+    'B: 00 03 00 00 00 00 00 00 00' 'B: 01 fe ff ff ff 00 00 00 00' 'E: 0.000000 0001 001e 1' 'E: 0.000000 0000 0000 0' \
+    'E: 0.050000 0001 001e 0' 'E: 0.050000 0000 0000 0' >"$OUT/keyboard.evemu"
+# No reader will open it, so the replay keeps the device (it waits for one) until it is killed.
+penkit replay "$OUT/keyboard.evemu" --uinput >"$OUT/keyboard.replay.txt" 2>&1 &
+KBD=$!
+wait_until 120 grep -q '^uinput: /dev/input/event' "$OUT/keyboard.replay.txt" || fail "keyboard: no uinput device: $(cat "$OUT/keyboard.replay.txt")"
+kbd=$(sed -n 's/^uinput: \(\/dev\/input\/event[0-9]*\) .*/\1/p' "$OUT/keyboard.replay.txt")
+wait_until 120 test -c "$kbd" || fail "keyboard: $kbd never appeared"
+udevadm settle --timeout=120
+# penkitd has had the keyboard's udev event by now if it were going to act on it: its own tablet
+# check answers within the same event, and this waits for udev to finish the device's rules first.
+wait_until 30 sh -c "udevadm info -q property -n $kbd | grep -q ID_INPUT_KEY"
+MAIN=$(systemctl show -P MainPID penkit.service)
+held=$(ls -l /proc/"$MAIN"/fd 2>/dev/null | sed -n 's|.* -> \(/dev/input/.*\)|\1|p' | sort -u)
+nontablet=
+for node in $held; do
+    udevadm info -q property -n "$node" | grep -qx 'ID_INPUT_TABLET=1' || nontablet="$nontablet $node"
+done
+if [ -n "$nontablet" ]; then fail "penkitd holds non-tablet nodes:$nontablet"
+elif [ -z "$kbd" ] || [ ! -c "$kbd" ]; then fail "keyboard: no device to check"
+else ok "penkitd (pid $MAIN) holds only tablets (${held:-none open now}), not the keyboard $kbd ($(stat -c 'group %G, mode %a' "$kbd"); $(udevadm info -q property -n "$kbd" | grep -E '^ID_INPUT_(KEYBOARD|TABLET)=' | tr '\n' ' '))"
+fi
+[ "$(stat -c %G "$kbd" 2>/dev/null)" != penkit ] || fail "the keyboard $kbd belongs to group penkit"
+kill $KBD 2>/dev/null; wait $KBD 2>/dev/null
+
+# systemd's own exposure score of the running unit.
+systemd-analyze security penkit.service --no-pager >"$OUT/security.txt" 2>&1
+score=$(sed -n 's/.*Overall exposure level for penkit.service: \([0-9.]*\).*/\1/p' "$OUT/security.txt")
+if [ -n "$score" ] && awk -v s="$score" 'BEGIN { exit !(s <= 1.0) }'; then ok "systemd-analyze security penkit.service: $score"
+else fail "exposure ${score:-unknown}: $(tail -3 "$OUT/security.txt")"; fi
+
+# SIGHUP: `systemctl reload` re-reads the config in the same process.
+before=$(systemctl show -P MainPID penkit.service)
+sed -i 's/^#log-level = info/log-level = debug/' /etc/penkit/penkitd.conf
+if systemctl reload penkit.service && wait_until 120 sh -c "journalctl -u penkit.service -o cat | grep -qi 'reload'"; then
+    [ "$(systemctl show -P MainPID penkit.service)" = "$before" ] && ok "systemctl reload: $(journalctl -u penkit.service -o cat | grep -i reload | tail -1) (same pid $before)" \
+        || fail "reload changed the pid"
+else fail "reload: $(journalctl -u penkit.service -o cat --no-pager | tail -3)"; fi
+
+# The journal stores penkitd's lines with their priorities (sd-daemon <N> prefixes), not all at 6:
+# the reload's notice must be PRIORITY 5, and no line may keep a literal <N>.
+journalctl -u penkit.service -o json --no-pager _PID="$before" >"$OUT/journal.json" 2>/dev/null
+priorities=$(sed -n 's/.*"PRIORITY":"\([0-9]\)".*/\1/p' "$OUT/journal.json" | sort | uniq -c | tr -s ' \n' ' ')
+if grep 'configuration reloaded' "$OUT/journal.json" | grep -q '"PRIORITY":"5"' && ! grep -q '"MESSAGE":"<[0-7]>' "$OUT/journal.json"; then
+    ok "journal: the reload notice at PRIORITY 5; penkitd's lines by priority (count priority): $priorities"
+else fail "journal priorities: $priorities; $(grep 'reloaded' "$OUT/journal.json" | head -c 600)"; fi
+
+# The watchdog: a stopped penkitd misses its keep-alive and systemd restarts it.
+kill -STOP "$before"
+if wait_until 300 sh -c "p=\$(systemctl show -P MainPID penkit.service); [ -n \"\$p\" ] && [ \"\$p\" != 0 ] && [ \"\$p\" != $before ] && systemctl is-active --quiet penkit.service"; then
+    ok "watchdog: SIGSTOPped pid $before replaced by $(systemctl show -P MainPID penkit.service) ($(journalctl -u penkit.service -o cat | grep -i watchdog | tail -1))"
+else fail "watchdog: $(systemctl status penkit.service --no-pager 2>&1 | tail -5)"; fi
+runuser -u alice -- env -u XDG_RUNTIME_DIR penkit devices >"$OUT/alice-after.txt" 2>&1 && ok "clients connect again after the restart" \
+    || fail "after the restart: $(cat "$OUT/alice-after.txt")"
+systemctl disable --now penkit.socket penkit.service >/dev/null 2>&1
+
+# --- 3. the user units, for a user logged in at the seat ---
+cat >/etc/systemd/system/penkit-guest-login.service <<'UNIT'
+[Unit]
+Description=carol logged in on tty2 (penkit guest test)
+[Service]
+ExecStart=-/sbin/agetty --autologin carol --noclear tty2 linux
+Type=idle
+UNIT
+systemctl daemon-reload
+systemctl start penkit-guest-login.service
+uid=$(id -u carol)
+wait_until 300 sh -c "loginctl show-user carol -p State 2>/dev/null | grep -q ." || fail "carol has no login session: $(loginctl list-sessions --no-pager)"
+session=$(loginctl list-sessions --no-legend --no-pager | awk '$3 == "carol" { print $1; exit }')
+loginctl activate "$session" 2>/dev/null
+wait_until 120 sh -c "loginctl show-session $session -p Active --value | grep -qx yes" && ok "carol's session $session is active on seat0 ($(loginctl show-session "$session" -p TTY --value))" \
+    || fail "session $session not active: $(loginctl show-session "$session" --no-pager 2>&1 | tr '\n' ' ')"
+wait_until 120 test -S "/run/user/$uid/systemd/private" || fail "carol's user manager did not start"
+as_carol() { runuser -u carol -- env XDG_RUNTIME_DIR="/run/user/$uid" DBUS_SESSION_BUS_ADDRESS="unix:path=/run/user/$uid/bus" "$@"; }
+as_carol systemctl --user enable --now penkit.socket >"$OUT/user-enable.log" 2>&1 || fail "systemctl --user enable --now penkit.socket: $(cat "$OUT/user-enable.log")"
+# discovery: the user's socket comes before the system one (which is off now anyway)
+as_carol penkit events --json >"$OUT/carol.jsonl" 2>"$OUT/carol.err" &
+CAROL=$!
+wait_until 300 sh -c "runuser -u carol -- env XDG_RUNTIME_DIR=/run/user/$uid systemctl --user is-active --quiet penkit.service" \
+    && ok "carol's first connection started her penkit.service (user socket activation)" \
+    || { fail "user penkit.service did not start: $(cat "$OUT/carol.err") $(journalctl -b --no-pager _UID="$uid" | grep -i penkit | tail -4 | tr '\n' ' ')"; finish; return; }
+wait_until 300 grep -q '"type":"hello"' "$OUT/carol.jsonl" || fail "carol got no hello: $(cat "$OUT/carol.err")"
+if play user "$OUT/carol.jsonl"; then
+    ok "carol (not in group penkit) received $(count '"type":"stroke"' "$OUT/carol.jsonl") stroke(s) from her user service"
+    if grep -q '^user:carol:rw' "$OUT/user.acl"; then ok "uaccess gave carol the tablet: $NODE $(head -1 "$OUT/user.acl"), ACL $(grep '^user:carol' "$OUT/user.acl")"
+    else fail "no uaccess ACL for carol on $NODE: $(tr '\n' ' ' <"$OUT/user.acl")"; fi
+fi
+kill $CAROL 2>/dev/null; wait $CAROL 2>/dev/null
+as_carol systemd-analyze --user security penkit.service --no-pager >"$OUT/user-security.txt" 2>&1
+echo "systemd-guest: user unit exposure: $(grep 'Overall exposure' "$OUT/user-security.txt")"
+finish
+}
+
+finish() {
+    journalctl -b --no-pager >"$OUT/journal.txt" 2>&1
+    if [ "$failures" -eq 0 ]; then echo "all checks passed" >"$OUT/verdict"
+    else echo "$failures check(s) failed" >"$OUT/verdict"; fi
+    echo "systemd-guest: $(cat "$OUT/verdict")"
+}
+main "$@"; [ -f "$1/verdict" ] && [ "$(cat "$1/verdict")" = "all checks passed" ]

@@ -24,6 +24,8 @@ let package = Package(
 
         // Shared vocabulary: events, samples, strokes, the wire protocol. Foundation only.
         .target(name: "CThreadTuning"),
+        // epoll for penkitd's socket loop (Glibc's Swift module leaves it out).
+        .target(name: "CSocketEvents"),
         // Swift's own shortest double formatting, into a caller's buffer (the protocol writer).
         .target(name: "CNumberText"),
         .target(name: "PenKit", dependencies: ["CNumberText"]),
@@ -38,12 +40,10 @@ let package = Package(
             .product(name: "Yams", package: "Yams"),
         ]),
         .executableTarget(name: "penkitd", dependencies: [
-            "CThreadTuning",
+            "CThreadTuning", "CSocketEvents",
             "PenKit", "PenEngine", "PenInput",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
-            .product(name: "NIOCore", package: "swift-nio"),
-            .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "DequeModule", package: "swift-collections"),
         ]),
         // `penkit view`: the page, its script and the loopback HTTP/WebSocket server that feeds it.

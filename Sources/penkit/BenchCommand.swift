@@ -5,6 +5,6 @@ struct BenchCommand: AsyncParsableCommand {
         commandName: "bench",
         abstract: "Benchmarks that print figures (never tests).",
         subcommands: [BenchTraceReadCommand.self, BenchEngineCommand.self, PredictBenchCommand.self, PredictCostCommand.self, BenchLatencyCommand.self,
-                      BenchJournalCommand.self]
+                      BenchRSSCommand.self, BenchJournalCommand.self]
     )
 }

@@ -12,63 +12,88 @@ struct BenchLatencyCommand: AsyncParsableCommand {
         abstract: "Latency and throughput of penkitd's socket (spawns its own penkitd)."
     )
 
-    @Option(help: "Socket clients receiving every frame.")
-    var clients: Int = 1
+    @Option(help: "Socket clients receiving every frame; repeat for several counts.")
+    var clients: [Int] = [1, 8]
 
     @Option(help: "Trace to replay in real time.")
     var trace: String = "traces/wacom-cintiq-22hdt-pen.evemu"
 
-    @Option(help: "Seconds of real-time replay to measure (the trace loops if shorter).")
-    var seconds: Double = 20
+    @Option(help: "Seconds of real-time replay to measure per run (the trace loops if shorter).")
+    var seconds: Double = 10
 
-    @Option(help: "Seconds of unpaced replay for the throughput figure.")
+    @Option(help: "Seconds of unpaced replay per throughput run.")
     var throughputSeconds: Double = 3
 
-    @Option(help: "Samples of the machine's floor (timer wake-up and socket hand-offs without penkitd) per variant.")
-    var floorSamples: Int = 500
+    @Option(help: "Runs per client count; figures are medians over them.")
+    var runs: Int = 3
+
+    @Option(help: "Samples of the machine's floor (timer wake-up, then one write to each reader thread) per run.")
+    var floorSamples: Int = 1000
 
     @Option(help: "The penkitd binary (default: next to this penkit).")
     var penkitd: String?
 
-    @Flag(help: "Print the figures as one JSON object.")
-    var json = false
-
     func validate() throws {
-        guard clients >= 1, clients <= 64 else { throw ValidationError("--clients must be 1...64") }
+        guard !clients.isEmpty, clients.allSatisfy({ $0 >= 1 && $0 <= 64 }) else { throw ValidationError("--clients must be 1...64") }
+        guard runs >= 1 else { throw ValidationError("--runs must be positive") }
         guard FileManager.default.fileExists(atPath: trace) else { throw ValidationError("no such trace: \(trace)") }
     }
 
     func run() async throws {
         let binary = penkitd ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
             .appendingPathComponent("penkitd").path
-        // The floor first, side by side with penkitd in the same run: same readers, same pace (8 ms, the Cintiq's).
-        let direct = LatencyFloor.measure(readers: clients, relay: false, count: floorSamples, intervalMicroseconds: 8_000)
-        let relayed = LatencyFloor.measure(readers: clients, relay: true, count: floorSamples, intervalMicroseconds: 8_000)
-        let latency = try await measureLatency(binary: binary)
-        let throughput = try await measureThroughput(binary: binary)
-        let cpuPercent = latency.cpuSeconds / latency.wallSeconds * 100
-        if json {
-            print("{\"clients\":\(clients),\"frames\":\(latency.samples.count),\"p50_us\":\(latency.percentile(0.5)),"
-                + "\"p99_us\":\(latency.percentile(0.99)),\"max_us\":\(latency.samples.max() ?? 0),"
-                + "\"dropped\":\(latency.dropped),\"penkitd_cpu_percent\":\(String(format: "%.2f", cpuPercent)),"
-                + "\"unpaced_frames_per_s\":\(Int(throughput.framesPerSecond)),\"unpaced_dropped\":\(throughput.dropped),"
-                + "\"inside_penkitd\":\(latency.probe ?? "null"),"
-                + "\"floor\":{\"timer_late\":\(Self.summaryJSON(direct.timerLate)),\"direct\":\(Self.summaryJSON(direct.received)),"
-                + "\"relayed\":\(Self.summaryJSON(relayed.received))}}")
-        } else {
-            print("trace \(trace), \(clients) client(s), \(String(format: "%.1f", latency.wallSeconds)) s real-time replay")
-            print("latency source event → client receipt over \(latency.samples.count) frame deliveries: "
-                + "p50 \(latency.percentile(0.5)) µs, p99 \(latency.percentile(0.99)) µs, max \(latency.samples.max() ?? 0) µs"
-                + (latency.dropped > 0 ? " (\(latency.dropped) frames dropped)" : ""))
-            if let probe = latency.probe { print("inside penkitd (from the frame's event time): \(Self.describeProbe(probe))") }
-            print("machine floor, no penkitd, \(clients) reader thread(s), deadline → receipt: "
-                + "timer wake-up late by p50 \(Self.percentile(direct.timerLate, 0.5)) µs; "
-                + "sent straight to the readers p50 \(Self.percentile(direct.received, 0.5)) µs p99 \(Self.percentile(direct.received, 0.99)) µs; "
-                + "through one relay thread (as via penkitd's event loop) p50 \(Self.percentile(relayed.received, 0.5)) µs p99 \(Self.percentile(relayed.received, 0.99)) µs")
-            print("penkitd CPU: \(String(format: "%.2f", latency.cpuSeconds)) s in \(String(format: "%.1f", latency.wallSeconds)) s = \(String(format: "%.2f", cpuPercent)) % of one core")
-            print("unpaced throughput to one client: \(Int(throughput.framesPerSecond)) frames/s"
-                + " (\(throughput.frames) frames in \(String(format: "%.2f", throughput.seconds)) s, \(throughput.dropped) dropped)")
+        print("trace \(trace); per client count, \(runs) run(s) of \(seconds) s real-time replay (floor measured in each run, "
+              + "same readers, same 8 ms pace) and \(throughputSeconds) s unpaced; figures are medians over the runs")
+        for count in clients {
+            var penkitd: [[UInt64]] = []
+            var floor: [[UInt64]] = []
+            var cpu: [Double] = []
+            var dropped: [UInt64] = []
+            var throughput: [Double] = []
+            var throughputDropped: [UInt64] = []
+            var probe: String?
+            for _ in 0..<runs {
+                // Side by side: the floor right before penkitd, with as many reader threads as clients.
+                let direct = LatencyFloor.measure(readers: count, relay: false, count: floorSamples, intervalMicroseconds: 8_000)
+                floor.append(Self.summary(direct.received))
+                let latency = try await measureLatency(binary: binary, clients: count)
+                penkitd.append(Self.summary(latency.samples))
+                probe = latency.probe
+                cpu.append(latency.cpuSeconds / latency.wallSeconds * 100)
+                dropped.append(latency.dropped)
+                let counted = try measureThroughput(binary: binary, clients: count)
+                // The slowest client's rate: every client gets at least this many frames per second.
+                throughput.append(counted.map(\.framesPerSecond).min() ?? 0)
+                throughputDropped.append(counted.map(\.dropped).reduce(0, +))
+            }
+            let p = Self.medians(penkitd)
+            let f = Self.medians(floor)
+            print("\(count) client(s): penkitd p50 \(p[0]) µs p99 \(p[1]) µs max \(p[2]) µs; floor p50 \(f[0]) µs p99 \(f[1]) µs max \(f[2]) µs; "
+                  + "ratio to the floor p50 \(Self.ratio(p[0], f[0]))× p99 \(Self.ratio(p[1], f[1]))× max \(Self.ratio(p[2], f[2]))×")
+            print("  latency runs (p50/p99/max µs): penkitd " + penkitd.map { "\($0[0])/\($0[1])/\($0[2])" }.joined(separator: ", ")
+                  + "; floor " + floor.map { "\($0[0])/\($0[1])/\($0[2])" }.joined(separator: ", ")
+                  + "; frames dropped \(dropped.map(String.init).joined(separator: ", "))")
+            if let probe { print("  inside penkitd, last run (from the frame's event time): \(Self.describeProbe(probe))") }
+            print("  penkitd CPU in the real-time replay: " + String(format: "%.1f", Self.median(cpu)) + " % of one core")
+            print("  unpaced throughput to each of \(count) client(s): \(Int(Self.median(throughput))) frames/s (slowest client, median of "
+                  + "\(throughput.map { String(Int($0)) }.joined(separator: ", ")); frames dropped \(throughputDropped.map(String.init).joined(separator: ", ")))")
         }
+    }
+
+    static func summary(_ values: [UInt64]) -> [UInt64] {
+        [percentile(values, 0.5), percentile(values, 0.99), values.max() ?? 0]
+    }
+
+    static func medians(_ rows: [[UInt64]]) -> [UInt64] {
+        (0..<3).map { i in percentile(rows.map { $0[i] }, 0.5) }
+    }
+
+    static func median(_ values: [Double]) -> Double {
+        values.isEmpty ? 0 : values.sorted()[values.count / 2]
+    }
+
+    static func ratio(_ a: UInt64, _ b: UInt64) -> String {
+        b == 0 ? "∞" : String(format: "%.2f", Double(a) / Double(b))
     }
 
     static func percentile(_ values: [UInt64], _ p: Double) -> UInt64 {
@@ -77,14 +102,10 @@ struct BenchLatencyCommand: AsyncParsableCommand {
         return sorted[min(sorted.count - 1, Int((Double(sorted.count) * p).rounded(.down)))]
     }
 
-    static func summaryJSON(_ values: [UInt64]) -> String {
-        "{\"n\":\(values.count),\"p50_us\":\(percentile(values, 0.5)),\"p99_us\":\(percentile(values, 0.99)),\"max_us\":\(values.max() ?? 0)}"
-    }
-
     /// penkitd's probe line, {"stage":{"n":..,"p50_us":..,"p99_us":..}, ...}, as "stage p50/p99" pairs.
     static func describeProbe(_ json: String) -> String {
         guard let object = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: [String: Int]] else { return json }
-        return ["input_woke", "handed_to_event_loop", "written_to_sockets"].compactMap { stage in
+        return ["input_woke", "encoded", "written_to_sockets"].compactMap { stage in
             object[stage].map { "\(stage.replacingOccurrences(of: "_", with: " ")) p50 \($0["p50_us"] ?? 0) µs p99 \($0["p99_us"] ?? 0) µs" }
         }.joined(separator: "; ")
     }
@@ -102,7 +123,7 @@ struct BenchLatencyCommand: AsyncParsableCommand {
         }
     }
 
-    private func measureLatency(binary: String) async throws -> LatencyResult {
+    private func measureLatency(binary: String, clients: Int) async throws -> LatencyResult {
         let daemon = try BenchDaemon(binary: binary, arguments: ["--replay", trace, "--realtime", "--loop",
                                                                  "--wait-clients", String(clients)], probe: true)
         defer { daemon.stop() }
@@ -139,28 +160,10 @@ struct BenchLatencyCommand: AsyncParsableCommand {
                              cpuSeconds: cpu, wallSeconds: wall)
     }
 
-    private func measureThroughput(binary: String) async throws -> (framesPerSecond: Double, frames: Int, seconds: Double, dropped: UInt64) {
-        let daemon = try BenchDaemon(binary: binary, arguments: ["--replay", trace, "--loop", "--wait-clients", "1"])
+    private func measureThroughput(binary: String, clients: Int) throws -> [RawFrameReaders.Count] {
+        let daemon = try BenchDaemon(binary: binary, arguments: ["--replay", trace, "--loop", "--wait-clients", String(clients)])
         defer { daemon.stop() }
-        let client = try PenKitClient(path: daemon.socket)
-        try client.subscribe([.frames])
-        var frames = 0
-        var dropped: UInt64 = 0
-        var first: UInt64 = 0
-        var last: UInt64 = 0
-        for try await line in client.lines {
-            if line.text.hasPrefix("{\"type\":\"frame\"") {
-                if first == 0 { first = line.receivedAt }
-                last = line.receivedAt
-                frames += 1
-            } else if line.text.hasPrefix("{\"type\":\"dropped\"") {
-                dropped += line.firstUnsigned("frames") ?? 0
-            }
-            if first > 0, line.receivedAt - first > UInt64(throughputSeconds * 1e6) { break }
-        }
-        client.disconnect()
-        let seconds = Double(last - first) / 1e6
-        return (seconds > 0 ? Double(frames) / seconds : 0, frames, seconds, dropped)
+        return try RawFrameReaders.measure(socket: daemon.socket, readers: clients, seconds: throughputSeconds)
     }
 }
 

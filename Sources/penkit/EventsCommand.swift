@@ -29,16 +29,16 @@ struct EventsCommand: AsyncParsableCommand {
         try client.subscribe(set)
         var formatter = EventsFormatter()
         for try await line in client.lines {
+            // Printing JSON needs no parse, except of an error line, which may be fatal
+            // (clients in an emulated VM keep up that way). Each line is parsed at most once.
+            let message = json && !line.text.contains("\"type\":\"error\"") ? nil : PenMessage(line: line.text)
             if json {
                 print(line.text)
-            } else if let message = PenMessage(line: line.text) {
+            } else if let message {
                 print(formatter.describe(message))
             }
             fflush(nil)
-            // only an error line can be fatal: parse no other (clients in an emulated VM keep up)
-            if line.text.contains("\"type\":\"error\""), case .error(_, _, true)? = PenMessage(line: line.text) {
-                throw ExitCode(1)
-            }
+            if case .error(_, _, true)? = message { throw ExitCode(1) }
         }
     }
 }

@@ -2,7 +2,6 @@ import CThreadTuning
 import Dispatch
 import Foundation
 import Logging
-import NIOCore
 import PenEngine
 import PenKit
 
@@ -73,8 +72,10 @@ final class Daemon: @unchecked Sendable {
         // Devices first, so that the first client's hello already lists them.
         for device in devices { server.hub.deviceAdded(device) }
         // The journal's strokes, in the history before any client can ask for them with `since`.
-        server.hub.publish(journal.history.map { Outbound(journaled: $0.payload, seq: $0.seq) })
-        try server.start(config: config, activatedSocket: SocketActivation.listeningSocket())
+        server.hub.restoreHistory(journal.history.map { (seq: $0.seq, line: $0.payload) })
+        // Pinged from the socket loop, so a wedged loop stops the pings and systemd restarts us.
+        try server.start(config: config, activatedSocket: SocketActivation.listeningSocket(),
+                         watchdog: SdNotify.watchdogInterval())
 
         let inputDone = DispatchSemaphore(value: 0)
         // Predictions undo libinput's smoothing: live input is smoothed (libinput's default);
@@ -96,12 +97,12 @@ final class Daemon: @unchecked Sendable {
             var lastTime: UInt64 = 0
             if let replay {
                 while waitClients > 0, !replay.isStopping,
-                      (try? hub.eventLoop.submit { hub.subscribedCount }.wait()) ?? 0 < waitClients {
+                      hub.subscribedCount < waitClients {
                     usleep(5_000)
                 }
                 do {
                     lastTime = try replay.run(devices: devices, pipeline: &pipeline,
-                                              publish: { hub.publish($0) }, waitForCapacity: { hub.waitForCapacity() })
+                                              publish: { hub.publish($0) })
                 } catch {
                     logger.error("replay failed", metadata: ["error": "\(error)"])
                 }
@@ -113,7 +114,7 @@ final class Daemon: @unchecked Sendable {
                 }
                 lastTime = MonotonicClock.now()
             }
-            var batch: [Outbound] = []
+            var batch = OutboundBatch()
             pipeline.cancelOpenStrokes(at: replay?.realtime ?? true ? MonotonicClock.now() : lastTime, into: &batch)
             hub.publish(batch)
             if let replay, !replay.isStopping {
@@ -127,16 +128,6 @@ final class Daemon: @unchecked Sendable {
 
         SdNotify.send("READY=1\nSTATUS=serving \(devices.count) device(s)")
         logger.info("ready", metadata: ["devices": "\(devices.count)"])
-        // After READY=1, so that systemd hears READY first.
-        var watchdog: RepeatedTask?
-        if let interval = SdNotify.watchdogInterval() {
-            // Pinged from the event loop, so a wedged loop stops the pings and systemd restarts us.
-            watchdog = server.hub.eventLoop.scheduleRepeatedTask(
-                initialDelay: .zero, delay: .nanoseconds(Int64(interval.components.seconds) * 1_000_000_000
-                                                         + interval.components.attoseconds / 1_000_000_000)) { _ in
-                SdNotify.send("WATCHDOG=1")
-            }
-        }
 
         stops.wait()
 
@@ -145,7 +136,6 @@ final class Daemon: @unchecked Sendable {
         live?.requestStop()
         inputDone.wait()
         journal.journal?.close()
-        watchdog?.cancel()
         let reason = stops.stopReason
         server.stop(reason: reason)
         hup.cancel()

@@ -18,12 +18,12 @@ import Testing
 
         let data = try Data(contentsOf: URL(fileURLWithPath: probePath))
         let stages = try #require(try JSONSerialization.jsonObject(with: data) as? [String: [String: Int]])
-        let woke = try #require(stages["input_woke"]), handed = try #require(stages["handed_to_event_loop"])
+        let woke = try #require(stages["input_woke"]), handed = try #require(stages["encoded"])
         let written = try #require(stages["written_to_sockets"])
         #expect(woke["n"] == reports)
         #expect((handed["n"] ?? 0) > 0)
         #expect(written["n"] == handed["n"])
-        // Each frame is written after it was handed over, so every percentile keeps that order.
+        // Each frame is written after it was encoded, so every percentile keeps that order.
         #expect((handed["p50_us"] ?? 0) <= (written["p50_us"] ?? 0))
         #expect((handed["max_us"] ?? 0) <= (written["max_us"] ?? 0))
         for stage in [woke, handed, written] {

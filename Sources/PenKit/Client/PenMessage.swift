@@ -1,6 +1,6 @@
 import Foundation
 
-/// One line as the client received it: its text, its `type`, and when it arrived (CLOCK_MONOTONIC µs).
+/// One line as the client received it: its text and when it arrived (CLOCK_MONOTONIC µs).
 public struct ReceivedLine: Sendable {
     public var text: String
     public var receivedAt: UInt64
@@ -56,79 +56,91 @@ public enum PenMessage: Sendable {
     case error(code: String, message: String, fatal: Bool)
     case shutdown(reason: String)
     /// A message type this client does not know (a newer server); kept, not fatal.
-    case unknown(type: String, JSONObject)
+    case unknown(type: String, JSONValue)
 
-    /// Decodes one line; nil when it is not a JSON object with a `type`.
+    /// Decodes one line, parsing it once; nil when it is not a JSON object with a
+    /// `type`, or a known type whose required fields are missing or malformed.
     public init?(line: String) {
-        guard let data = line.data(using: .utf8),
-              let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any],
-              let type = object["type"] as? String else { return nil }
-        let json = JSONObject(object)
+        guard let message = try? JSONDecoder().decode(PenMessage.self, from: Data(line.utf8)) else { return nil }
+        self = message
+    }
+}
+
+/// The one decoding path for server lines: each type is read in one place.
+/// Unknown keys are ignored, so that later protocol additions stay readable.
+extension PenMessage: Decodable {
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: Keys.self)
+        let type: String = try c.get("type")
         switch type {
         case "hello":
-            let devices = (object["devices"] as? [[String: Any]] ?? []).compactMap(DeviceInfo.init(json:))
-            self = .hello(version: json.int("version") ?? 0, devices: devices,
-                          lastSeq: json.uint("lastSeq") ?? 0, oldestSeq: json.uint("oldestSeq") ?? 0,
-                          settings: (object["settings"] as? [String: String]) ?? [:])
+            self = .hello(version: try c.maybe("version") ?? 0, devices: try c.maybe("devices") ?? [],
+                          lastSeq: try c.maybe("lastSeq") ?? 0, oldestSeq: try c.maybe("oldestSeq") ?? 0,
+                          settings: try c.maybe("settings") ?? [:])
         case "subscribed":
-            let names = object["channels"] as? [String] ?? []
-            self = .subscribed(channels: names.compactMap(SubscriptionChannel.init(rawValue:)), replaying: json.int("replaying") ?? 0)
+            let names: [String] = try c.maybe("channels") ?? []
+            self = .subscribed(channels: names.compactMap(SubscriptionChannel.init(rawValue:)),
+                               replaying: try c.maybe("replaying") ?? 0)
         case "device":
-            guard let device = (object["device"] as? [String: Any]).flatMap(DeviceInfo.init(json:)),
-                  let change = (object["change"] as? String).flatMap(DeviceChangeMessage.Change.init(rawValue:)) else { return nil }
-            self = .device(DeviceChangeMessage(change: change, device: device))
+            let change: String = try c.get("change")
+            guard let kind = DeviceChangeMessage.Change(rawValue: change) else {
+                throw DecodingError.dataCorruptedError(forKey: Keys("change"), in: c, debugDescription: "unknown change \(change)")
+            }
+            self = .device(DeviceChangeMessage(change: kind, device: try c.get("device")))
         case "proximity":
-            self = .proximity(ProximityMessage(device: json.int("device") ?? 0, time: json.uint("t") ?? 0,
-                                               entering: object["state"] as? String == "in", tool: ToolIdentity(json: object["tool"])))
+            self = .proximity(ProximityMessage(device: try c.maybe("device") ?? 0, time: try c.maybe("t") ?? 0,
+                                               entering: try c.maybe("state", as: String.self) == "in", tool: try c.get("tool")))
         case "button":
-            self = .button(ButtonMessage(device: json.int("device") ?? 0, time: json.uint("t") ?? 0,
-                                         button: UInt32(json.uint("button") ?? 0),
-                                         pressed: object["state"] as? String == "pressed", tool: ToolIdentity(json: object["tool"])))
+            self = .button(ButtonMessage(device: try c.maybe("device") ?? 0, time: try c.maybe("t") ?? 0,
+                                         button: try c.maybe("button") ?? 0,
+                                         pressed: try c.maybe("state", as: String.self) == "pressed", tool: try c.get("tool")))
         case "frame", "began", "update", "ended", "stroke":
-            guard let message = try? EngineMessage.decode(jsonLine: line) else { return nil }
-            self = .engine(message)
+            self = .engine(try EngineMessage(from: decoder))
         case "dropped":
-            self = .dropped(DroppedMessage(frames: json.uint("frames") ?? 0, updates: json.uint("updates") ?? 0,
-                                           buttons: json.uint("buttons") ?? 0))
+            self = .dropped(DroppedMessage(frames: try c.maybe("frames") ?? 0, updates: try c.maybe("updates") ?? 0,
+                                           buttons: try c.maybe("buttons") ?? 0))
         case "error":
-            self = .error(code: object["code"] as? String ?? "", message: object["message"] as? String ?? "",
-                          fatal: object["fatal"] as? Bool ?? false)
+            self = .error(code: try c.maybe("code") ?? "", message: try c.maybe("message") ?? "",
+                          fatal: try c.maybe("fatal") ?? false)
         case "shutdown":
-            self = .shutdown(reason: object["reason"] as? String ?? "")
+            self = .shutdown(reason: try c.maybe("reason") ?? "")
         default:
-            self = .unknown(type: type, json)
+            self = .unknown(type: type, try JSONValue(from: decoder))
         }
     }
 }
 
-/// A decoded JSON object, Sendable because it is only ever read.
-public struct JSONObject: @unchecked Sendable {
-    public let value: [String: Any]
-    public init(_ value: [String: Any]) { self.value = value }
-
-    public subscript(key: String) -> Any? { value[key] }
-    public func int(_ key: String) -> Int? { (value[key] as? NSNumber)?.intValue }
-    public func uint(_ key: String) -> UInt64? { (value[key] as? NSNumber)?.uint64Value }
-    public func double(_ key: String) -> Double? { (value[key] as? NSNumber)?.doubleValue }
-    public func object(_ key: String) -> JSONObject? { (value[key] as? [String: Any]).map(JSONObject.init) }
-    public func array(_ key: String) -> [JSONObject] { (value[key] as? [[String: Any]] ?? []).map(JSONObject.init) }
-}
-
-extension DeviceInfo {
-    init?(json: [String: Any]) {
-        guard let id = (json["id"] as? NSNumber)?.intValue else { return nil }
-        self.init(id: id, name: json["name"] as? String ?? "",
-                  vendor: (json["vendor"] as? NSNumber)?.uint16Value ?? 0,
-                  product: (json["product"] as? NSNumber)?.uint16Value ?? 0,
-                  source: json["source"] as? String ?? "")
+extension DeviceInfo: Decodable {
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: Keys.self)
+        self.init(id: try c.get("id"), name: try c.maybe("name") ?? "", vendor: try c.maybe("vendor") ?? 0,
+                  product: try c.maybe("product") ?? 0, source: try c.maybe("source") ?? "")
     }
 }
 
-extension ToolIdentity {
-    init(json: Any?) {
-        let object = json as? [String: Any] ?? [:]
-        self.init(type: (object["type"] as? String).flatMap(ToolType.init(rawValue:)) ?? .pen,
-                  serial: (object["serial"] as? NSNumber)?.uint64Value ?? 0,
-                  id: (object["id"] as? NSNumber)?.uint64Value ?? 0)
+/// Any JSON value, for messages this client does not know yet.
+public enum JSONValue: Sendable, Hashable, Decodable {
+    case null
+    case bool(Bool)
+    case number(Double)
+    case string(String)
+    case array([JSONValue])
+    case object([String: JSONValue])
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.singleValueContainer()
+        if c.decodeNil() { self = .null }
+        else if let b = try? c.decode(Bool.self) { self = .bool(b) }
+        else if let n = try? c.decode(Double.self) { self = .number(n) }
+        else if let s = try? c.decode(String.self) { self = .string(s) }
+        else if let a = try? c.decode([JSONValue].self) { self = .array(a) }
+        else { self = .object(try c.decode([String: JSONValue].self)) }
     }
+
+    public subscript(key: String) -> JSONValue? {
+        if case .object(let o) = self { o[key] } else { nil }
+    }
+
+    public var double: Double? { if case .number(let n) = self { n } else { nil } }
+    public var string: String? { if case .string(let s) = self { s } else { nil } }
 }

@@ -8,7 +8,7 @@ extension EngineMessage {
     }
 }
 
-private struct Keys: CodingKey {
+struct Keys: CodingKey {
     var stringValue: String
     var intValue: Int? { nil }
     init(stringValue: String) { self.stringValue = stringValue }
@@ -16,7 +16,7 @@ private struct Keys: CodingKey {
     init(_ s: String) { stringValue = s }
 }
 
-private extension KeyedDecodingContainer where Key == Keys {
+extension KeyedDecodingContainer where Key == Keys {
     func get<T: Decodable>(_ name: String, as type: T.Type = T.self) throws -> T {
         try decode(T.self, forKey: Keys(name))
     }

@@ -6,7 +6,7 @@ import CNumberText
 /// so writing a message allocates nothing once the buffer has grown.
 /// Doubles print in Swift's shortest round-trip form; a non-finite double (which
 /// the engine never produces) prints as null rather than invalid JSON.
-public struct JSONWriter {
+public struct JSONWriter: Sendable {
     public private(set) var bytes: [UInt8]
 
     public init(capacity: Int = 512) {

@@ -15,7 +15,7 @@ struct DaemonConfig: Sendable, Equatable {
     var historyStrokes: Int = 1024
     /// Bytes of finalized strokes (and device changes) queued for one client before it is cut off with `overflow`.
     var clientBufferBytes: Int = 4 << 20
-    /// Bytes NIO may hold for one client before live frames are dropped for it.
+    /// Bytes penkitd may hold for one client, beyond what its socket takes, before live frames are dropped for it.
     var clientLiveBufferBytes: Int = 64 << 10
     /// Connections served at once; one more gets `too_many_clients` and is closed.
     var maxClients: Int = 64

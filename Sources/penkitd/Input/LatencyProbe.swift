@@ -9,16 +9,15 @@ final class LatencyProbe: Sendable {
         /// A real-time replay's input thread is running again after sleeping until the event was due
         /// (live input: the kernel waking libinput's descriptor plays this part).
         case inputWoke
-        /// The batch holding the frame has been decoded, run through the engine and encoded,
-        /// and is handed to the event loop.
-        case handedToEventLoop
-        /// The event loop has written and flushed the frame to every subscribed client's socket.
+        /// The batch holding the frame has been decoded, run through the engine and encoded.
+        case encoded
+        /// The input thread has written the frame to every subscribed client's socket that could take it.
         case writtenToSockets
 
         var name: String {
             switch self {
             case .inputWoke: "input_woke"
-            case .handedToEventLoop: "handed_to_event_loop"
+            case .encoded: "encoded"
             case .writtenToSockets: "written_to_sockets"
             }
         }

@@ -35,7 +35,7 @@ final class LiveSource: Sendable {
         var infos: [Int: DeviceInfo] = [:]
         var nodes: [String: String] = [:]  // sysname → devnode
         var nextID = 1
-        var batch: [Outbound] = []
+        var batch = OutboundBatch()
         var drained: [LibinputEvent] = []
         var unplugFilter = UnplugFilter()
 
@@ -88,7 +88,7 @@ final class LiveSource: Sendable {
                     guard let id = ids.removeValue(forKey: device.sysname), let info = infos.removeValue(forKey: id) else { continue }
                     pipeline.removeDevice(id, at: MonotonicClock.now(), into: &batch)
                     hub.publish(batch)
-                    batch.removeAll(keepingCapacity: true)
+                    batch.removeAll()
                     logger.info("tablet removed", metadata: ["device": "\(id)"])
                     hub.deviceRemoved(info)
                 case .tabletTool(let tabletEvent, let device):
@@ -101,7 +101,7 @@ final class LiveSource: Sendable {
             pipeline.advance(to: now, into: &batch)
             if !batch.isEmpty {
                 hub.publish(batch)
-                batch.removeAll(keepingCapacity: true)
+                batch.removeAll()
             }
         }
     }

@@ -33,15 +33,15 @@ struct MessagePipeline {
         engineOutput.reserveCapacity(16)
     }
 
-    mutating func consume(_ event: TabletEvent, device: Int, into out: inout [Outbound]) {
+    mutating func consume(_ event: TabletEvent, device: Int, into out: inout OutboundBatch) {
         switch event.kind {
         case .proximity:
-            out.append(Outbound(.frames, ProximityMessage(device: device, time: event.time,
-                                                          entering: event.state == .proximityIn, tool: event.tool)))
+            out.append(.frames, ProximityMessage(device: device, time: event.time,
+                                                 entering: event.state == .proximityIn, tool: event.tool))
         case .button:
             if let button = event.button {
-                out.append(Outbound(.buttons, ButtonMessage(device: device, time: event.time, button: button,
-                                                            pressed: event.state == .pressed, tool: event.tool)))
+                out.append(.buttons, ButtonMessage(device: device, time: event.time, button: button,
+                                                   pressed: event.state == .pressed, tool: event.tool))
             }
         case .tip:
             // Inks are chosen when a stroke begins, so a reload takes effect from the next one.
@@ -55,14 +55,14 @@ struct MessagePipeline {
     }
 
     /// Lets the engine's timeouts (late updates, missing tilt) fire up to `time`.
-    mutating func advance(to time: UInt64, into out: inout [Outbound]) {
+    mutating func advance(to time: UInt64, into out: inout OutboundBatch) {
         engineOutput.removeAll(keepingCapacity: true)
         engine.advance(to: time, into: &engineOutput)
         append(into: &out)
     }
 
     /// A device went away: its open strokes end cancelled.
-    mutating func removeDevice(_ device: Int, at time: UInt64, into out: inout [Outbound]) {
+    mutating func removeDevice(_ device: Int, at time: UInt64, into out: inout OutboundBatch) {
         engineOutput.removeAll(keepingCapacity: true)
         engine.removeDevice(UInt32(device), at: time, into: &engineOutput)
         append(into: &out)
@@ -70,53 +70,52 @@ struct MessagePipeline {
 
     /// Shutdown: every open stroke ends cancelled and every pending update expires,
     /// so each begun stroke is published exactly once.
-    mutating func cancelOpenStrokes(at time: UInt64, into out: inout [Outbound]) {
+    mutating func cancelOpenStrokes(at time: UInt64, into out: inout OutboundBatch) {
         engineOutput.removeAll(keepingCapacity: true)
         engine.cancelAll(at: time, into: &engineOutput)
         engine.flush(into: &engineOutput)
         append(into: &out)
     }
 
-    private mutating func append(into out: inout [Outbound]) {
+    private mutating func append(into out: inout OutboundBatch) {
         for message in engineOutput {
-            var outbound = Self.outbound(message)
+            Self.append(message, to: &out)
             if case .frame(let frame) = message, let requests = variants?.current, !requests.isEmpty {
-                addAlternates(of: frame, for: requests, to: &outbound)
+                addAlternates(of: frame, for: requests, to: &out)
             }
-            if let journal {
-                // Journaled here, on the input thread, before the batch is published to any client.
+            if let journal, let last = out.messages.last {
+                // Journaled here, on the input thread, with the exact bytes clients get,
+                // before the batch is published to any client.
                 switch message {
                 case .stroke(let finalized):
-                    journal.record(.stroke, seq: finalized.seq, strokeID: finalized.stroke.id, line: outbound.line)
+                    journal.record(.stroke, seq: finalized.seq, strokeID: finalized.stroke.id, line: Array(out.bytes[last.range]))
                 case .began(let began):
-                    journal.record(.began, seq: 0, strokeID: began.stroke, line: outbound.line)
+                    journal.record(.began, seq: 0, strokeID: began.stroke, line: Array(out.bytes[last.range]))
                 case .frame, .update, .ended:
                     break
                 }
             }
-            out.append(outbound)
         }
     }
 
-    /// Encodes `frame` once per distinct requested horizon. Runs right after the engine made
-    /// the frame, so "now" is when this frame is ready to go out: Android's pipeline age.
-    private mutating func addAlternates(of frame: Frame, for requests: [PredictionRequest], to outbound: inout Outbound) {
+    /// Encodes `frame` once per distinct requested horizon, into the same batch. Runs right after
+    /// the engine made the frame, so "now" is when this frame is ready to go out: Android's pipeline age.
+    private mutating func addAlternates(of frame: Frame, for requests: [PredictionRequest], to out: inout OutboundBatch) {
         let now = MonotonicClock.now()
-        outbound.alternates.reserveCapacity(requests.count)
         for request in requests {
             let horizon = request.horizon(eventTime: frame.sample.time, now: now)
-            let variant = engine.repredicted(frame, horizon: horizon)
-            outbound.alternates.append(Outbound.Alternate(
-                request: request, line: Outbound(.frames, EngineMessage.frame(variant)).line))
+            out.appendAlternate(EngineMessage.frame(engine.repredicted(frame, horizon: horizon)), for: request)
         }
     }
 
-    static func outbound(_ message: EngineMessage) -> Outbound {
+    /// Encodes one engine message into the batch, on the channel that carries it. A finalized
+    /// stroke's bytes are produced here, on the input thread, before any client sees them.
+    static func append(_ message: EngineMessage, to out: inout OutboundBatch) {
         switch message {
-        case .frame(let frame): Outbound(.frames, message, sourceTime: frame.sample.time)
-        case .began, .ended: Outbound(.frames, message)
-        case .update: Outbound(.updates, message)
-        case .stroke(let finalized): Outbound(.strokes, message, seq: finalized.seq)
+        case .frame(let frame): out.append(.frames, message, sourceTime: frame.sample.time)
+        case .began, .ended: out.append(.frames, message)
+        case .update: out.append(.updates, message)
+        case .stroke(let finalized): out.append(.strokes, message, seq: finalized.seq)
         }
     }
 }

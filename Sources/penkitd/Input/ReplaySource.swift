@@ -70,9 +70,7 @@ final class ReplaySource: Sendable {
     }
 
     /// Runs until the trace ends (or forever with `loop`) or `requestStop`; returns the last event time.
-    /// `waitForCapacity` is called before each batch of an unpaced replay.
-    func run(devices: [DeviceInfo], pipeline: inout MessagePipeline, publish: ([Outbound]) -> Void,
-             waitForCapacity: () -> Void) throws -> UInt64 {
+    func run(devices: [DeviceInfo], pipeline: inout MessagePipeline, publish: (OutboundBatch) -> Void) throws -> UInt64 {
         guard let trace = loaded.withLock({ $0 }) else { throw DaemonError("\(path): replay started before the trace was read") }
         // Merge every device's events by time; (time, device, index) keeps the order stable.
         var merged: [(time: UInt64, device: Int, event: EvdevEvent)] = []
@@ -84,7 +82,7 @@ final class ReplaySource: Sendable {
         let span = (last - first) + 1_000_000  // a second of quiet between loops; validate bounds last - first
         var iteration: UInt64 = 0
         var lastTime: UInt64 = 0
-        var batch: [Outbound] = []
+        var batch = OutboundBatch()
         var decoded: [TabletEvent] = []
         repeat {
             var decoders = try trace.devices.map { try TabletDecoder(device: $0.description, options: options) }
@@ -103,7 +101,7 @@ final class ReplaySource: Sendable {
                     MonotonicClock.sleep(until: now + Self.engineTick)
                     now = MonotonicClock.now()
                     pipeline.advance(to: now, into: &batch)
-                    if !batch.isEmpty { publish(batch); batch.removeAll(keepingCapacity: true) }
+                    if !batch.isEmpty { publish(batch); batch.removeAll() }
                 }
                 // A stop ends the wait at once: the rest of the gap (or a far time jump) is not slept out.
                 if !isStopping { MonotonicClock.sleep(until: deadline) }
@@ -136,9 +134,8 @@ final class ReplaySource: Sendable {
                     pipeline.consume(event, device: devices[device].id, into: &batch)
                 }
                 if !batch.isEmpty {
-                    if !realtime { waitForCapacity() }
                     publish(batch)
-                    batch.removeAll(keepingCapacity: true)
+                    batch.removeAll()
                 }
             }
 
@@ -159,7 +156,7 @@ final class ReplaySource: Sendable {
             if !loop {
                 for device in devices { pipeline.removeDevice(device.id, at: lastTime, into: &batch) }
             }
-            if !batch.isEmpty { publish(batch); batch.removeAll(keepingCapacity: true) }
+            if !batch.isEmpty { publish(batch); batch.removeAll() }
             iteration += 1
             if realtime, loop { pace(until: Self.saturatingAdd(base, span)) }
         } while loop && !isStopping

@@ -1,165 +1,303 @@
+import CSocketEvents
 import Glibc
 import Logging
-import NIOCore
 import PenKit
 import Synchronization
 
-/// The clients, the stroke history and the device list, all confined to the
-/// server's one event loop. The input thread reaches it only through
-/// `publish`, which enqueues a task and returns: it never waits on a client.
-final class Hub: @unchecked Sendable {
-    let eventLoop: EventLoop
-    private var clients: [Int: ClientSession] = [:]
-    private var nextClientID = 1
-    private var history: StrokeHistory
-    private var devices: [Int: DeviceInfo] = [:]
-    private var settings: [String: String]
-    private var queueLimit: Int
-    /// Connections served at once (max-clients).
-    private(set) var maxClients: Int
+/// The clients, the stroke history and the device list, behind one lock.
+///
+/// The input thread's `publish` writes each line straight to every client socket
+/// that can take it (non-blocking): one thread wake-up between a pen event and the
+/// clients, and each line encoded once. Only what a slow client cannot take now
+/// waits in that client's buffers, for the socket loop to send on EPOLLOUT. The
+/// socket loop accepts clients, reads their requests and sends those leftovers,
+/// under the same lock, so no client state is ever touched by two threads at once.
+final class Hub: Sendable {
+    private let state: Mutex<HubState>
     private let logger: Logger
     private let probe: LatencyProbe?
-    private(set) var stopping = false
+    let epoll: Epoll
     /// The horizons clients asked for, shared with the input thread's pipeline.
     let predictionVariants = PredictionVariants()
-    /// Batches handed to the event loop and not yet delivered. Live input is
-    /// paced by the hardware; an unpaced replay waits on this instead of
-    /// growing the loop's task queue without bound.
-    private let inFlight = Atomic<Int>(0)
-    static let maxInFlight = 64
 
-    init(eventLoop: EventLoop, config: DaemonConfig, settings: [String: String], logger: Logger,
+    init(epoll: Epoll, config: DaemonConfig, settings: [String: String], policy: PeerPolicy, logger: Logger,
          probe: LatencyProbe? = nil) {
-        self.probe = probe
-        self.eventLoop = eventLoop
-        self.history = StrokeHistory(capacity: config.historyStrokes)
-        self.queueLimit = config.clientBufferBytes
-        self.maxClients = config.maxClients
-        self.settings = settings
+        self.epoll = epoll
         self.logger = logger
+        self.probe = probe
+        state = Mutex(HubState(history: StrokeHistory(capacity: config.historyStrokes), settings: settings,
+                               policy: policy, queueLimit: config.clientBufferBytes,
+                               liveBufferBytes: config.clientLiveBufferBytes, maxClients: config.maxClients))
     }
 
     // MARK: from the input thread
 
-    /// Hands a batch of messages to the event loop. Never blocks.
-    func publish(_ batch: [Outbound]) {
+    /// Writes a batch to every subscribed client. Never waits on a client.
+    func publish(_ batch: OutboundBatch) {
         guard !batch.isEmpty else { return }
-        if let probe { Self.record(batch, .handedToEventLoop, in: probe) }
-        inFlight.add(1, ordering: .relaxed)
-        eventLoop.execute {
-            self.deliver(batch)
-            self.inFlight.subtract(1, ordering: .relaxed)
-        }
-    }
-
-    /// For sources that may go faster than clients (unpaced replays): waits until the loop catches up.
-    func waitForCapacity() {
-        while inFlight.load(ordering: .relaxed) > Self.maxInFlight { usleep(200) }
-    }
-
-    // MARK: on the event loop
-
-    func apply(config: DaemonConfig) {
-        eventLoop.assertInEventLoop()
-        queueLimit = config.clientBufferBytes
-        maxClients = config.maxClients
-        history.capacity = config.historyStrokes
-    }
-
-    func addClient(channel: Channel, peer: PeerCredentials) -> ClientSession {
-        eventLoop.assertInEventLoop()
-        let session = ClientSession(id: nextClientID, channel: channel, peer: peer, queueLimit: queueLimit, logger: logger)
-        nextClientID += 1
-        clients[session.id] = session
-        let hello = HelloMessage(devices: devices.values.sorted { $0.id < $1.id }, settings: settings,
-                                 lastSeq: history.lastSeq, oldestSeq: history.oldestSeq)
-        session.sendControl(hello)
-        session.flushIfNeeded()
-        logger.info("client connected", metadata: ["client": "\(session.id)", "pid": "\(peer.pid)", "uid": "\(peer.uid)"])
-        return session
-    }
-
-    func removeClient(_ session: ClientSession) {
-        eventLoop.assertInEventLoop()
-        if clients.removeValue(forKey: session.id) != nil {
-            logger.info("client disconnected", metadata: ["client": "\(session.id)"])
-            predictionVariants.update(clients.values.map(\.prediction))
-        }
-    }
-
-    var clientCount: Int { clients.count }
-    var subscribedCount: Int { clients.values.filter { !$0.channels.isEmpty && !$0.closing }.count }
-
-    func subscribe(_ session: ClientSession, _ request: SubscribeRequest) {
-        eventLoop.assertInEventLoop()
-        session.channels = request.channels
-        session.prediction = request.predict ?? .standard
-        predictionVariants.update(clients.values.map(\.prediction))
-        var replay: [(seq: UInt64, line: ByteBuffer)] = []
-        if let since = request.since, request.channels.contains(.strokes) {
-            if history.hasGap(after: since) {
-                session.sendControl(ErrorMessage(
-                    code: .historyGap,
-                    message: "strokes \(since + 1)...\(history.oldestSeq - 1) are no longer in the history; replaying from \(history.oldestSeq)"))
-            }
-            replay = history.after(since)
-        }
-        session.sendControl(SubscribedMessage(channels: request.channels, replaying: replay.count))
-        session.replay(replay)
-        session.flushIfNeeded()
-    }
-
-    func deviceAdded(_ device: DeviceInfo) {
-        eventLoop.execute {
-            self.devices[device.id] = device
-            self.deliver([Outbound(.devices, DeviceChangeMessage(change: .added, device: device))])
-        }
-    }
-
-    func deviceRemoved(_ device: DeviceInfo) {
-        eventLoop.execute {
-            self.devices[device.id] = nil
-            self.deliver([Outbound(.devices, DeviceChangeMessage(change: .removed, device: device))])
-        }
-    }
-
-    private func deliver(_ batch: [Outbound]) {
-        for message in batch {
-            let buffer = ByteBuffer(bytes: message.line)
-            if message.seq > 0 { history.append(seq: message.seq, line: buffer) }
-            if message.alternates.isEmpty {
-                for session in clients.values { session.deliver(message, buffer: buffer) }
-            } else {
-                // Each horizon's encoding goes into one buffer, shared by its clients.
-                let buffers = message.alternates.map { ByteBuffer(bytes: $0.line) }
-                for session in clients.values {
-                    session.deliver(message, buffer: session.line(of: message, buffers: buffers, default: buffer))
+        if let probe { Self.record(batch, .encoded, in: probe) }
+        state.withLock { state in
+            batch.bytes.withUnsafeBytes { bytes in
+                for message in batch.messages {
+                    let line = UnsafeRawBufferPointer(rebasing: bytes[message.range])
+                    if message.isLive {
+                        if message.alternates.isEmpty {
+                            for client in state.clients.values { client.deliverLive(line, channel: message.channel) }
+                        } else {
+                            for client in state.clients.values {
+                                let own = UnsafeRawBufferPointer(rebasing: bytes[message.range(for: client.prediction)])
+                                client.deliverLive(own, channel: message.channel)
+                            }
+                        }
+                    } else {
+                        // One copy, shared by the history and every client that must queue it.
+                        let kept = Array(line)
+                        if message.seq > 0 { state.history.append(seq: message.seq, line: kept) }
+                        for client in state.clients.values { client.deliverReliable(seq: message.seq, line: kept, channel: message.channel) }
+                    }
                 }
             }
+            reapFinished(&state)
         }
-        for session in clients.values { session.flushIfNeeded() }
         if let probe { Self.record(batch, .writtenToSockets, in: probe) }
     }
 
-    private static func record(_ batch: [Outbound], _ stage: LatencyProbe.Stage, in probe: LatencyProbe) {
+    /// Strokes recovered from the journal, exactly as clients were first sent them, into the
+    /// history before any client can ask for them with `since`.
+    func restoreHistory(_ strokes: [(seq: UInt64, line: [UInt8])]) {
+        state.withLock { state in
+            for stroke in strokes { state.history.append(seq: stroke.seq, line: stroke.line) }
+        }
+    }
+
+    func deviceAdded(_ device: DeviceInfo) {
+        deviceChanged(DeviceChangeMessage(change: .added, device: device))
+    }
+
+    func deviceRemoved(_ device: DeviceInfo) {
+        deviceChanged(DeviceChangeMessage(change: .removed, device: device))
+    }
+
+    private func deviceChanged(_ change: DeviceChangeMessage) {
+        let line = change.jsonBytes() + [UInt8(ascii: "\n")]
+        state.withLock { state in
+            state.devices[change.device.id] = change.change == .added ? change.device : nil
+            for client in state.clients.values { client.deliverReliable(seq: 0, line: line, channel: .devices) }
+            reapFinished(&state)
+        }
+    }
+
+    private static func record(_ batch: OutboundBatch, _ stage: LatencyProbe.Stage, in probe: LatencyProbe) {
         let now = MonotonicClock.now()
-        for message in batch where message.sourceTime > 0 { probe.record(stage, sourceTime: message.sourceTime, now: now) }
+        for message in batch.messages where message.sourceTime > 0 { probe.record(stage, sourceTime: message.sourceTime, now: now) }
+    }
+
+    // MARK: from the socket loop
+
+    /// A new connection: checks the peer, then greets it with `hello`.
+    func accept(_ fd: Int32) {
+        state.withLock { state in
+            guard let peer = PeerCredentials(socket: fd) else {
+                refuse(fd, code: .refused, reason: "cannot read peer credentials")
+                return
+            }
+            guard state.policy.allows(peer) else {
+                logger.warning("refused peer", metadata: ["pid": "\(peer.pid)", "uid": "\(peer.uid)", "gid": "\(peer.gid)"])
+                refuse(fd, code: .refused, reason: "uid \(peer.uid) is not allowed to use penkitd")
+                return
+            }
+            guard !state.stopping else {
+                Glibc.close(fd)
+                return
+            }
+            guard state.clients.count < state.maxClients else {
+                logger.warning("too many clients; closing a new connection",
+                               metadata: ["pid": "\(peer.pid)", "uid": "\(peer.uid)", "max-clients": "\(state.maxClients)"])
+                refuse(fd, code: .tooManyClients, reason: "penkitd already serves \(state.maxClients) clients (max-clients)")
+                return
+            }
+            do {
+                try epoll.add(fd, events: Epoll.input)
+            } catch {
+                logger.error("cannot watch a client", metadata: ["error": "\(error)"])
+                Glibc.close(fd)
+                return
+            }
+            let client = ClientConnection(id: state.nextClientID, fd: fd, peer: peer, epoll: epoll,
+                                          queueLimit: state.queueLimit, liveBufferBytes: state.liveBufferBytes, logger: logger)
+            state.nextClientID += 1
+            state.clients[fd] = client
+            let hello = HelloMessage(devices: state.devices.values.sorted { $0.id < $1.id }, settings: state.settings,
+                                     lastSeq: state.history.lastSeq, oldestSeq: state.history.oldestSeq)
+            client.sendControl(hello)
+            logger.info("client connected", metadata: ["client": "\(client.id)", "pid": "\(peer.pid)", "uid": "\(peer.uid)"])
+            reapFinished(&state)
+        }
+    }
+
+    /// What epoll reported for a client's socket.
+    func socketEvent(_ fd: Int32, events: UInt32) {
+        state.withLock { state in
+            guard let client = state.clients[fd] else { return }
+            if events & Epoll.hangup != 0 {
+                // The peer closed both directions (a half-close only ends its input): nothing can reach it.
+                client.markFinished()
+            } else {
+                if events & Epoll.output != 0 {
+                    client.socketWritable()
+                    if client.readingPaused, client.writable { processRequests(client, &state) }
+                }
+                if events & Epoll.input != 0, !client.readingPaused {
+                    _ = client.readAvailable()
+                    processRequests(client, &state)
+                }
+            }
+            reapFinished(&state)
+        }
+    }
+
+    /// Closes clients whose close grace has run out; returns the next such deadline.
+    func expireCloses(now: UInt64) -> UInt64 {
+        state.withLock { state in
+            var next = UInt64.max
+            for client in state.clients.values {
+                client.expire(now: now)
+                next = min(next, client.nextDeadline)
+            }
+            reapFinished(&state)
+            return next
+        }
     }
 
     /// How long a stopping penkitd waits for a client to take the strokes queued for it
     /// (docs/daemon.md); past it the client is cut off with `overflow`.
-    static let shutdownGrace: TimeAmount = .seconds(1)
+    static let shutdownGrace: Duration = .seconds(1)
 
-    /// Tells every client the server is stopping (after the strokes queued for it) and closes
-    /// them; the future completes when every connection is closed, within about the grace.
-    func shutdown(reason: String) -> EventLoopFuture<Void> {
-        eventLoop.flatSubmit {
-            self.stopping = true
-            let closes = self.clients.values.map { session -> EventLoopFuture<Void> in
-                session.finish(ShutdownMessage(reason: reason), grace: Self.shutdownGrace)
-                return session.channel.closeFuture
-            }
-            return EventLoopFuture.andAllComplete(closes, on: self.eventLoop)
+    /// Tells every client the server is stopping, after the strokes queued for it, and closes
+    /// them; each is closed within about the grace (the socket loop ends when all are).
+    func shutdown(reason: String) {
+        state.withLock { state in
+            state.stopping = true
+            let now = MonotonicClock.now()
+            for client in state.clients.values { client.finish(ShutdownMessage(reason: reason), grace: Self.shutdownGrace, now: now) }
+            reapFinished(&state)
         }
+    }
+
+    func apply(config: DaemonConfig, policy: PeerPolicy) {
+        state.withLock { state in
+            state.policy = policy
+            state.queueLimit = config.clientBufferBytes
+            state.liveBufferBytes = config.clientLiveBufferBytes
+            state.maxClients = config.maxClients
+            state.history.capacity = config.historyStrokes
+        }
+    }
+
+    var clientCount: Int { state.withLock { $0.clients.count } }
+    var subscribedCount: Int { state.withLock { $0.clients.values.filter { !$0.channels.isEmpty && !$0.closing }.count } }
+
+    // MARK: requests
+
+    /// Handles complete request lines. A line over 64 KiB is fatal for that client; any other
+    /// bad line gets an error and the connection stays usable. While the client does not read
+    /// its replies, its requests are not read either, so they cannot pile up in penkitd.
+    private func processRequests(_ client: ClientConnection, _ state: inout HubState) {
+        guard !client.closing else { return }
+        // Lines are taken from the front by index and the handled prefix removed once on the
+        // way out: removing each line as it is handled is quadratic in a burst of many lines.
+        var start = client.input.startIndex
+        defer { client.input.removeSubrange(..<min(start, client.input.endIndex)) }
+        while let newline = client.input[start...].firstIndex(of: UInt8(ascii: "\n")) {
+            if newline - start > PenProtocol.maxLineBytes { break }
+            guard client.writable else {
+                client.pauseReading()
+                return
+            }
+            var line = Array(client.input[start..<newline])
+            start = newline + 1
+            if line.last == UInt8(ascii: "\r") { line.removeLast() }
+            if line.isEmpty { continue }
+            switch SubscribeRequest.parse(line) {
+            case .success(let request):
+                subscribe(client, request, &state)
+            case .failure(let error):
+                logger.debug("bad client line", metadata: ["client": "\(client.id)", "code": "\(error.code.rawValue)"])
+                client.sendControl(error)
+            }
+            if client.closing { return }
+        }
+        if client.readingPaused { client.resumeReading() }
+        if client.input.count - start > PenProtocol.maxLineBytes {
+            client.close(lastLine: ErrorMessage(code: .lineTooLong,
+                                                message: "request lines are limited to \(PenProtocol.maxLineBytes) bytes",
+                                                fatal: true), now: MonotonicClock.now())
+            client.input = []
+            start = 0
+        }
+    }
+
+    private func subscribe(_ client: ClientConnection, _ request: SubscribeRequest, _ state: inout HubState) {
+        client.channels = request.channels
+        client.prediction = request.predict ?? .standard
+        predictionVariants.update(state.clients.values.map(\.prediction))
+        var replay: [(seq: UInt64, line: [UInt8])] = []
+        if let since = request.since, request.channels.contains(.strokes) {
+            if state.history.hasGap(after: since) {
+                client.sendControl(ErrorMessage(
+                    code: .historyGap,
+                    message: "strokes \(since + 1)...\(state.history.oldestSeq - 1) are no longer in the history; replaying from \(state.history.oldestSeq)"))
+            }
+            replay = state.history.after(since)
+        }
+        client.sendControl(SubscribedMessage(channels: request.channels, replaying: replay.count))
+        client.replay(replay)
+    }
+
+    // MARK: helpers
+
+    private func reapFinished(_ state: inout HubState) {
+        var removed = false
+        for (fd, client) in state.clients where client.finished {
+            state.clients[fd] = nil
+            epoll.remove(fd)
+            Glibc.close(fd)
+            removed = true
+            logger.info("client disconnected", metadata: ["client": "\(client.id)"])
+        }
+        if removed { predictionVariants.update(state.clients.values.map(\.prediction)) }
+    }
+
+    /// A connection that is not served: one fatal error line (if the socket takes it), then closed.
+    private func refuse(_ fd: Int32, code: ErrorMessage.Code, reason: String) {
+        var line = ErrorMessage(code: code, message: reason, fatal: true).jsonBytes()
+        line.append(UInt8(ascii: "\n"))
+        _ = line.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT | MSG_NOSIGNAL)) }
+        Glibc.close(fd)
+    }
+
+    var isEmpty: Bool { state.withLock { $0.clients.isEmpty } }
+}
+
+/// Everything the hub's lock guards.
+struct HubState {
+    var clients: [Int32: ClientConnection] = [:]
+    var nextClientID = 1
+    var history: StrokeHistory
+    var devices: [Int: DeviceInfo] = [:]
+    var settings: [String: String]
+    var policy: PeerPolicy
+    var queueLimit: Int
+    var liveBufferBytes: Int
+    var maxClients: Int
+    var stopping = false
+}
+
+extension PeerCredentials {
+    /// The connecting process, as the kernel recorded it at connect(2) (SO_PEERCRED).
+    init?(socket fd: Int32) {
+        var pid: Int32 = 0, uid: UInt32 = 0, gid: UInt32 = 0
+        guard penkit_peer_credentials(fd, &pid, &uid, &gid) == 0 else { return nil }
+        self.init(pid: pid, uid: uid, gid: gid)
     }
 }

@@ -1,32 +1,63 @@
 import PenKit
 
-/// One message on its way to clients: its JSON line (newline included), the
-/// channel that carries it, and for a finalized stroke its sequence number.
+/// One message on its way to clients: where its line (newline included) lies in
+/// its batch's bytes, the channel that carries it, and for a finalized stroke
+/// its sequence number.
 struct Outbound: Sendable {
     var channel: ChannelSet
-    var line: [UInt8]
+    var range: Range<Int>
     /// Sequence number of a `stroke` message; 0 for everything else.
     var seq: UInt64
     /// A live frame's sample time (µs, CLOCK_MONOTONIC for live input), for the latency probe; 0 otherwise.
     var sourceTime: UInt64
-    /// The same frame encoded for clients that asked for another prediction horizon; `line` is
+    /// The same frame encoded for clients that asked for another prediction horizon; `range` is
     /// the default horizon's. Empty for everything else (an empty array allocates nothing).
     var alternates: [Alternate] = []
 
     struct Alternate: Sendable {
         var request: PredictionRequest
-        var line: [UInt8]
+        var range: Range<Int>
     }
 
-    init(_ channel: ChannelSet, _ message: some WireMessage, seq: UInt64 = 0, sourceTime: UInt64 = 0) {
-        self.channel = channel
-        self.sourceTime = sourceTime
-        var writer = JSONWriter(capacity: 512)
-        writer.line(message)
-        self.line = writer.bytes
-        self.seq = seq
+    /// Where this client's line lies: its horizon's encoding if the input thread made one, else
+    /// the default (a request newer than the frame falls back to the default once).
+    func range(for prediction: PredictionRequest) -> Range<Int> {
+        guard prediction != .standard else { return range }
+        for alternate in alternates where alternate.request == prediction { return alternate.range }
+        return range
     }
 
     /// Live messages may be dropped for a client that cannot keep up; the others are queued.
     var isLive: Bool { !channel.isDisjoint(with: [.frames, .updates, .buttons]) }
+}
+
+/// The messages one input event (or timer tick) produced, each encoded once,
+/// back to back in one reusable buffer: what every client's socket gets.
+struct OutboundBatch: Sendable {
+    private(set) var writer = JSONWriter(capacity: 64 << 10)
+    private(set) var messages: [Outbound] = []
+
+    init() { messages.reserveCapacity(16) }
+
+    var isEmpty: Bool { messages.isEmpty }
+    var bytes: [UInt8] { writer.bytes }
+
+    mutating func append(_ channel: ChannelSet, _ message: some WireMessage, seq: UInt64 = 0, sourceTime: UInt64 = 0) {
+        let start = writer.count
+        writer.line(message)
+        messages.append(Outbound(channel: channel, range: start..<writer.count, seq: seq, sourceTime: sourceTime))
+    }
+
+    /// Adds the last message's encoding for clients that asked for `request`'s horizon.
+    mutating func appendAlternate(_ message: some WireMessage, for request: PredictionRequest) {
+        let start = writer.count
+        writer.line(message)
+        messages[messages.count - 1].alternates.append(Outbound.Alternate(request: request, range: start..<writer.count))
+    }
+
+    /// Empties the batch, keeping its storage.
+    mutating func removeAll() {
+        writer.removeAll()
+        messages.removeAll(keepingCapacity: true)
+    }
 }

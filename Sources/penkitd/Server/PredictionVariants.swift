@@ -2,7 +2,7 @@ import PenKit
 import Synchronization
 
 /// The prediction horizons subscribed clients asked for, other than the default: the hub writes
-/// it on its event loop when a client subscribes or leaves, the input thread reads it once per
+/// it (under its lock, on the socket loop) when a client subscribes or leaves, the input thread reads it once per
 /// frame to encode that frame once per distinct horizon (usually none beyond the default).
 final class PredictionVariants: Sendable {
     private let requests = Mutex<[PredictionRequest]>([])

@@ -1,89 +1,92 @@
 import Foundation
+import Glibc
 import Logging
-import NIOCore
-import NIOPosix
+import Synchronization
 
-/// Binds (or adopts a socket-activated) Unix socket and serves clients on one
-/// event loop; the Hub lives on the same loop, so no client state needs a lock.
-final class SocketServer: @unchecked Sendable {
-    let group: MultiThreadedEventLoopGroup
+/// Binds (or adopts a socket-activated) Unix socket and serves clients: the hub
+/// holds them, the socket loop accepts and reads them, the input thread writes to them.
+final class SocketServer: Sendable {
     let hub: Hub
-    private var serverChannel: Channel?
-    private let lock = NSLock()
-    private var policy: PeerPolicy
-    /// client-live-buffer-bytes, for connections accepted from now on.
-    private var liveBufferBytes: Int
     private let logger: Logger
-    private(set) var path: String?
-    /// The socket file as bound, so that reload and stop touch only it.
-    private var identity: SocketPath.BoundSocket?
+    /// The listening socket, the socket file we bound (and its identity, so that reload and stop
+    /// touch only it), and the loop serving it.
+    private let state = Mutex<(listener: Int32, path: String?, identity: SocketPath.BoundSocket?, loop: SocketLoop?)>((-1, nil, nil, nil))
 
     init(config: DaemonConfig, settings: [String: String], logger: Logger, probe: LatencyProbe? = nil) throws {
-        group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        hub = Hub(eventLoop: group.next(), config: config, settings: settings, logger: logger, probe: probe)
-        policy = try PeerPolicy(config: config)
-        liveBufferBytes = config.clientLiveBufferBytes
+        hub = Hub(epoll: try Epoll(), config: config, settings: settings, policy: try PeerPolicy(config: config),
+                  logger: logger, probe: probe)
         self.logger = logger
-    }
-
-    func currentPolicy() -> PeerPolicy {
-        lock.lock(); defer { lock.unlock() }
-        return policy
     }
 
     func reload(config: DaemonConfig) throws {
         let newPolicy = try PeerPolicy(config: config)
+        let (path, identity) = state.withLock { ($0.path, $0.identity) }
         if let path {
             // Our own socket file (not a socket-activated one): mode and group apply at once.
             try SocketPath.applyPermissions(path, identity: identity, mode: config.socketMode, group: config.socketGroup)
         }
-        lock.lock(); policy = newPolicy; liveBufferBytes = config.clientLiveBufferBytes; lock.unlock()
-        hub.eventLoop.execute { self.hub.apply(config: config) }
+        hub.apply(config: config, policy: newPolicy)
     }
 
-    private func currentWaterMark() -> ChannelOptions.Types.WriteBufferWaterMark {
-        lock.lock(); defer { lock.unlock() }
-        return .init(low: liveBufferBytes / 2, high: liveBufferBytes)
-    }
-
-    func start(config: DaemonConfig, activatedSocket: CInt?) throws {
-        let hub = self.hub
-        let logger = self.logger
-        let policy: @Sendable () -> PeerPolicy = { [unowned self] in self.currentPolicy() }
-        let water: @Sendable () -> ChannelOptions.Types.WriteBufferWaterMark = { [unowned self] in self.currentWaterMark() }
-        let bootstrap = ServerBootstrap(group: group)
-            .serverChannelOption(.backlog, value: 64)
-            // A client that shuts down its write side still reads: it keeps its subscription
-            // until penkitd is done with it (ClientHandler ignores the end of its input).
-            .childChannelOption(.allowRemoteHalfClosure, value: true)
-            .childChannelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try channel.syncOptions?.setOption(.writeBufferWaterMark, value: water())
-                    try channel.pipeline.syncOperations.addHandler(ClientHandler(hub: hub, policy: policy, logger: logger))
-                }
-            }
+    func start(config: DaemonConfig, activatedSocket: CInt?, watchdog: Duration?) throws {
+        let listener: Int32
+        var boundPath: String?
+        var identity: SocketPath.BoundSocket?
         if let fd = activatedSocket {
-            serverChannel = try bootstrap.withBoundSocket(fd).wait()
+            listener = fd
             logger.info("serving on socket-activated descriptor", metadata: ["fd": "\(fd)"])
         } else {
             let path = SocketPath.resolve(configured: config.socketPath)
             try SocketPath.prepare(path)
-            // Bind with a private umask so the socket is never briefly open to everyone.
-            let oldMask = umask(0o077)
-            defer { umask(oldMask) }
-            serverChannel = try bootstrap.bind(unixDomainSocketPath: path).wait()
+            listener = try Self.bind(path)
             identity = SocketPath.BoundSocket(path: path)
             try SocketPath.applyPermissions(path, identity: identity, mode: config.socketMode, group: config.socketGroup)
-            self.path = path
+            boundPath = path
             logger.info("serving", metadata: ["socket": "\(path)"])
         }
+        _ = fcntl(listener, F_SETFL, fcntl(listener, F_GETFL) | O_NONBLOCK)
+        let loop = try SocketLoop(hub: hub, listener: listener, watchdog: watchdog)
+        state.withLock { $0 = (listener, boundPath, identity, loop) }
+        loop.start()
+    }
+
+    private static func bind(_ path: String) throws -> Int32 {
+        func failure(_ call: String) -> DaemonError { DaemonError("\(call) \(path): \(String(cString: strerror(errno)))") }
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw failure("socket") }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
+            Glibc.close(fd)
+            throw DaemonError("socket path too long: \(path)")
+        }
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
+        // Bind with a private umask so the socket is never briefly open to everyone.
+        let oldMask = umask(0o077)
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        umask(oldMask)
+        guard bound == 0 else {
+            let error = failure("bind")
+            Glibc.close(fd)
+            throw error
+        }
+        guard listen(fd, 64) == 0 else {
+            let error = failure("listen")
+            Glibc.close(fd)
+            throw error
+        }
+        return fd
     }
 
     /// Tells clients, closes them, then the listening socket; removes the socket file we created.
     func stop(reason: String) {
-        _ = try? hub.shutdown(reason: reason).wait()
-        _ = try? serverChannel?.close().wait()
+        hub.shutdown(reason: reason)
+        let (listener, path, identity, loop) = state.withLock { $0 }
+        loop?.stop()
+        if listener >= 0 { Glibc.close(listener) }
         if let path { SocketPath.remove(path, identity: identity) }
-        try? group.syncShutdownGracefully()
     }
 }

@@ -1,0 +1,63 @@
+import ArgumentParser
+import Foundation
+import PenKit
+
+/// `penkit bench rss`: penkitd's resident memory after a million frames sent to a client
+/// (an unpaced looping replay), and after one long stroke (a synthetic recording replayed
+/// unpaced), read from /proc while penkitd still runs.
+struct BenchRSSCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "rss",
+        abstract: "penkitd's resident memory after many frames and after one long stroke."
+    )
+
+    @Option(help: "Frames to send to one client before reading penkitd's memory.")
+    var frames = 1_000_000
+
+    @Option(help: "Seconds of the synthetic stroke.")
+    var strokeSeconds: Double = 600
+
+    @Option(help: "Trace looped for the frame count.")
+    var trace: String = "traces/wacom-cintiq-22hdt-pen.evemu"
+
+    @Option(help: "The penkitd binary (default: next to this penkit).")
+    var penkitd: String?
+
+    func run() throws {
+        let binary = penkitd ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+            .appendingPathComponent("penkitd").path
+
+        let looping = try BenchDaemon(binary: binary, arguments: ["--replay", trace, "--loop", "--wait-clients", "1"])
+        let sent = try RawFrameReaders.measure(socket: looping.socket, readers: 1, seconds: .infinity, frames: frames)
+        let afterFrames = looping.memory()
+        looping.stop()
+        print("after \(sent.first?.frames ?? 0) frames to one client (\(trace) looped, unpaced): "
+              + "penkitd RSS \(afterFrames.rss / 1024) MiB, peak \(afterFrames.peak / 1024) MiB")
+
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("penkit-rss-\(getpid())").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/stroke.evemu"
+        try SyntheticTrace.evemu(seconds: strokeSeconds).write(toFile: path, atomically: false, encoding: .utf8)
+        let long = try BenchDaemon(binary: binary, arguments: ["--replay", path, "--wait-clients", "1"])
+        let strokeBytes = try RawFrameReaders.waitForStroke(socket: long.socket)
+        let afterStroke = long.memory()
+        long.stop()
+        print("after one \(Int(strokeSeconds)) s stroke (\(Int(strokeSeconds * 200)) samples, its stroke line \(strokeBytes / 1024) KiB): "
+              + "penkitd RSS \(afterStroke.rss / 1024) MiB, peak \(afterStroke.peak / 1024) MiB")
+    }
+}
+
+extension BenchDaemon {
+    /// VmRSS and VmHWM from /proc, in KiB.
+    func memory() -> (rss: Int, peak: Int) {
+        guard let status = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8) else { return (0, 0) }
+        func field(_ name: String) -> Int {
+            for line in status.split(separator: "\n") where line.hasPrefix(name) {
+                return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") ?? 0
+            }
+            return 0
+        }
+        return (field("VmRSS:"), field("VmHWM:"))
+    }
+}

@@ -65,7 +65,7 @@ struct PredictionSmoothingTests {
     }
 
     @Test("penkit's default predictor with the smoothing compensated stays on the real line",
-          arguments: [SmoothingCompensation.invert, .model])
+          arguments: [SmoothingCompensation.invert, .model, .blend])
     func penkitOnTheRealLine(compensation: SmoothingCompensation) {
         let (truth, samples) = constantVelocityStroke(count: 40)
         let stage = run(.penkit, compensation: compensation, on: samples)

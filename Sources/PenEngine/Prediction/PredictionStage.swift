@@ -5,6 +5,8 @@
 /// says how sure it is (`expectedError`, `liftProbability`). Buffers are reused frame to frame.
 public struct PredictionStage<P: Predictor>: Sendable {
     public private(set) var predictor: P
+    /// A second copy of the predictor fed the inverted raw path, for `.blend` only.
+    private var invertedPredictor: P
     public var configuration: PredictionConfiguration
     /// The predicted samples for the newest real sample; replaced by the next one.
     public private(set) var predictions: [PredictionSample] = []
@@ -26,6 +28,7 @@ public struct PredictionStage<P: Predictor>: Sendable {
 
     public init(predictor: P, configuration: PredictionConfiguration = .init()) {
         self.predictor = predictor
+        invertedPredictor = predictor
         self.configuration = configuration
         inverse = SmoothingInverse(window: configuration.inputSmoothing)
         // Enough for the cap at the shortest interval ReportInterval admits, plus the horizon's own.
@@ -39,6 +42,7 @@ public struct PredictionStage<P: Predictor>: Sendable {
     /// the calibration learned about this pen.
     public mutating func reset() {
         predictor.reset()
+        invertedPredictor.reset()
         interval.reset()
         inverse.reset()
         newest = nil
@@ -66,12 +70,14 @@ public struct PredictionStage<P: Predictor>: Sendable {
             } else if sample.time - previous.time > gapMicros {
                 // libinput keeps its smoothing history across a gap; only the motion is stale.
                 predictor.reset()
+                invertedPredictor.reset()
                 interval.reset()
             } else {
                 if sample.touching != previous.touching {
                     // libinput restarts its smoothing at a contact change; the motion carries on.
                     inverse.reset()
                     predictor.contactChanged()
+                    invertedPredictor.contactChanged()
                     contactCalibration.dropPending()
                     hoverCalibration.dropPending()
                 }
@@ -95,10 +101,11 @@ public struct PredictionStage<P: Predictor>: Sendable {
         switch configuration.compensation {
         case .none: break
         case .invert: real = raw
-        case .model:
+        case .model, .blend:
             real.smoothingWindow = UInt8(inverse.window)
             real.smoothedSamples = UInt8(inverse.distinct)
         }
+        if configuration.compensation == .blend { invertedPredictor.update(raw) }
         newest = real
         predictor.update(real)
     }
@@ -174,6 +181,10 @@ public struct PredictionStage<P: Predictor>: Sendable {
             var still = reference
             still.predicted = true
             return still
+        }
+        if configuration.compensation == .blend, let other = invertedPredictor.extrapolate(by: dt) {
+            sample.x = (sample.x + other.x) / 2
+            sample.y = (sample.y + other.y) / 2
         }
         if confidence < 1 {
             sample.x = reference.x + (sample.x - reference.x) * confidence

@@ -45,6 +45,7 @@ public struct BenchEntrant: Sendable {
     /// penkit's design alternatives, for measuring what each part brings.
     public static var penkitVariants: [BenchEntrant] {
         [BenchEntrant(name: "pk-invert", kind: .penkit, compensation: .invert),
+         BenchEntrant(name: "pk-blend", kind: .penkit, compensation: .blend),
          BenchEntrant(name: "pk-nocomp", kind: .penkit, compensation: .none),
          BenchEntrant(name: "pk-nolead", kind: .penkit, compensation: .model, useLeadIn: false)]
     }

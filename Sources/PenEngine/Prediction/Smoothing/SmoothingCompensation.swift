@@ -9,4 +9,9 @@ public enum SmoothingCompensation: String, Sendable, Hashable, CaseIterable {
     /// raw path whose running mean matches them (only penkit's predictor uses this; others
     /// see the smoothed path).
     case model
+    /// Both at once: one copy of the predictor fits the modelled path, another the inverted
+    /// one, and predictions take the mean of the two. Their errors differ in kind (inversion
+    /// carries libinput's rounding as alternating noise; the model's heavier weighting of the
+    /// past lags turns), so the mean is steadier than inversion and closer than the model.
+    case blend
 }

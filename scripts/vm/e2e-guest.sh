@@ -47,8 +47,9 @@ await() {
         sleep 0.1
     done
 }
-# The uinput node a `penkit replay --uinput` log names, once it has printed it.
-node_in() { sed -n 's/^uinput: \(\/dev\/input\/event[0-9]*\) .*/\1/p' "$1"; }
+# The uinput node a `penkit replay --uinput` log names, once it has printed it: its first line,
+# `uinput: NODE "NAME"` (a later line, `uinput: NODE opened by a reader`, must not make it two).
+node_in() { sed -n 's/^uinput: \(\/dev\/input\/event[0-9]*\) ".*/\1/p' "$1" | head -n 1; }
 # A node exists and can be opened: devtmpfs and udev may lag behind the replay's report of it.
 # When a node name is reused (a device removed, the next one gets its minor), devtmpfs can delete
 # the new node while it removes the old one, which has the same name and number: a node the kernel
@@ -78,7 +79,7 @@ SOCK=/run/penkit-e2e.sock
 # rarely has to drop its frames (it reports any it drops with a `dropped` message; strokes are
 # never dropped).
 echo "client-live-buffer-bytes = 16777216" >"$OUT/penkitd.conf"
-"$BIN/penkitd" --config "$OUT/penkitd.conf" --socket "$SOCK" --log-level info >"$OUT/penkitd.log" 2>&1 &
+"$BIN/penkitd" --config "$OUT/penkitd.conf" --socket "$SOCK" --state-dir "$OUT/state" --log-level info >"$OUT/penkitd.log" 2>&1 &
 DAEMON=$!
 # bind(2) creates the file before listen(2): wait until the kernel lists it as listening
 # (flag __SO_ACCEPTCON in /proc/net/unix), or penkitd has exited.

@@ -51,18 +51,7 @@ await() {
 # `uinput: NODE "NAME"` (a later line, `uinput: NODE opened by a reader`, must not make it two).
 node_in() { sed -n 's/^uinput: \(\/dev\/input\/event[0-9]*\) ".*/\1/p' "$1" | head -n 1; }
 # A node exists and can be opened: devtmpfs and udev may lag behind the replay's report of it.
-# When a node name is reused (a device removed, the next one gets its minor), devtmpfs can delete
-# the new node while it removes the old one, which has the same name and number: a node the kernel
-# lists in sysfs but that is missing from /dev is made again from sysfs's major:minor.
-openable() {
-    local sysdev=/sys/class/input/${1##*/}/dev
-    if [ ! -e "$1" ] && [ -r "$sysdev" ]; then
-        local numbers; numbers=$(cat "$sysdev" 2>/dev/null)
-        [ -n "$numbers" ] && mknod -m 0660 "$1" c "${numbers%%:*}" "${numbers##*:}" 2>/dev/null \
-            && echo "e2e: $1 was missing from /dev while the kernel had it: made it from $sysdev ($numbers)"
-    fi
-    [ -c "$1" ] && { : <"$1"; } 2>/dev/null
-}
+openable() { [ -c "$1" ] && { : <"$1"; } 2>/dev/null; }
 # Live frames a client has seen: those it received plus those penkitd dropped for it (and said so).
 frames_seen() {
     local f=$1 frames dropped

@@ -5,7 +5,12 @@ extension StrokeEngine {
     mutating func emitSample(_ event: TabletEvent, key: ToolKey, contact: Bool, into out: inout [EngineMessage]) {
         guard let state = tools[key] else { return }
         let strokeID = contact ? state.activeStroke : nil
-        var sample = makeSample(event, state: state, stroke: strokeID.flatMap { strokes[$0] })
+        let feel = configuration.feel(for: key.tool)
+        // Beyond the hover cut-off nothing is sent: the frame, its prediction and its tilt wait.
+        if strokeID == nil, event.toolAxes.contains(.distance), feel.isBeyondHoverCutoff(event.axes.distance) { return }
+        var sample = makeSample(event, state: state, stroke: strokeID.flatMap { strokes[$0] }, feel: feel)
+        let mapping = configuration.mappings[key.device]
+        if let point = mapping?.outputPoint(x: sample.x, y: sample.y) { (sample.outputX, sample.outputY) = point }
         if !sample.expectingUpdates.isEmpty {
             sample.updateIndex = nextUpdateIndex
             nextUpdateIndex += 1
@@ -46,13 +51,21 @@ extension StrokeEngine {
             }
             if predictor != nil { predicted = predictor!.predictHover(after: sample) }
         }
+        if let mapping, mapping.output != nil {
+            for i in predicted.indices {
+                if let point = mapping.outputPoint(x: predicted[i].x, y: predicted[i].y) {
+                    (predicted[i].outputX, predicted[i].outputY) = point
+                }
+            }
+        }
         let confidence = predictor?.confidence ?? PredictionConfidence()
         out.append(.frame(Frame(tool: key.tool, stroke: strokeID, sample: sample, predicted: predicted,
                                 expectedError: predicted.isEmpty ? nil : confidence.expectedError,
-                                liftProbability: predicted.isEmpty ? nil : confidence.liftProbability)))
+                                liftProbability: predicted.isEmpty ? nil : confidence.liftProbability,
+                                device: key.device)))
     }
 
-    func makeSample(_ event: TabletEvent, state: ToolState, stroke: StrokeState?) -> Sample {
+    func makeSample(_ event: TabletEvent, state: ToolState, stroke: StrokeState?, feel: PenFeel) -> Sample {
         let axes = event.axes
         var estimated: SampleProperties = []
         var expecting: SampleProperties = []
@@ -77,11 +90,13 @@ extension StrokeEngine {
         }
 
         var force = 0.0
+        var rawForce: Double?
         if let stroke {
             switch configuration.pressureSource {
             case .inBand:
                 if event.toolAxes.contains(.pressure) {
-                    force = axes.pressure
+                    force = feel.force(fromRaw: axes.pressure)
+                    if feel.shapesPressure { rawForce = axes.pressure }
                 } else {
                     force = configuration.defaultForce
                     estimated.insert(.force)
@@ -96,6 +111,6 @@ extension StrokeEngine {
         let distance = stroke == nil && event.toolAxes.contains(.distance) ? axes.distance : 0
         return Sample(time: event.time, x: axes.x, y: axes.y, force: force, azimuth: angles.azimuth,
                       altitude: angles.altitude, roll: roll, distance: distance,
-                      estimated: estimated, expectingUpdates: expecting)
+                      estimated: estimated, expectingUpdates: expecting, rawForce: rawForce)
     }
 }

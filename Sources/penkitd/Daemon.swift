@@ -19,6 +19,8 @@ final class Daemon: @unchecked Sendable {
     private let journal: StrokeJournal.Opened
     /// The config's inks, shared with the input thread.
     private let inks: SharedInkChoice
+    /// The config's device and tool sections, shared with the input thread.
+    private let tablets: SharedConfigValue<TabletSettings>
 
     init(config: DaemonConfig, logger: Logger, logLevel: SharedLogLevel, replay: ReplaySource?,
          journal: StrokeJournal.Opened, stops: StopSignals, probe: LatencyProbe? = nil,
@@ -28,6 +30,7 @@ final class Daemon: @unchecked Sendable {
         self.journal = journal
         self.config = config
         self.inks = SharedInkChoice(config.inks)
+        self.tablets = SharedConfigValue(config.tabletSettings)
         self.logger = logger
         self.logLevel = logLevel
         self.reloadConfig = reloadConfig
@@ -70,7 +73,7 @@ final class Daemon: @unchecked Sendable {
             return
         }
         // Devices first, so that the first client's hello already lists them.
-        for device in devices { server.hub.deviceAdded(device) }
+        for device in devices { server.hub.deviceAdded(config.tabletSettings.described(device)) }
         // The journal's strokes, in the history before any client can ask for them with `since`.
         server.hub.restoreHistory(journal.history.map { (seq: $0.seq, line: $0.payload) })
         // Pinged from the socket loop, so a wedged loop stops the pings and systemd restarts us.
@@ -85,6 +88,7 @@ final class Daemon: @unchecked Sendable {
         let live = replay == nil ? LiveSource() : nil
         let journal = self.journal
         let inks = self.inks
+        let tablets = self.tablets
         let thread = Thread { [logger] in
             defer { inputDone.signal() }
             // The default 50 µs timer slack would be added to every paced replay frame and to
@@ -92,10 +96,11 @@ final class Daemon: @unchecked Sendable {
             _ = penkit_set_timer_slack_ns(1)
             var pipeline = MessagePipeline(predictor: StageFramePredictor.penkit(inputSmoothing: smoothed ? 4 : 1),
                                            journal: journal.journal, afterSeq: journal.lastSeq,
-                                           afterStroke: journal.lastStrokeID, inks: inks,
+                                           afterStroke: journal.lastStrokeID, inks: inks, tablets: tablets,
                                            variants: hub.predictionVariants)
             var lastTime: UInt64 = 0
             if let replay {
+                for device in devices { _ = pipeline.addDevice(device) }
                 while waitClients > 0, !replay.isStopping,
                       hub.subscribedCount < waitClients {
                     usleep(5_000)
@@ -156,6 +161,7 @@ final class Daemon: @unchecked Sendable {
             try server.reload(config: new)
             logLevel.level = Logger.Level(rawValue: new.logLevel) ?? .info
             if new.inks != config.inks { inks.replace(new.inks) }
+            if new.tabletSettings != config.tabletSettings { tablets.replace(new.tabletSettings) }
             var restart: [String] = []
             if new.socketPath != config.socketPath { restart.append("socket") }
             if new.smoothing != config.smoothing { restart.append("smoothing") }

@@ -29,6 +29,10 @@ struct DaemonConfig: Sendable, Equatable {
     var journal = JournalOptions()
     /// Ink per tool type and tool serial (`ink-TOOL`, `ink-serial-SERIAL`); reloaded on SIGHUP.
     var inks = InkChoice()
+    /// `[device MATCH]` sections: per-tablet settings (mapping); reloaded on SIGHUP.
+    var devices = DeviceSections()
+    /// `[tool TOOL]` and `[tool serial SERIAL]` sections: pressure curve, thresholds, hover cut-off; reloaded on SIGHUP.
+    var feel = ToolFeelChoice()
 
     static let keys = ["socket", "socket-group", "socket-mode", "allow-users", "allow-groups",
                        "history-strokes", "client-buffer-bytes", "client-live-buffer-bytes",

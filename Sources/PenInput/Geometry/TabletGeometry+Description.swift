@@ -1,4 +1,3 @@
-import CLibevdev
 import PenKit
 
 extension TabletGeometry {
@@ -16,10 +15,10 @@ extension TabletGeometry {
         if d.has(type: Code.evRel, code: Code.relWheel) { axes.append("wheel") }
         var tools: [String] = []
         for (code, tool) in Self.toolCodes where d.has(type: Code.evKey, code: code) { tools.append(tool.rawValue) }
-        let toolCodes = Set(Self.toolCodes.map(\.0) + [Code.btnTouch, Code.btnToolFinger, UInt16(BTN_TOOL_DOUBLETAP),
-                                                       UInt16(BTN_TOOL_TRIPLETAP), UInt16(BTN_TOOL_QUADTAP), UInt16(BTN_TOOL_QUINTTAP)])
-        let buttons = d.codes[Code.evKey, default: []].subtracting(toolCodes).sorted().map { code in
-            libevdev_event_code_get_name(UInt32(Code.evKey), UInt32(code)).map { String(cString: $0) } ?? "KEY_\(code)"
+        let buttons = d.codes[Code.evKey, default: []].sorted().compactMap { code -> String? in
+            let name = Self.keyNames[code] ?? "KEY_\(code)"
+            // Tool and touch keys say which tool is near, not a button.
+            return name.hasPrefix("BTN_TOOL_") || code == Code.btnTouch ? nil : name
         }
         let known = libwacom?.model(of: d)
         var integration = known?.integration ?? []
@@ -28,6 +27,23 @@ extension TabletGeometry {
                   resolutionY: Int(y?.resolution ?? 0), axes: axes, tools: tools, buttons: buttons,
                   integration: integration, model: known?.name ?? nil)
     }
+
+    /// A name for each key code; where several name one code (BTN_0 and BTN_MISC), a BTN_ name
+    /// before a KEY_ one, then the shortest.
+    static let keyNames: [UInt16: String] = {
+        var names: [UInt16: String] = [:]
+        func better(_ a: String, than b: String) -> Bool {
+            let aButton = a.hasPrefix("BTN_"), bButton = b.hasPrefix("BTN_")
+            if aButton != bButton { return aButton }
+            return (a.count, a) < (b.count, b)
+        }
+        for (name, code) in EventCodeNames.codes where name.hasPrefix("BTN_") || name.hasPrefix("KEY_") {
+            if name.hasSuffix("_MAX") || name.hasSuffix("_CNT") { continue }
+            if let current = names[code], !better(name, than: current) { continue }
+            names[code] = name
+        }
+        return names
+    }()
 
     static let absAxisNames: [(UInt16, String)] = [
         (Code.absX, "x"), (Code.absY, "y"), (Code.absPressure, "pressure"), (Code.absDistance, "distance"),

@@ -1,5 +1,6 @@
 import CLibevdev
 import Glibc
+import PenInput
 
 extension DeviceDescription {
     /// What a live event node declares (name, ids, properties, codes, axis ranges), read with

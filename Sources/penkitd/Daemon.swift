@@ -161,7 +161,14 @@ final class Daemon: @unchecked Sendable {
             try server.reload(config: new)
             logLevel.level = Logger.Level(rawValue: new.logLevel) ?? .info
             if new.inks != config.inks { inks.replace(new.inks) }
-            if new.tabletSettings != config.tabletSettings { tablets.replace(new.tabletSettings) }
+            if new.tabletSettings != config.tabletSettings {
+                tablets.replace(new.tabletSettings)
+                // Clients learn of a device's new mapped space at once; samples follow from its next proximity.
+                for device in server.hub.currentDevices {
+                    let described = new.tabletSettings.described(device)
+                    if described != device { server.hub.deviceUpdated(described) }
+                }
+            }
             var restart: [String] = []
             if new.socketPath != config.socketPath { restart.append("socket") }
             if new.smoothing != config.smoothing { restart.append("smoothing") }

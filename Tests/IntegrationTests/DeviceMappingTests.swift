@@ -174,7 +174,7 @@ struct DeviceMappingTests {
         let daemon = try DaemonProcess(["--replay", tracePath(Self.trace), "--loop", "--wait-clients", "1"], config: path)
         let client = try daemon.connect()
         _ = try client.readLine()
-        try client.subscribe(["frames"])
+        try client.subscribe(["frames", "devices"])
         var before = 0
         while before < 200, let line = try client.readLine() {
             guard type(line) == "frame" else { continue }
@@ -188,7 +188,13 @@ struct DeviceMappingTests {
         // From the first curved sample on (a tip-down after the reload), every frame is rotated.
         var curved = 0, rotated = 0
         var switched = false
+        var announced: [String: Any]?
         while curved < 200, let line = try client.readLine() {
+            if type(line) == "device" {
+                let message = object(line)
+                #expect(message["change"] as? String == "changed")
+                announced = message.dictionary("device").dictionary("mapping")
+            }
             guard type(line) == "frame" else { continue }
             let frame = object(line), sample = frame.dictionary("sample")
             if let raw = sample.number("rawForce") {
@@ -201,6 +207,8 @@ struct DeviceMappingTests {
             rotated += 1
         }
         #expect(curved == 200 && rotated >= curved)
+        // Clients on the devices channel were told of the new mapped space.
+        #expect(announced?.number("rotation") == 180 && abs((announced?.number("width") ?? 0) - W) < 1e-9)
         #expect(daemon.stop() == 0)
     }
 

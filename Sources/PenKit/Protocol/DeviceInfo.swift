@@ -59,7 +59,8 @@ public struct MappedSpace: Sendable, Hashable {
 
 /// `{"type":"device","change":"added"|"removed","device":{…}}` on the `devices` channel.
 public struct DeviceChangeMessage: Sendable, Hashable, WireMessage {
-    public enum Change: String, Sendable { case added, removed }
+    /// `changed`: the device's description changed (a SIGHUP changed its mapping).
+    public enum Change: String, Sendable { case added, removed, changed }
     public var change: Change
     public var device: DeviceInfo
 

@@ -42,20 +42,28 @@ struct ReplayCapture: Sendable {
     var hello: [String: Any] { object(lines[0]) }
 
     /// Replays `trace` through a spawned penkitd with `config` (text of a config file) and reads
-    /// every frame, update and stroke until the daemon shuts down at the replay's end.
+    /// every frame and update on one connection and every stroke on another, each up to the
+    /// `device` `removed` message the replay's end sends on the reliable devices channel, which
+    /// follows every line before it. (Live lines are dropped while reliable ones wait, so frames
+    /// and strokes on one busy connection would lose frames.)
     init(trace: String, config: String) throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("penkitd-\(UUID().uuidString).conf").path
         defer { try? FileManager.default.removeItem(atPath: path) }
-        try config.write(toFile: path, atomically: true, encoding: .utf8)
-        let daemon = try DaemonProcess(["--replay", tracePath(trace), "--wait-clients", "1", "--exit-after-replay",
+        // Room for a whole replay, so that no frame is dropped for a test client slowed by a busy host.
+        try ("client-live-buffer-bytes = 1073741824\n" + config).write(toFile: path, atomically: true, encoding: .utf8)
+        let daemon = try DaemonProcess(["--replay", tracePath(trace), "--wait-clients", "2",
                                         "--history-strokes", "100000"], config: path)
         defer { _ = daemon.stop() }
-        let client = try daemon.connect()
-        guard let first = try client.readLine() else { throw TestFailure("no hello") }
-        lines = [first]
-        try client.subscribe(["frames", "updates", "strokes", "devices"])
-        lines += try client.read(until: { type($0) == "shutdown" }, timeout: 120)
-        guard lines.last.map(type) == "shutdown" else { throw TestFailure("the replay did not reach its end") }
+        let live = try daemon.connect(), reliable = try daemon.connect()
+        guard let first = try live.readLine(), try reliable.readLine() != nil else { throw TestFailure("no hello") }
+        try live.subscribe(["frames", "updates", "devices"])
+        try reliable.subscribe(["strokes", "devices"])
+        func end(_ line: String) -> Bool { type(line) == "device" && object(line)["change"] as? String == "removed" }
+        let frames = try live.read(until: end, timeout: 120)
+        let strokes = try reliable.read(until: end, timeout: 120)
+        lines = [first] + frames + strokes
+        guard frames.last.map(end) == true, strokes.last.map(end) == true else { throw TestFailure("the replay did not reach its end") }
+        guard !lines.contains(where: { type($0) == "dropped" }) else { throw TestFailure("frames were dropped for the test client") }
     }
 
     func ofType(_ name: String) -> [[String: Any]] { messages.filter { $0["type"] as? String == name } }

@@ -123,41 +123,21 @@ struct BenchLatencyCommand: AsyncParsableCommand {
         }
     }
 
+    /// The clients are plain reader threads, as the floor's are (a client library's own hops
+    /// between threads would be measured otherwise, not penkitd).
     private func measureLatency(binary: String, clients: Int) async throws -> LatencyResult {
         let daemon = try BenchDaemon(binary: binary, arguments: ["--replay", trace, "--realtime", "--loop",
                                                                  "--wait-clients", String(clients)], probe: true)
         defer { daemon.stop() }
-        let connections = try (0..<clients).map { _ in try PenKitClient(path: daemon.socket) }
         let start = DispatchTime.now()
         let cpuBefore = daemon.cpuSeconds()
-        for client in connections { try client.subscribe([.frames]) }
         let deadline = monotonicMicroseconds() + UInt64(seconds * 1e6)
-        let results = try await withThrowingTaskGroup(of: ([UInt64], UInt64).self) { group in
-            for client in connections {
-                group.addTask {
-                    var samples: [UInt64] = []
-                    var dropped: UInt64 = 0
-                    for try await line in client.lines {
-                        if line.text.hasPrefix("{\"type\":\"frame\""), let t = line.firstUnsigned("t") {
-                            samples.append(line.receivedAt >= t ? line.receivedAt - t : 0)
-                        } else if line.text.hasPrefix("{\"type\":\"dropped\"") {
-                            dropped += line.firstUnsigned("frames") ?? 0
-                        }
-                        if line.receivedAt > deadline { break }
-                    }
-                    return (samples, dropped)
-                }
-            }
-            var all: [([UInt64], UInt64)] = []
-            for try await result in group { all.append(result) }
-            return all
-        }
+        let results = try RawFrameReaders.latencies(socket: daemon.socket, readers: clients, until: deadline)
         let cpu = daemon.cpuSeconds() - cpuBefore
         let wall = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
-        for client in connections { client.disconnect() }
         daemon.stop()
-        return LatencyResult(probe: daemon.probeLine(), samples: results.flatMap(\.0), dropped: results.map(\.1).reduce(0, +),
-                             cpuSeconds: cpu, wallSeconds: wall)
+        return LatencyResult(probe: daemon.probeLine(), samples: results.flatMap(\.samples),
+                             dropped: results.map(\.dropped).reduce(0, +), cpuSeconds: cpu, wallSeconds: wall)
     }
 
     private func measureThroughput(binary: String, clients: Int) throws -> [RawFrameReaders.Count] {

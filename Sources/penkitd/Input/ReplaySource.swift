@@ -87,8 +87,11 @@ final class ReplaySource: Sendable {
         var lastTime: UInt64 = 0
         var batch = OutboundBatch()
         var decoded: [TabletEvent] = []
+        // Made once: a decoder reads the quirks files as it is made, which would cost a looping
+        // replay more than its frames. Each pass starts from a copy, in the decoders' first state.
+        let freshDecoders = try trace.devices.map { try TabletDecoder(device: $0.description, options: options) }
         repeat {
-            var decoders = try trace.devices.map { try TabletDecoder(device: $0.description, options: options) }
+            var decoders = freshDecoders
             // Real time: now (the previous pass already slept until its span ended). Unpaced:
             // each pass a span later than the last, so times keep increasing.
             // Saturating: a trace replayed for ages must stop numbering time, not trap.

@@ -34,8 +34,9 @@ struct JournalWriter {
     /// Writes one record (and syncs a stroke as the policy says). On failure nothing of it stays in the file.
     mutating func append(kind: JournalFormat.Kind, seq: UInt64, strokeID: UInt64, payload: [UInt8],
                          wallTime: UInt64, now: UInt64) throws(JournalError) {
-        // A long stroke's record can be tens of MiB: its storage is not kept for the next one.
-        buffer.removeAll(keepingCapacity: buffer.capacity <= Self.keptBufferBytes)
+        // A long stroke's record can be tens of MiB: its storage is not kept once written.
+        defer { if buffer.capacity > Self.keptBufferBytes { buffer = [] } }
+        buffer.removeAll(keepingCapacity: true)
         JournalFormat.encode(kind: kind, seq: seq, strokeID: strokeID, wallTime: wallTime, payload: payload, into: &buffer)
         try startSegmentIfNeeded(wallTime: wallTime)
         let index = segments.count - 1

@@ -212,6 +212,25 @@ struct DeviceMappingTests {
         #expect(daemon.stop() == 0)
     }
 
+    @Test func penkitDevicesPrintsTheGeometryAsLibinputListDevicesDoes() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("penkitd-\(UUID().uuidString).conf").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try "[device Wacom Cintiq 22HDT Pen]\nrotation = 90\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let daemon = try DaemonProcess(["--replay", tracePath(Self.trace), "--wait-clients", "5"], config: path)
+        let penkit = URL(fileURLWithPath: penkitdPath).deletingLastPathComponent().appendingPathComponent("penkit").path
+        let (status, output) = try run(penkit, ["devices", "--socket", daemon.socket])
+        #expect(status == 0, "\(output)")
+        // libinput list-devices' layout: the label and its colon padded to 18 columns; sizes with two decimals.
+        let size = String(format: "%.2fx%.2fmm", Self.axes.width, Self.axes.height)
+        #expect(output.contains("Device:           Wacom Cintiq 22HDT Pen\n"), "\(output)")
+        #expect(output.contains("Size:             \(size)\n"), "\(output)")
+        let resolution = "\(Int(Self.axes.ranges[0x00]!.resolution))x\(Int(Self.axes.ranges[0x01]!.resolution))"
+        #expect(output.contains("Resolution:       \(resolution) units/mm\n"), "\(output)")
+        #expect(output.contains("Integration:      display\n"), "\(output)")
+        #expect(output.contains(String(format: "Mapped:           %.2fx%.2fmm, rotated 90°\n", Self.axes.height, Self.axes.width)), "\(output)")
+        #expect(daemon.stop() == 0)
+    }
+
     @Test func aBadSectionKeyNamesFileAndLine() throws {
         let config = FileManager.default.temporaryDirectory.appendingPathComponent("penkitd-\(UUID().uuidString).conf").path
         defer { try? FileManager.default.removeItem(atPath: config) }

@@ -1,36 +1,70 @@
 import Foundation
 import Testing
 
-/// docs/protocol.schema.json against what a spawned penkitd really sends: every line of a replay
-/// with a mapping, an output rectangle and a pressure curve (so `mapping`, `outputX`, `rawForce`
-/// and `device` all occur), checked by python3-jsonschema, a validator that is not penkit's.
-@Suite struct ProtocolSchemaTests {
-    @Test func everyLineOfAMappedReplayMatchesTheSchema() throws {
+/// docs/protocol.schema.json against what penkitd really sends: every line a client receives
+/// from a replay (all channels, with predictions, and an error), checked by a real JSON Schema
+/// validator (Debian's python3-jsonschema, `make deps`) through scripts/check-protocol-schema.py,
+/// which also refuses a property the schema does not declare.
+@Suite(.serialized)
+struct ProtocolSchemaTests {
+    @Test func everyLinePenkitdSendsIsValidAndDeclaredByTheSchema() throws {
+        let daemon = try DaemonProcess(["--replay", tracePath("wacom-dth2242-pen.evemu"),
+                                        "--wait-clients", "1", "--exit-after-replay"])
+        let refused = try daemon.connect()
+        var lines = [try refused.readLine() ?? ""]
+        let badRequest = "{\"type\":\"subscribe\",\"version\":99}"
+        try refused.send(badRequest + "\n")
+        lines += try refused.read(until: { type($0) == "error" })
+
+        let client = try daemon.connect()
+        lines.append(try client.readLine() ?? "")
+        let request = "{\"type\":\"subscribe\",\"version\":1,\"channels\":[\"frames\",\"updates\",\"strokes\",\"buttons\",\"devices\"],"
+            + "\"predict\":{\"horizonMs\":24}}"
+        try client.send(request + "\n")
+        lines.append(request)
+        lines += try client.readAll()
+        #expect(daemon.waitForExit() == 0)
+
+        let seen = Set(lines.map(type))
+        for kind in ["hello", "subscribe", "subscribed", "device", "proximity", "frame", "began", "ended", "stroke",
+                     "error", "shutdown"] {
+            #expect(seen.contains(kind), "no \(kind) line to check")
+        }
+        #expect(lines.contains { type($0) == "frame" && !((object($0)["predicted"] as? [Any]) ?? []).isEmpty },
+                "no frame with predicted samples to check")
+        let (status, report) = try checkSchema(lines)
+        #expect(status == 0, "\(report)")
+    }
+
+    /// The same for a device the config file maps and a tool whose feel shapes its pressure, so that
+    /// the device's `mapping`, samples' `outputX`/`outputY` and `rawForce`, and every message's `device` occur.
+    @Test func aMappedReplayWithAPressureCurveIsValidAndDeclared() throws {
         let config = "[device *]\nrotation = 90\narea = 10, 10, 300, 200\noutput = 0, 0, 1080, 1920\n"
             + "[tool pen]\npressure-curve = 0.2, 0.5, 0.8, 0.9\npressure-min = 0.02\n"
         let capture = try ReplayCapture(trace: "wacom-cintiq-22hdt-pen.evemu", config: config)
         let seen = Set(capture.messages.compactMap { $0["type"] as? String })
         #expect(seen.isSuperset(of: ["hello", "subscribed", "proximity", "frame", "update", "began", "ended", "stroke", "device"]))
+        #expect(capture.device["mapping"] != nil)
         #expect(capture.frames.contains { $0.dictionary("sample")["rawForce"] != nil })
         #expect(capture.frames.contains { $0.dictionary("sample")["outputX"] != nil })
+        let (status, report) = try checkSchema(capture.lines)
+        #expect(status == 0, "\(report)")
+    }
 
-        let linesPath = FileManager.default.temporaryDirectory.appendingPathComponent("penkit-lines-\(UUID().uuidString).jsonl").path
-        defer { try? FileManager.default.removeItem(atPath: linesPath) }
-        try capture.lines.joined(separator: "\n").write(toFile: linesPath, atomically: true, encoding: .utf8)
-        let script = """
-        import json, sys, jsonschema
-        schema = json.load(open(sys.argv[1]))
-        validator = jsonschema.Draft202012Validator(schema)
-        bad = 0
-        for number, line in enumerate(open(sys.argv[2]), 1):
-            for error in validator.iter_errors(json.loads(line)):
-                bad += 1
-                if bad <= 5: print(f"line {number}: {error.message[:300]}")
-        print(f"checked {number} lines, {bad} errors")
-        sys.exit(1 if bad else 0)
-        """
-        let (status, output) = try run("/usr/bin/python3", ["-c", script, repositoryRoot + "/docs/protocol.schema.json", linesPath])
-        #expect(status == 0, "\(output)")
-        #expect(output.contains("checked \(capture.lines.count) lines, 0 errors"), "\(output)")
+    private func checkSchema(_ lines: [String]) throws -> (Int32, String) {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("penkit-schema-\(getpid())-\(UUID().uuidString).jsonl")
+        try (lines.joined(separator: "\n") + "\n").write(to: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = [repositoryRoot + "/scripts/check-protocol-schema.py", "--strict", file.path]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        print("protocol schema: " + text.split(separator: "\n").joined(separator: "; "))
+        return (process.terminationStatus, text)
     }
 }

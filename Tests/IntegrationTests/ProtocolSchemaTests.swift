@@ -37,6 +37,8 @@ struct ProtocolSchemaTests {
         #expect(!hover.isEmpty && hover.allSatisfy(predicted), "every hover frame carries predicted samples")
         #expect(contact.count > 100 && Double(contact.filter(predicted).count) >= 0.95 * Double(contact.count),
                 "\(contact.filter(predicted).count) of \(contact.count) contact frames carry predicted samples")
+        // docs/protocol.md: the property name "location" is reserved, never sent.
+        #expect(!lines.contains { $0.contains("\"location\"") })
         let (status, report) = try checkSchema(lines)
         #expect(status == 0, "\(report)")
     }

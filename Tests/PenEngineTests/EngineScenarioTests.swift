@@ -55,6 +55,9 @@ private func run(_ events: [TabletEvent], engine: inout StrokeEngine) -> [Engine
     for (tx, ty, azimuth, altitude) in vectors {
         let r = TiltConversion.azimuthAltitude(tiltX: tx, tiltY: ty)
         #expect(abs(r.azimuth - azimuth) < 1e-12 && abs(r.altitude - altitude) < 1e-12, "tilt \(tx), \(ty)")
+        // The predictors' samples and `penkit bench predict` convert tilt the same way.
+        let p = PredictionSample(time: 0, x: 0, y: 0, pressure: 0, tiltX: tx, tiltY: ty, touching: true)
+        #expect(abs(p.azimuth - azimuth) < 1e-12 && abs(p.altitude - altitude) < 1e-12, "prediction tilt \(tx), \(ty)")
     }
     // General case: 45°/45° leans along the diagonal, at atan(1/√2) from the surface.
     let r = TiltConversion.azimuthAltitude(tiltX: 45, tiltY: 45)

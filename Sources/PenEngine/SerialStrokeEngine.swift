@@ -24,8 +24,8 @@ public actor SerialStrokeEngine {
     private var buffer: [EngineMessage] = []
 
     public init(configuration: EngineConfiguration = EngineConfiguration(), clock: any EngineClock,
-                predictor: (any FramePredictor)? = nil) {
-        engine = StrokeEngine(configuration: configuration, predictor: predictor)
+                prediction: EnginePrediction? = nil) {
+        engine = StrokeEngine(configuration: configuration, prediction: prediction)
         self.clock = clock
     }
 

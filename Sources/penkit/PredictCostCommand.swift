@@ -48,9 +48,16 @@ struct PredictCostCommand: ParsableCommand {
             case .kalman: (nanos, perFrame) = measure(KalmanPredictor(), strokes, configuration)
             case .penkit: (nanos, perFrame) = measure(PenkitPredictor(), strokes, configuration)
             }
-            let name = kind.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)
-            print("\(name) \(String(format: "%10.0f", nanos)) \(String(format: "%25.1f", perFrame))")
+            row(kind.rawValue, nanos, perFrame)
         }
+        // What the engine runs: the default predictor behind `AnyPredictor` (EnginePrediction.penkit).
+        let engine = measure(EnginePrediction.penkit(horizon: horizon / 1000).predictor, strokes, configuration)
+        row("engine", engine.0, engine.1)
+    }
+
+    private func row(_ name: String, _ nanos: Double, _ perFrame: Double) {
+        let padded = name.padding(toLength: 9, withPad: " ", startingAt: 0)
+        print("\(padded) \(String(format: "%10.0f", nanos)) \(String(format: "%25.1f", perFrame))")
     }
 
     /// Median nanoseconds per frame, and the mean number of predicted samples per frame.

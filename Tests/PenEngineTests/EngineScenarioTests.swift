@@ -227,26 +227,43 @@ private func run(_ events: [TabletEvent], engine: inout StrokeEngine) -> [Engine
     #expect(out.finalized.count == 1 && out.finalized[0].stroke.cancelled)
 }
 
-private struct ConstantPredictor: FramePredictor {
+/// Moves 1 mm along x per sample it has seen since its last reset, whatever the horizon.
+private struct CountingPredictor: Predictor {
+    var name: String { "counting" }
+    var seen = 0
+    var newest: PredictionSample?
     var resets = 0
-    mutating func predict(after recent: ArraySlice<Sample>) -> [Sample] {
-        var s = recent.last!
-        s.time += 8_000
-        s.x += Double(recent.count)
-        return [s]
+    mutating func reset() {
+        resets += 1
+        seen = 0
+        newest = nil
     }
-    mutating func reset() { resets += 1 }
+    mutating func contactChanged() {}
+    mutating func update(_ sample: PredictionSample) {
+        seen += 1
+        newest = sample
+    }
+    func extrapolate(by dt: Double) -> PredictionSample? {
+        guard var s = newest else { return nil }
+        s.x += Double(seen)
+        return s
+    }
 }
 
-@Test func predictorSeamFillsContactFramesOnly() {
-    var engine = StrokeEngine(predictor: ConstantPredictor())
+@Test func predictorSeamFillsFramesFromEachFramesOwnSample() {
+    // No hover predictions (scale 0), so contact frames alone carry them; the horizon is
+    // shorter than the shortest report interval the stage believes (1 ms): one, at the horizon.
+    let configuration = PredictionConfiguration(horizon: 0.0005, hoverHorizonScale: 0)
+    var engine = StrokeEngine(prediction: EnginePrediction(CountingPredictor(), configuration: configuration))
     let out = run(strokeEvents(start: 0, frames: 2), engine: &engine)
     for f in out.frames {
         if f.stroke == nil { #expect(f.predicted.isEmpty) } else { #expect(f.predicted.count == 1) }
     }
     let contact = out.frames.filter { $0.stroke != nil }
-    #expect(contact.map { $0.predicted[0].x - $0.sample.x } == [1, 2, 3], "sees the stroke's samples so far")
-    #expect((engine.predictor as? ConstantPredictor)?.resets == 1)
+    // The hover frame before pen-down was seen too: the predictor keeps motion across contact.
+    #expect(contact.map { $0.predicted[0].x - $0.sample.x } == [2, 3, 4], "sees every frame's sample")
+    #expect(contact.allSatisfy { $0.predicted[0].time == $0.sample.time + 500 })
+    #expect((engine.prediction?.predictor.base as? CountingPredictor)?.resets == 1)
 }
 
 @Test func strokeSampleCapKeepsMemoryBounded() {

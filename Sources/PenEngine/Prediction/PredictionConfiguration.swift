@@ -16,6 +16,9 @@ public struct PredictionConfiguration: Sendable, Hashable {
     public private(set) var inputSmoothing: Int
     /// How predictions undo that smoothing to aim at the real pen.
     public var compensation: SmoothingCompensation
+    /// With `.blend`, the share of the prediction from the inverted path (the rest: the modelled one).
+    public var blendWeight = Self.defaultBlendWeight
+    public static let defaultBlendWeight = 0.5
 
     public init(horizon: Double = 0.016, gapReset: Double = 0.020, liftPressure: Double = 0.01,
                 hoverHorizonScale: Double = 0.5, inputSmoothing: Int = 1,

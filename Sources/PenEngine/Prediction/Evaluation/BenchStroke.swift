@@ -26,12 +26,21 @@ public struct BenchEntrant: Sendable {
     public var compensation: SmoothingCompensation
     /// Whether the hover motion before pen-down is fed in.
     public var useLeadIn: Bool
+    /// penkit's predictor with other parameters (for `penkit bench predict-tune`); nil: `kind`'s defaults.
+    public var penkitParameters: PenkitPredictor.Parameters?
+    /// The stage's `.blend` weight.
+    public var blendWeight = PredictionConfiguration.defaultBlendWeight
 
     public init(name: String, kind: PredictorKind, compensation: SmoothingCompensation, useLeadIn: Bool = true) {
         self.name = name
         self.kind = kind
         self.compensation = compensation
         self.useLeadIn = useLeadIn
+    }
+
+    func makePredictor() -> any Predictor {
+        if let penkitParameters { return PenkitPredictor(parameters: penkitParameters) }
+        return kind.make()
     }
 
     /// Every shipped predictor as a client of it would run it: peers predict the path they

@@ -27,6 +27,15 @@ struct PredictTuneCommand: ParsableCommand {
     @Option(help: "Weight of jitter beyond the Kalman filter's in the objective.")
     var jitterWeight = 10.0
 
+    @Flag(help: "Choose only among candidates no worse than the shipped parameters (by more than 2 %) on any trace chosen on, in any of the three figures.")
+    var noWorse = false
+
+    @Flag(help: "Search only the two structural choices (blend weight 0, ½, 1; motion smoothing 0, 4, 8, 16 ms), every other parameter as shipped.")
+    var structural = false
+
+    @Option(help: "Also print per-trace figures of the candidates whose label contains this.")
+    var show: String?
+
     func run() throws {
         var names: [String] = []
         var perTrace: [[BenchStroke]] = []
@@ -44,13 +53,14 @@ struct PredictTuneCommand: ParsableCommand {
         }
         let kalman = scores(BenchEntrant(name: "kalman", kind: .kalman, compensation: .none))
         let shipped = scores(BenchEntrant.standard.first { $0.kind == .penkit }!)
-        let candidates = TuneCandidate.grid
+        let candidates = structural ? TuneCandidate.structuralGrid : TuneCandidate.grid
         let table = candidates.map { scores($0.entrant) }
 
         func best(on traces: [Int]) -> Int {
             let limit = TuneScore.pooled(traces.map { kalman[$0] }).jitter16
             var chosen = 0, chosenScore = Double.infinity
             for (c, row) in table.enumerated() {
+                if noWorse && !traces.allSatisfy({ row[$0].noWorse(than: shipped[$0]) }) { continue }
                 let score = TuneScore.pooled(traces.map { row[$0] }).objective(jitterLimit: limit, jitterWeight: jitterWeight)
                 if score < chosenScore { chosen = c; chosenScore = score }
             }
@@ -59,6 +69,7 @@ struct PredictTuneCommand: ParsableCommand {
 
         let all = Array(perTrace.indices)
         print("candidates: \(candidates.count); traces: \(names.count); input: \(smoothing ? "libinput-smoothed (live default)" : "raw")")
+        if noWorse { print("only candidates no worse than shipped (within 2 %) on every trace chosen on, in every figure") }
         print("objective: rmse16/0.40 + rmse32/0.85 + \(jitterWeight) × jitter16 beyond the Kalman filter's (relative), on the traces chosen on")
         print("")
         print("held-out trace".padding(toLength: 40, withPad: " ", startingAt: 0) + "  chosen on the others                          rmse16 rmse32 jit16 | shipped rmse16 rmse32 jit16 | kalman jit16")
@@ -81,6 +92,14 @@ struct PredictTuneCommand: ParsableCommand {
         let limit = TuneScore.pooled(kalman).jitter16
         let ranked = table.indices.sorted {
             TuneScore.pooled(table[$0]).objective(jitterLimit: limit, jitterWeight: jitterWeight) < TuneScore.pooled(table[$1]).objective(jitterLimit: limit, jitterWeight: jitterWeight)
+        }
+        if let show {
+            print("")
+            print("per trace (rmse16 rmse32 jit16), shipped first:")
+            print("  " + "shipped".padding(toLength: 44, withPad: " ", startingAt: 0) + shipped.map(\.columns).joined(separator: " |"))
+            for (c, candidate) in candidates.enumerated() where candidate.label.contains(show) {
+                print("  " + candidate.label.padding(toLength: 44, withPad: " ", startingAt: 0) + table[c].map(\.columns).joined(separator: " |"))
+            }
         }
         print("")
         print("best \(top) in-sample:")
@@ -127,6 +146,11 @@ struct TuneScore {
         rmse16 / 0.40 + rmse32 / 0.85 + jitterWeight * max(0, jitter16 - jitterLimit) / max(jitterLimit, 1e-9)
     }
 
+    /// No figure more than 2 % worse than `other`'s: a change that helps one trace by hurting another is refused.
+    func noWorse(than other: TuneScore) -> Bool {
+        rmse16 <= other.rmse16 * 1.02 && rmse32 <= other.rmse32 * 1.02 && jitter16 <= other.jitter16 * 1.02
+    }
+
     var columns: String { "  " + fixed(rmse16) + "   " + fixed(rmse32) + "  " + fixed(jitter16) }
 }
 
@@ -149,6 +173,19 @@ struct TuneCandidate {
     }
 
     private func ms(_ seconds: Double) -> String { String(Int((seconds * 1000).rounded())) }
+
+    /// The smoothing compensation (model, blend, invert) and the motion smoothing only.
+    static var structuralGrid: [TuneCandidate] {
+        var result: [TuneCandidate] = []
+        for blend in [0.0, 0.5, 1.0] {
+            for smoothingTime in [0.0, 0.004, 0.008, 0.016] {
+                var p = PenkitPredictor.Parameters()
+                p.motionSmoothing = smoothingTime
+                result.append(TuneCandidate(blendWeight: blend, parameters: p))
+            }
+        }
+        return result
+    }
 
     /// Round values only, in steps coarse enough that the choice cannot fit the traces' noise.
     static var grid: [TuneCandidate] {

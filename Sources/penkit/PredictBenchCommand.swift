@@ -67,7 +67,8 @@ struct PredictBenchCommand: ParsableCommand {
         let configuration = PredictionConfiguration(hoverHorizonScale: 1, inputSmoothing: smoothing ? 4 : 1)
         let benchmark = PredictionBenchmark(horizons: horizons, configuration: configuration)
         var entrants = BenchEntrant.standard
-        if variants { entrants += BenchEntrant.penkitVariants.filter { smoothing || $0.useLeadIn == false } }
+        // Without smoothing the compensations coincide: only the other variants differ.
+        if variants { entrants += BenchEntrant.penkitVariants.filter { smoothing || $0.compensation == .defaultChoice } }
         let results = entrants.flatMap { benchmark.evaluate($0, strokes: strokes) }
         let frames = strokes.reduce(0) { $0 + $1.input.samples.count }
         if json {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PenEngine
+import PenEvaluation
 
 /// `penkit bench predict-tune TRACES…`: how well penkit's predictor parameters would do on a
 /// recording they were not chosen on. For each trace, the candidate with the best score on the
@@ -27,7 +28,7 @@ struct PredictTuneCommand: ParsableCommand {
     @Option(help: "Weight of jitter beyond the Kalman filter's in the objective.")
     var jitterWeight = 10.0
 
-    @Flag(help: "Choose only among candidates no worse than the shipped parameters (by more than 2 %) on any trace chosen on, in any of the three figures.")
+    @Flag(help: "Choose only among candidates no worse (by more than 2 %) than penkit before this tuning round (`pk-before`: smoothing lag modelled, no motion smoothing) on any trace chosen on, in any of the three figures.")
     var noWorse = false
 
     @Flag(help: "Search only the two structural choices (blend weight 0, ½, 1; motion smoothing 0, 4, 8, 16 ms), every other parameter as shipped.")
@@ -53,6 +54,7 @@ struct PredictTuneCommand: ParsableCommand {
         }
         let kalman = scores(BenchEntrant(name: "kalman", kind: .kalman, compensation: .none))
         let shipped = scores(BenchEntrant.standard.first { $0.kind == .penkit }!)
+        let before = scores(BenchEntrant.penkitVariants.first { $0.name == "pk-before" }!)
         let candidates = structural ? TuneCandidate.structuralGrid : TuneCandidate.grid
         let table = candidates.map { scores($0.entrant) }
 
@@ -60,7 +62,7 @@ struct PredictTuneCommand: ParsableCommand {
             let limit = TuneScore.pooled(traces.map { kalman[$0] }).jitter16
             var chosen = 0, chosenScore = Double.infinity
             for (c, row) in table.enumerated() {
-                if noWorse && !traces.allSatisfy({ row[$0].noWorse(than: shipped[$0]) }) { continue }
+                if noWorse && !traces.allSatisfy({ row[$0].noWorse(than: before[$0]) }) { continue }
                 let score = TuneScore.pooled(traces.map { row[$0] }).objective(jitterLimit: limit, jitterWeight: jitterWeight)
                 if score < chosenScore { chosen = c; chosenScore = score }
             }
@@ -69,7 +71,7 @@ struct PredictTuneCommand: ParsableCommand {
 
         let all = Array(perTrace.indices)
         print("candidates: \(candidates.count); traces: \(names.count); input: \(smoothing ? "libinput-smoothed (live default)" : "raw")")
-        if noWorse { print("only candidates no worse than shipped (within 2 %) on every trace chosen on, in every figure") }
+        if noWorse { print("only candidates no worse than pk-before (within 2 %) on every trace chosen on, in every figure") }
         print("objective: rmse16/0.40 + rmse32/0.85 + \(jitterWeight) × jitter16 beyond the Kalman filter's (relative), on the traces chosen on")
         print("")
         print("held-out trace".padding(toLength: 40, withPad: " ", startingAt: 0) + "  chosen on the others                          rmse16 rmse32 jit16 | shipped rmse16 rmse32 jit16 | kalman jit16")
@@ -86,6 +88,7 @@ struct PredictTuneCommand: ParsableCommand {
         print("")
         print("pooled, leave one trace out:   " + pooledHeldOut.columns)
         print("pooled, shipped parameters:    " + TuneScore.pooled(shipped).columns)
+        print("pooled, pk-before:             " + TuneScore.pooled(before).columns)
         print("pooled, chosen on all (in-sample): " + TuneScore.pooled(table[inSample].map { $0 }).columns
               + "  " + candidates[inSample].label)
         print("pooled, kalman:                " + TuneScore.pooled(kalman).columns)
@@ -95,8 +98,9 @@ struct PredictTuneCommand: ParsableCommand {
         }
         if let show {
             print("")
-            print("per trace (rmse16 rmse32 jit16), shipped first:")
+            print("per trace (rmse16 rmse32 jit16; traces in the order above), shipped and pk-before first:")
             print("  " + "shipped".padding(toLength: 44, withPad: " ", startingAt: 0) + shipped.map(\.columns).joined(separator: " |"))
+            print("  " + "pk-before".padding(toLength: 44, withPad: " ", startingAt: 0) + before.map(\.columns).joined(separator: " |"))
             for (c, candidate) in candidates.enumerated() where candidate.label.contains(show) {
                 print("  " + candidate.label.padding(toLength: 44, withPad: " ", startingAt: 0) + table[c].map(\.columns).joined(separator: " |"))
             }

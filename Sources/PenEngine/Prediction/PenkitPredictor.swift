@@ -41,8 +41,10 @@ public struct PenkitPredictor: Predictor {
         /// Time constant (s) of an exponential filter on the fitted velocity and acceleration
         /// across real samples: it damps how much the prediction changes from frame to frame
         /// (jitter), at the cost of following changes of speed that much later. 0: no filter.
-        /// In seconds, not samples, so it means the same at every report rate.
-        public var motionSmoothing = 0.0
+        /// In seconds, not samples, so it means the same at every report rate. 8 ms: chosen by
+        /// `penkit bench predict-tune --structural --no-worse` from 0, 4, 8 and 16 ms, the same
+        /// choice with any one trace left out (docs/prediction.md).
+        public var motionSmoothing = 0.008
         /// Speed (mm/s) at which that time constant has halved, as a 1€ filter's cutoff rises
         /// with speed: slow pens, whose velocity estimates are mostly noise, are smoothed most,
         /// fast ones, whose changes of speed cost most when followed late, least. 0: constant.

@@ -22,7 +22,7 @@ public struct PredictionConfiguration: Sendable, Hashable {
 
     public init(horizon: Double = 0.016, gapReset: Double = 0.020, liftPressure: Double = 0.01,
                 hoverHorizonScale: Double = 0.5, inputSmoothing: Int = 1,
-                compensation: SmoothingCompensation = .model) {
+                compensation: SmoothingCompensation = .defaultChoice) {
         self.horizon = clamp(horizon.isFinite ? horizon : 0, 0, Self.horizonCap)
         // Out-of-range values fall back to sane ones rather than trapping on the hot path.
         self.gapReset = gapReset.isFinite && gapReset > 0 ? min(gapReset, 10) : 0.020

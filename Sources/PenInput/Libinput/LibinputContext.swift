@@ -118,6 +118,9 @@ public final class LibinputContext {
                 if let tool = libinput_event_get_tablet_tool_event(event),
                    let tabletEvent = TabletEvent(libinput: tool, type: type) {
                     body(.tabletTool(tabletEvent, device: info))
+                } else if let pad = libinput_event_get_tablet_pad_event(event),
+                          let padEvent = PadEvent(libinput: pad, type: type) {
+                    body(.tabletPad(padEvent, device: info))
                 } else {
                     body(.other(type: type.rawValue, device: info))
                 }

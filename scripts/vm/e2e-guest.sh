@@ -274,7 +274,7 @@ pad_lines_penkitd() {  # the client's pad messages, as debug-events words them
 }
 pad_lines_libinput() {
     sed -n -e 's/.*TABLET_PAD_BUTTON.*[[:space:]]\([0-9][0-9]*\) \(pressed\|released\) (mode \([0-9]*\)).*/button \1 \2 mode \3/p' \
-        -e 's/.*TABLET_PAD_\(RING\|STRIP\).* \(ring\|strip\) \([0-9]*\) position \([-0-9.]*\) (source \([a-z]*\)) (mode \([0-9]*\)).*/\2 \3 \4 \5 mode \6/p' "$1"
+        -e 's/.*TABLET_PAD_\(RING\|STRIP\).*[[:space:]]\(ring\|strip\) \([0-9]*\) position \([-0-9.]*\) (source \([a-z]*\)) (mode \([0-9]*\)).*/\2 \3 \4 \5 mode \6/p' "$1"
 }
 pads() {
     local reloads trace name m dbg
@@ -322,7 +322,9 @@ CONF
         fi
         local presses actions want
         presses=$(pad_lines_libinput "$dbg" | awk '$1 == "button" && $3 == "pressed" { printf "%s ", $2 }')
-        actions=$(grep '"type":"action"' "$m" | sed 's/.*"action":"\([^"]*\)".*"trigger":"\([^"]*\)".*/\1:\2/' | tr '\n' ' ')
+        # In press order (`t`): a held-back single goes out after a later button's immediate one.
+        actions=$(grep '"type":"action"' "$m" | sed 's/.*"action":"\([^"]*\)".*"t":\([0-9]*\).*"trigger":"\([^"]*\)".*/\2 \1:\3/' \
+            | sort -n | cut -d' ' -f2 | tr '\n' ' ')
         case $name in
             wacom-intuos5-pad) [ "$presses" = "0 0 0 1 " ] || fail "$name: libinput numbered the trace's BTN_0, BTN_0, BTN_0, BTN_1 as $presses"
                 want="showColorPalette:pad-0-double switchEraser:pad-0 myApp.padKey:pad-1 " ;;

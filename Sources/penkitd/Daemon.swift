@@ -22,7 +22,9 @@ final class Daemon: Sendable {
     /// The config's inks, shared with the input thread.
     private let inks: SharedInkChoice
     /// The config's device and tool sections, shared with the input thread.
-    private let tablets: SharedConfigValue<TabletSettings>
+    private let tablets: SharedSetting<TabletSettings>
+    /// The config's preferred actions, shared with the input thread.
+    private let actions: SharedSetting<ActionMap>
 
     init(config: DaemonConfig, logger: Logger, logLevel: SharedLogLevel, replay: ReplaySource?,
          journal: StrokeJournal.Opened, stops: StopSignals, probe: LatencyProbe? = nil,
@@ -32,7 +34,8 @@ final class Daemon: Sendable {
         self.journal = journal
         self.config = Mutex(config)
         self.inks = SharedInkChoice(config.inks)
-        self.tablets = SharedConfigValue(config.tabletSettings)
+        self.tablets = SharedSetting(config.tabletSettings)
+        self.actions = SharedSetting(config.actions)
         self.logger = logger
         self.logLevel = logLevel
         self.reloadConfig = reloadConfig
@@ -95,6 +98,7 @@ final class Daemon: Sendable {
         let journal = self.journal
         let inks = self.inks
         let tablets = self.tablets
+        let actions = self.actions
         let thread = Thread { [logger] in
             defer { inputDone.signal() }
             // The default 50 µs timer slack would be added to every paced replay frame and to
@@ -103,7 +107,7 @@ final class Daemon: Sendable {
             var pipeline = MessagePipeline(prediction: EnginePrediction.penkit(inputSmoothing: smoothed ? 4 : 1),
                                            journal: journal.journal, afterSeq: journal.lastSeq,
                                            afterStroke: journal.lastStrokeID, inks: inks, tablets: tablets,
-                                           variants: hub.predictionVariants)
+                                           variants: hub.predictionVariants, actions: actions)
             var lastTime: UInt64 = 0
             if let replay {
                 for device in devices { _ = pipeline.addDevice(device) }
@@ -157,7 +161,7 @@ final class Daemon: Sendable {
 
     /// SIGHUP: re-reads the config file (flags still win) and applies what can change at run
     /// time: log level, allowed peers, socket mode and group, history size, client limits and
-    /// buffers, inks (from the next stroke). The socket path and smoothing need a restart; a change to them is logged.
+    /// buffers, inks (from the next stroke), preferred actions (from the next press). The socket path and smoothing need a restart; a change to them is logged.
     private func reload() {
         // systemd shows the unit as reloading until READY=1 (MONOTONIC_USEC: what systemd 253+ asks of Type=notify-reload).
         SdNotify.send("RELOADING=1\nMONOTONIC_USEC=\(MonotonicClock.now())")
@@ -176,6 +180,7 @@ final class Daemon: Sendable {
                     if described != device { server.hub.deviceUpdated(described) }
                 }
             }
+            if new.actions != old.actions { actions.replace(new.actions) }
             var restart: [String] = []
             if new.socketPath != old.socketPath { restart.append("socket") }
             if new.smoothing != old.smoothing { restart.append("smoothing") }

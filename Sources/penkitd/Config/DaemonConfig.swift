@@ -33,10 +33,12 @@ struct DaemonConfig: Sendable, Equatable {
     var devices = DeviceSections()
     /// `[tool TOOL]` and `[tool serial SERIAL]` sections: pressure curve, thresholds, hover cut-off; reloaded on SIGHUP.
     var feel = ToolFeelChoice()
+    /// Preferred actions of stylus and pad buttons (`action-TRIGGER`, `action-double-press-ms`); reloaded on SIGHUP.
+    var actions = ActionMap()
 
     static let keys = ["socket", "socket-group", "socket-mode", "allow-users", "allow-groups",
                        "history-strokes", "client-buffer-bytes", "client-live-buffer-bytes",
                        "max-clients", "smoothing", "log-level", "state-dir", "journal", "journal-fsync",
                        "journal-fsync-interval-ms", "journal-max-bytes", "journal-max-age-days",
-                       "ink-TOOL", "ink-serial-SERIAL"]
+                       "ink-TOOL", "ink-serial-SERIAL"] + ActionMap.keys
 }

@@ -40,5 +40,5 @@ struct InkChoice: Sendable, Equatable {
     }
 }
 
-/// The ink choice in force, replaced on SIGHUP and read by the input thread when a stroke may begin.
-typealias SharedInkChoice = SharedConfigValue<InkChoice>
+/// The ink choice in force, replaced on SIGHUP and picked up when a stroke may begin.
+typealias SharedInkChoice = SharedSetting<InkChoice>

@@ -18,7 +18,7 @@ struct MessagePipeline {
     private var inksSeen: UInt64 = .max
     private var inkChoice: InkChoice?
     /// The config file's device and tool sections, picked up at proximity and tip events after a reload.
-    private let tablets: SharedConfigValue<TabletSettings>?
+    private let tablets: SharedSetting<TabletSettings>?
     private var tabletsSeen: UInt64 = .max
     private var tabletSettings = TabletSettings()
     /// The devices in use, whose mappings follow the config file.
@@ -26,6 +26,10 @@ struct MessagePipeline {
     private let baseConfiguration: EngineConfiguration
     /// The horizons clients asked for beyond the default; nil: every client gets the default.
     private let variants: PredictionVariants?
+    /// The config file's preferred actions, picked up at the next press or tick after a reload.
+    private let actionMap: SharedSetting<ActionMap>?
+    private var actionMapSeen: UInt64 = .max
+    private var actions = ActionResolver()
     /// Tablet events stamped earlier than the device's previous event. The engine keeps its clock
     /// (it never goes back), so nothing is lost, but a device or clock misbehaving must show:
     /// LiveSource logs the count.
@@ -39,11 +43,12 @@ struct MessagePipeline {
     init(configuration: EngineConfiguration = EngineConfiguration(),
          prediction: EnginePrediction? = EnginePrediction.penkit(),
          journal: StrokeJournal? = nil, afterSeq: UInt64 = 0, afterStroke: UInt64 = 0,
-         inks: SharedInkChoice? = nil, tablets: SharedConfigValue<TabletSettings>? = nil,
-         variants: PredictionVariants? = nil) {
+         inks: SharedInkChoice? = nil, tablets: SharedSetting<TabletSettings>? = nil,
+         variants: PredictionVariants? = nil, actions: SharedSetting<ActionMap>? = nil) {
         baseConfiguration = configuration
         self.inks = inks
         self.tablets = tablets
+        self.actionMap = actions
         self.variants = variants
         engine = StrokeEngine(configuration: configuration, prediction: prediction)
         engine.continueNumbering(afterSeq: afterSeq, afterStroke: afterStroke)
@@ -79,6 +84,7 @@ struct MessagePipeline {
     }
 
     mutating func consume(_ event: TabletEvent, device: Int, into out: inout OutboundBatch) {
+        actions.advance(to: event.time, into: &out)
         switch event.kind {
         case .proximity:
             // Mapping and feel change between proximities, never within a stroke.
@@ -89,6 +95,10 @@ struct MessagePipeline {
             if let button = event.button {
                 out.append(.buttons, ButtonMessage(device: device, time: event.time, button: button,
                                                    pressed: event.state == .pressed, tool: event.tool))
+                if event.state == .pressed, let barrel = ActionTrigger.stylusButton(code: button) {
+                    pressed(ActionResolver.Press(device: device, control: .stylus(barrel), time: event.time,
+                                                 button: button, tool: event.tool), into: &out)
+                }
             }
         case .tip:
             // Inks are chosen when a stroke begins, so a reload takes effect from the next one.
@@ -103,8 +113,25 @@ struct MessagePipeline {
         append(into: &out)
     }
 
-    /// Lets the engine's timeouts (late updates, missing tilt) fire up to `time`.
+    /// A pad's event: a raw `pad` message, and for a button press the user's preferred action.
+    mutating func consume(_ event: PadEvent, device: Int, into out: inout OutboundBatch) {
+        out.append(.buttons, PadMessage(device: device, event: event))
+        if event.kind == .button, event.pressed {
+            pressed(ActionResolver.Press(device: device, control: .pad(event.number), time: event.time,
+                                         button: event.number, tool: nil), into: &out)
+        } else {
+            actions.advance(to: event.time, into: &out)
+        }
+    }
+
+    private mutating func pressed(_ press: ActionResolver.Press, into out: inout OutboundBatch) {
+        if let map = actionMap?.changed(since: &actionMapSeen) { actions.replace(map, into: &out) }
+        actions.press(press, into: &out)
+    }
+
+    /// Lets the engine's timeouts (late updates, missing tilt) and held single presses fire up to `time`.
     mutating func advance(to time: UInt64, into out: inout OutboundBatch) {
+        actions.advance(to: time, into: &out)
         engineOutput.removeAll(keepingCapacity: true)
         engine.advance(to: time, into: &engineOutput)
         append(into: &out)
@@ -113,6 +140,7 @@ struct MessagePipeline {
     /// A device went away: its open strokes end cancelled.
     mutating func removeDevice(_ device: Int, at time: UInt64, into out: inout OutboundBatch) {
         devices[device] = nil
+        actions.release(device: device, into: &out)
         lastEventTime[device] = nil
         engineOutput.removeAll(keepingCapacity: true)
         engine.removeDevice(UInt32(device), at: time, into: &engineOutput)
@@ -122,6 +150,7 @@ struct MessagePipeline {
     /// Shutdown: every open stroke ends cancelled and every pending update expires,
     /// so each begun stroke is published exactly once.
     mutating func cancelOpenStrokes(at time: UInt64, into out: inout OutboundBatch) {
+        actions.releaseAll(into: &out)
         engineOutput.removeAll(keepingCapacity: true)
         engine.cancelAll(at: time, into: &engineOutput)
         engine.flush(into: &engineOutput)

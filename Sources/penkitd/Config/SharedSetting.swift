@@ -1,8 +1,8 @@
 import Synchronization
 
-/// A config value in force, replaced on SIGHUP (signal queue) and read by the input thread at
-/// points where a change may take effect; a generation number makes that read one atomic load.
-final class SharedConfigValue<Value: Sendable>: Sendable {
+/// A setting in force, replaced on SIGHUP (signal queue) and read by the input thread;
+/// a generation number makes the input thread's check one atomic load.
+final class SharedSetting<Value: Sendable>: Sendable {
     private let current: Mutex<Value>
     private let generation = Atomic<UInt64>(0)
 

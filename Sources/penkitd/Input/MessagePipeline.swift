@@ -19,12 +19,16 @@ struct MessagePipeline {
     private let baseConfiguration: EngineConfiguration
     /// The horizons clients asked for beyond the default; nil: every client gets the default.
     private let variants: PredictionVariants?
+    /// Pressure sources' attachments and readings, from the socket loop.
+    private let pressure: PressureInbox?
+    private var pressureTaken: [PressureInput] = []
 
     init(configuration: EngineConfiguration = EngineConfiguration(),
          predictor: (any FramePredictor)? = StageFramePredictor.penkit(),
          journal: StrokeJournal? = nil, afterSeq: UInt64 = 0, afterStroke: UInt64 = 0,
-         inks: SharedInkChoice? = nil, variants: PredictionVariants? = nil) {
+         inks: SharedInkChoice? = nil, variants: PredictionVariants? = nil, pressure: PressureInbox? = nil) {
         baseConfiguration = configuration
+        self.pressure = pressure
         self.inks = inks
         self.variants = variants
         engine = StrokeEngine(configuration: configuration, predictor: predictor)
@@ -34,6 +38,7 @@ struct MessagePipeline {
     }
 
     mutating func consume(_ event: TabletEvent, device: Int, into out: inout OutboundBatch) {
+        takePressure(into: &out)
         switch event.kind {
         case .proximity:
             out.append(.frames, ProximityMessage(device: device, time: event.time,
@@ -56,6 +61,7 @@ struct MessagePipeline {
 
     /// Lets the engine's timeouts (late updates, missing tilt) fire up to `time`.
     mutating func advance(to time: UInt64, into out: inout OutboundBatch) {
+        takePressure(into: &out)
         engineOutput.removeAll(keepingCapacity: true)
         engine.advance(to: time, into: &engineOutput)
         append(into: &out)
@@ -75,6 +81,29 @@ struct MessagePipeline {
         engine.cancelAll(at: time, into: &engineOutput)
         engine.flush(into: &engineOutput)
         append(into: &out)
+    }
+
+    /// Applies what pressure sources sent since the last call, before anything else the engine
+    /// does: a reading that arrived before a timeout is checked is never expired by it.
+    mutating func takePressure(into out: inout OutboundBatch) {
+        guard let pressure else { return }
+        pressure.take(into: &pressureTaken)
+        for input in pressureTaken {
+            engineOutput.removeAll(keepingCapacity: true)
+            switch input {
+            case .attach(let device, let attachment):
+                engine.attachPressureSource(attachment, device: device)
+                out.append(.devices, PressureSourceMessage.attached(PressureSourceRequest(
+                    device: Int(device), serial: attachment.serial, latency: attachment.latency, jitter: attachment.jitter)))
+            case .reading(let report, let arrival):
+                engine.handlePressure(report, arrival: arrival, into: &engineOutput)
+            case .detach(let device, let reason):
+                // Announced first: the updates that follow are the fallback's expiries.
+                out.append(.devices, PressureSourceMessage.detached(device: Int(device), reason: reason))
+                engine.detachPressureSource(device: device, at: MonotonicClock.now(), into: &engineOutput)
+            }
+            append(into: &out)
+        }
     }
 
     private mutating func append(into out: inout OutboundBatch) {

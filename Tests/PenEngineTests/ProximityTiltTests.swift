@@ -20,6 +20,12 @@ import PenKit
         #expect(!entries.isEmpty)
         for entry in entries {
             let frame = try #require(frames.first { $0.tool == entry.tool && $0.sample.time == entry.time })
+            let tilt = (try #require(entry.tiltX), try #require(entry.tiltY))
+            if tilt == (-64, -64) || tilt == (0, 0) {
+                // libinput's value for a pen that sent no tilt (docs/strokes.md): still unknown.
+                #expect(frame.sample.expectingUpdates.isSuperset(of: [.azimuth, .altitude]), "\(trace) \(entry.time)")
+                continue
+            }
             let expected = TiltConversion.azimuthAltitude(tiltX: try #require(entry.tiltX), tiltY: try #require(entry.tiltY))
             #expect(!frame.sample.estimated.contains(.azimuth) && !frame.sample.estimated.contains(.altitude),
                     "\(trace) \(entry.time): measured tilt marked as an estimate")

@@ -1,0 +1,171 @@
+import Foundation
+import PenKit
+import Testing
+
+/// penkitd's producer role with a spawned penkitd and real sockets: a source attached to a
+/// device turns its contact samples into force estimates that expect readings; readings,
+/// timeouts and misbehaving sources do what docs/protocol.md says, and nobody else notices.
+@Suite(.serialized) struct PressureSourceTests {
+    static let drag = "wacom-intuos4-6x9-stylus-drag.evemu"
+    static let tap = "wacom-intuos4-6x9-stylus-tap.evemu"
+    static let penkit = URL(fileURLWithPath: penkitdPath).deletingLastPathComponent().appendingPathComponent("penkit").path
+
+    static func declaration(device: Int = 1, latency: Int = 20_000, jitter: Int = 10_000) -> String {
+        "{\"type\":\"pressure-source\",\"version\":1,\"device\":\(device),\"latency\":\(latency),\"jitter\":\(jitter)}\n"
+    }
+
+    /// A connection declared as device 1's source, past its `attached` answer.
+    static func attachSource(_ daemon: DaemonProcess, latency: Int = 20_000, jitter: Int = 10_000) throws -> RawConnection {
+        let source = try daemon.connect()
+        #expect(type(try source.readLine() ?? "") == "hello")
+        try source.send(declaration(latency: latency, jitter: jitter))
+        let answer = object(try source.readLine() ?? "")
+        #expect(answer["type"] as? String == "pressure-source" && answer["state"] as? String == "attached", "\(answer)")
+        return source
+    }
+
+    static func points(_ stroke: String) -> [[String: Any]] {
+        (object(stroke)["stroke"] as? [String: Any])?["points"] as? [[String: Any]] ?? []
+    }
+
+    /// `penkitd --replay --realtime` plus `penkit pressure-feed` gives the strokes `penkit replay
+    /// --json --late-pressure` computes with the same delay: the live path fuses exactly as the replay.
+    @Test func pressureFeedEqualsReplayWithLatePressure() throws {
+        let trace = tracePath(Self.drag)
+        let daemon = try DaemonProcess(["--replay", trace, "--realtime", "--wait-clients", "2", "--exit-after-replay"])
+        let feed = Process()
+        feed.executableURL = URL(fileURLWithPath: Self.penkit)
+        feed.arguments = ["pressure-feed", trace, "--socket", daemon.socket, "--delay", "20±10"]
+        let feedOutput = Pipe()
+        feed.standardError = feedOutput
+        try feed.run()
+        let reader = try daemon.connect()
+        try reader.subscribe(["frames", "updates", "strokes", "devices"])
+        let lines = try reader.readAll(timeout: 120)
+        feed.waitUntilExit()
+        let feedLog = String(decoding: feedOutput.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(feed.terminationStatus == 0, "\(feedLog)")
+
+        #expect(lines.contains { type($0) == "pressure-source" && object($0)["state"] as? String == "attached" })
+        // Live, every contact frame's force was an estimate that expected an update …
+        let contact = lines.filter { type($0) == "frame" && object($0)["stroke"] != nil && !(object($0)["stroke"] is NSNull) }
+        #expect(!contact.isEmpty)
+        for frame in contact {
+            let sample = object(frame)["sample"] as? [String: Any] ?? [:]
+            #expect((sample["expecting"] as? [String])?.contains("force") == true, "\(frame)")
+        }
+        // … some updates came after the stroke ended, and none expired.
+        var ended = Set<Int>()
+        var afterEnd = 0
+        for line in lines {
+            let o = object(line)
+            if type(line) == "ended", let id = o["stroke"] as? Int { ended.insert(id) }
+            if type(line) == "update", let id = o["stroke"] as? Int, ended.contains(id) { afterEnd += 1 }
+            if type(line) == "update" { #expect((o["expired"] as? [String] ?? []).isEmpty, "\(line)") }
+        }
+        #expect(afterEnd > 0)
+
+        let replay = try run([Self.penkit, "replay", trace, "--json", "--late-pressure", "20±10"])
+        #expect(replay.status == 0)
+        let expected = StrokeComparison.strokes(inLines: replay.output.split(separator: "\n").filter { $0.contains("\"type\":\"stroke\"") })
+        let live = StrokeComparison.strokes(inLines: lines.filter { type($0) == "stroke" })
+        let comparison = StrokeComparison(actual: live, expected: expected, tolerance: 0, timeTolerance: 0)
+        #expect(comparison.passed, "\(comparison.differences.prefix(5))")
+        #expect(!expected.isEmpty && comparison.strokesCompared == expected.count)
+        #expect(live.flatMap { $0.points.map(\.force) } == expected.flatMap { $0.points.map(\.force) })
+        #expect(live.allSatisfy { $0.points.allSatisfy { !$0.estimated.contains(.force) } })
+    }
+
+    /// A source that never sends: each contact sample's force expires (an `update` with
+    /// `expired`), keeps the tablet's own pressure as its estimate, and the stroke is finalized
+    /// only after its last expiry.
+    @Test func silenceExpiresAndTheStrokeWaitsForIt() throws {
+        let daemon = try DaemonProcess(["--replay", tracePath(Self.tap), "--realtime", "--wait-clients", "1", "--exit-after-replay"])
+        let source = try Self.attachSource(daemon, latency: 0, jitter: 0)
+        let reader = try daemon.connect()
+        try reader.subscribe(["frames", "updates", "strokes"])
+        let lines = try reader.readAll(timeout: 120)
+        let expiries = lines.enumerated().filter { type($0.element) == "update" && (object($0.element)["expired"] as? [String])?.contains("force") == true }
+        let contact = lines.filter { type($0) == "frame" && object($0)["stroke"] is Int }
+        #expect(!contact.isEmpty && expiries.count == contact.count)
+        let stroke = try #require(lines.firstIndex { type($0) == "stroke" })
+        #expect(expiries.allSatisfy { $0.offset < stroke }, "finalized only when nothing is pending")
+        let forces = Self.points(lines[stroke]).compactMap { ($0["force"] as? NSNumber)?.doubleValue }
+        let inBand = contact.compactMap { ((object($0)["sample"] as? [String: Any])?["force"] as? NSNumber)?.doubleValue }
+        #expect(forces == inBand && forces.contains { $0 > 0 })
+        _ = source
+    }
+
+    /// A source that leaves mid-stroke: readers hear that the device fell back to in-band
+    /// pressure, what waited expires, and the rest of the stroke is measured in-band.
+    @Test func sourceDisconnectingMidStrokeFallsBackToInBand() throws {
+        let daemon = try DaemonProcess(["--replay", tracePath(Self.drag), "--realtime", "--wait-clients", "1", "--exit-after-replay"])
+        var source: RawConnection? = try Self.attachSource(daemon)
+        let reader = try daemon.connect()
+        try reader.subscribe(["frames", "updates", "strokes", "devices"])
+        var lines = try reader.read(until: { type($0) == "frame" && object($0)["stroke"] is Int })
+        source = nil  // closes the connection mid-stroke
+        lines += try reader.readAll(timeout: 120)
+        _ = source
+        let detached = try #require(lines.firstIndex { type($0) == "pressure-source" && object($0)["state"] as? String == "detached" })
+        #expect(object(lines[detached])["fallback"] as? String == "in-band")
+        #expect(lines[..<detached].contains { type($0) == "frame" && object($0)["stroke"] is Int })
+        let laterContact = lines[(detached + 1)...].filter { type($0) == "frame" && object($0)["stroke"] is Int }
+        #expect(!laterContact.isEmpty)
+        for frame in laterContact {
+            let sample = object(frame)["sample"] as? [String: Any] ?? [:]
+            #expect(!((sample["expecting"] as? [String])?.contains("force") ?? false))
+            #expect(!((sample["estimated"] as? [String])?.contains("force") ?? false))
+        }
+        #expect(lines.filter { type($0) == "stroke" }.count == 1)
+        #expect(daemon.waitForExit() == 0)
+    }
+
+    /// Only root, penkitd's own user and `pressure-sources` may produce: an allowed reader is not a source.
+    @Test func anAllowedReaderIsRefusedAsASource() throws {
+        let daemon = try DaemonProcess(["--replay", tracePath(Self.tap), "--realtime", "--loop", "--allow-users", "nobody"],
+                                       socketMode: "0666")
+        let result = try runAsNobody(["/usr/bin/python3", repositoryRoot + "/examples/pressure-bridge.py",
+                                      "--socket", daemon.socket, "--device", "1"])
+        #expect(result.status == 2, "\(result.output)")
+        #expect(result.output.contains("refused"))
+        #expect(daemon.log.contains("refused a pressure source"))
+        // As a reader, nobody is served.
+        let reader = try runAsNobody(["/usr/bin/python3", repositoryRoot + "/examples/penkit_client.py", "--socket", daemon.socket, "--count", "1"])
+        #expect(!reader.output.contains("refused"), "\(reader.output)")
+        #expect(daemon.stop() == 0)
+    }
+
+    /// Lying and flooding sources are cut off with a clear error; their device falls back to
+    /// in-band pressure, announced to readers, and a reader keeps receiving frames.
+    @Test(arguments: ["time_in_future", "time_backwards", "out_of_range", "flood", "malformed"])
+    func misbehavingSourceIsCutOff(code: String) throws {
+        let daemon = try DaemonProcess(["--replay", tracePath(Self.tap), "--realtime", "--loop"])
+        let reader = try daemon.connect()
+        try reader.subscribe(["frames", "devices"])
+        let source = try Self.attachSource(daemon)
+        let now = monotonicMicroseconds()
+        var lines = ""
+        switch code {
+        case "time_in_future": lines = "{\"type\":\"pressure\",\"t\":\(now + 5_000_000),\"force\":0.5}\n"
+        case "time_backwards":
+            lines = "{\"type\":\"pressure\",\"t\":\(now - 1_000),\"force\":0.5}\n{\"type\":\"pressure\",\"t\":\(now - 50_000),\"force\":0.5}\n"
+        case "out_of_range": lines = "{\"type\":\"pressure\",\"t\":\(now - 1_000),\"force\":1.5}\n"
+        case "flood": lines = String(repeating: "{\"type\":\"pressure\",\"t\":\(now - 1_000),\"force\":0.5}\n", count: 3000)
+        default: lines = "{\"type\":\"pressure\",\"t\":-5,\"force\":0.5}\n"
+        }
+        try source.send(lines)
+        let error = object(try #require(try source.read(until: { type($0) == "error" }).last))
+        #expect(error["code"] as? String == code, "\(error)")
+        #expect(error["fatal"] as? Bool == true)
+        #expect((error["message"] as? String)?.isEmpty == false)
+        let seen = try reader.read(until: { type($0) == "pressure-source" && object($0)["state"] as? String == "detached" })
+        #expect(type(seen.last ?? "") == "pressure-source")
+        // The reader is undisturbed: frames keep coming.
+        let more = try reader.read(until: { type($0) == "frame" })
+        #expect(type(more.last ?? "") == "frame")
+        // The device can take a new source.
+        _ = try Self.attachSource(daemon)
+        #expect(daemon.stop() == 0)
+    }
+}

@@ -28,6 +28,9 @@ struct PressureFeedCommand: AsyncParsableCommand {
     @Option(help: "Delay after each sample, MS[±JITTER] milliseconds (jitter uniform, seeded as replay --late-pressure).")
     var delay: String = "0"
 
+    @Option(help: "The latency to state to penkitd, milliseconds (default: the delay's): how long a sample waits for its reading.")
+    var statedLatency: Double?
+
     @Option(help: "penkitd's device id to feed (default: the first device penkitd announces).")
     var device: Int?
 
@@ -85,7 +88,8 @@ struct PressureFeedCommand: AsyncParsableCommand {
 
     private func attach(device: Int, late: LatePressure, pressures: [Double]) throws -> PressureFeed {
         let source = try daemon.connect()
-        try source.send(PressureSourceRequest(device: device, latency: late.latency, jitter: late.jitter).jsonLine())
+        let latency = statedLatency.map { UInt64(max(0, min($0, 10_000)) * 1000) } ?? late.latency
+        try source.send(PressureSourceRequest(device: device, latency: latency, jitter: late.jitter).jsonLine())
         FileHandle.standardError.write(Data("pressure-feed: source for device \(device), \(pressures.count) readings\n".utf8))
         return PressureFeed(source: source, pressures: pressures, delays: late.delays())
     }

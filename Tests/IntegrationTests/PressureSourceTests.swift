@@ -35,7 +35,9 @@ import Testing
         let daemon = try DaemonProcess(["--replay", trace, "--realtime", "--wait-clients", "2", "--exit-after-replay"])
         let feed = Process()
         feed.executableURL = URL(fileURLWithPath: Self.penkit)
-        feed.arguments = ["pressure-feed", trace, "--socket", daemon.socket, "--delay", "20±10"]
+        // A generous stated latency: a reading delayed on a busy machine still counts (a real
+        // late reading is what the timeout tests are for).
+        feed.arguments = ["pressure-feed", trace, "--socket", daemon.socket, "--delay", "20±10", "--stated-latency", "5000"]
         let feedOutput = Pipe()
         feed.standardError = feedOutput
         try feed.run()

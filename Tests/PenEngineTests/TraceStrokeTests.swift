@@ -116,7 +116,8 @@ import PenKit
             })
             #expect(u.sample.time < firstChange.time)
             let expected = TiltConversion.azimuthAltitude(tiltX: firstChange.tiltX!, tiltY: firstChange.tiltY!)
-            #expect(u.sample.azimuth == expected.azimuth && u.sample.altitude == expected.altitude)
+            // libinput and the decoder may differ in the last bit
+            #expect(abs(u.sample.azimuth - expected.azimuth) < 1e-9 && abs(u.sample.altitude - expected.altitude) < 1e-9)
             #expect(u.sample.expectingUpdates.isEmpty && u.sample.estimated.contains(.azimuth))
         }
     }

@@ -145,6 +145,11 @@ final class Hub: Sendable {
             guard let client = state.clients[fd] else { return }
             if events & Epoll.hangup != 0 {
                 // The peer closed both directions (a half-close only ends its input): nothing can reach it.
+                // A source's last readings may still wait in the socket: they count, so take them first.
+                if client.pressureSource != nil, !client.readingPaused {
+                    _ = client.readAvailable()
+                    processRequests(client, &state)
+                }
                 client.markFinished()
             } else {
                 if events & Epoll.output != 0 {

@@ -5,7 +5,8 @@ let package = Package(
     name: "penkit",
     products: [
         .library(name: "PenKit", targets: ["PenKit"]),
-        // For Fuzz/, the libFuzzer package, which builds the trace readers with -sanitize=fuzzer.
+        // For Fuzz/, the libFuzzer package, which builds the trace readers with -sanitize=fuzzer: pure
+        // Swift, so the fuzz build links no C library of the project.
         .library(name: "PenInput", targets: ["PenInput"]),
         .executable(name: "penkitd", targets: ["penkitd"]),
         .executable(name: "penkit", targets: ["penkit"]),
@@ -34,14 +35,21 @@ let package = Package(
             "PenKit",
             .product(name: "DequeModule", package: "swift-collections"),
         ]),
-        // Trace readers, the evdev tablet decoder, live libinput and uinput replay.
+        // Trace readers and the evdev tablet decoder: pure Swift, no C library, so Fuzz/ links it alone.
         .target(name: "PenInput", dependencies: [
-            "PenKit", "CLibinput", "CLibevdev", "CUdev",
+            "PenKit",
             .product(name: "Yams", package: "Yams"),
         ]),
+        // The Linux side of input: live libinput and udev, uinput devices for replay.
+        .target(name: "PenInputLinux", dependencies: ["PenKit", "PenInput", "CLibinput", "CLibevdev", "CUdev"]),
+        // Tool code, never linked by penkitd: the libinput oracle recorder (penkit oracle).
+        .target(name: "PenOracle", dependencies: ["PenKit", "PenInput", "PenInputLinux", "CLibevdev"]),
+        // Tool code, never linked by penkitd: traces replayed through the engine, stroke comparison,
+        // prediction evaluation (penkit replay, compare, bench, and the tests).
+        .target(name: "PenEvaluation", dependencies: ["PenKit", "PenEngine", "PenInput"]),
         .executableTarget(name: "penkitd", dependencies: [
             "CThreadTuning", "CSocketEvents",
-            "PenKit", "PenEngine", "PenInput",
+            "PenKit", "PenEngine", "PenInput", "PenInputLinux",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "DequeModule", package: "swift-collections"),
@@ -55,14 +63,17 @@ let package = Package(
             .product(name: "NIOWebSocket", package: "swift-nio"),
         ]),
         .executableTarget(name: "penkit", dependencies: [
-            "CThreadTuning", "PenKit", "PenEngine", "PenInput", "PenView",
+            "CThreadTuning", "PenKit", "PenEngine", "PenInput", "PenInputLinux", "PenOracle", "PenEvaluation",
+            "PenView",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
         .testTarget(name: "PenKitTests", dependencies: ["PenKit"]),
-        .testTarget(name: "PenInputTests", dependencies: ["PenInput", "PenKit"]),
-        .testTarget(name: "PenEngineTests", dependencies: ["PenEngine", "PenInput", "PenKit"]),
+        .testTarget(name: "PenInputTests", dependencies: [
+            "PenInput", "PenInputLinux", "PenOracle", "PenKit", "CLibevdev",
+        ]),
+        .testTarget(name: "PenEngineTests", dependencies: ["PenEngine", "PenEvaluation", "PenInput", "PenKit"]),
         .testTarget(name: "PenViewTests", dependencies: ["PenView", "PenKit", "penkit"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["PenKit", "PenInput", "penkitd"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["PenKit", "PenInput", "PenInputLinux", "penkitd"]),
     ]
 )

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PenInput
+import PenInputLinux
 import PenKit
 
 /// `penkit libinput-events --device /dev/input/eventN`: real libinput's tablet-tool events

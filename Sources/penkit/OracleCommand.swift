@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PenInput
 import PenKit
+import PenOracle
 
 /// `penkit oracle TRACE... --out DIR`: replays traces through uinput into real libinput and
 /// writes what libinput reports as fixtures (one TabletEvent JSON line per event, times on

@@ -1,5 +1,7 @@
 import ArgumentParser
+import PenInputLinux
 import PenKit
+import PenOracle
 
 @main
 struct Penkit: AsyncParsableCommand {

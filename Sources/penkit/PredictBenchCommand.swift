@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PenEngine
+import PenEvaluation
 import PenInput
 
 /// `penkit bench predict TRACES…`: every predictor as a client receives its predictions,

@@ -1,5 +1,6 @@
 import Foundation
 import PenEngine
+import PenEvaluation
 
 /// The people-facing table of `penkit bench predict`: one block per horizon.
 func predictTable(_ results: [PredictionMetrics], horizons: [Double], strokes: Int, frames: Int,

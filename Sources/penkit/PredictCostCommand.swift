@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PenEngine
+import PenEvaluation
 import PenInput
 
 /// `penkit bench predict-cost TRACES…`: time per frame of each predictor, as the live path

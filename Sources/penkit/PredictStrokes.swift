@@ -1,4 +1,5 @@
 import PenEngine
+import PenEvaluation
 import PenInput
 import PenKit
 

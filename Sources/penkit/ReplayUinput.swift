@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PenInput
+import PenInputLinux
 
 /// `penkit replay TRACE --uinput`: creates a uinput device with the trace's exact
 /// description, waits for a reader to open it (penkitd, libinput debug-events, ...), zeroes

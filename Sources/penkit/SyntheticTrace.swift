@@ -1,5 +1,6 @@
 import Foundation
 import PenEngine
+import PenEvaluation
 import PenKit
 
 /// `SyntheticStroke`'s stroke as an evemu recording of the Intuos4 6x9 in traces/, so

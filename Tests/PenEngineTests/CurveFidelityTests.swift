@@ -1,6 +1,7 @@
-import Testing
 import PenEngine
+import PenEvaluation
 import PenKit
+import Testing
 
 /// How far the finalized strokes' B-spline strays from the measured samples, on
 /// every shared trace. docs/strokes.md states these bounds.

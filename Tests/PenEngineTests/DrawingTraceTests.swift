@@ -1,6 +1,7 @@
-import Testing
 import PenEngine
+import PenEvaluation
 import PenKit
+import Testing
 
 /// The Cintiq trace's eraser strokes (the pen turned round: BTN_TOOL_RUBBER) applied
 /// to a drawing, checked against the geometry: each stroke's rendered outline (the

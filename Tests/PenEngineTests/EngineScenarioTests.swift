@@ -1,6 +1,7 @@
-import Testing
 @testable import PenEngine
+import PenEvaluation
 import PenKit
+import Testing
 
 /// Hand-built event sequences for the cases the traces do not contain.
 private let pen = ToolIdentity(type: .pen, serial: 7, id: 0x802)

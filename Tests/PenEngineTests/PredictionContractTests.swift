@@ -1,7 +1,8 @@
-import Testing
 import Foundation
 @testable import PenEngine
+import PenEvaluation
 import PenKit
+import Testing
 
 /// Samples every `interval` µs moving at `velocity` mm/s along x, with pressure `pressure(i)`.
 private func uniformStroke(count: Int, interval: UInt64 = 4_000, start: UInt64 = 1_000_000,

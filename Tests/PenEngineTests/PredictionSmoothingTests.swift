@@ -1,7 +1,8 @@
-import Testing
 import Foundation
 @testable import PenEngine
+import PenEvaluation
 import PenKit
+import Testing
 
 /// libinput's tablet smoothing as evdev-tablet.c does it, written out here independently of the
 /// code under test: positions in device units (200 per mm), the mean of the last four raw

@@ -1,6 +1,7 @@
-import Testing
 import PenEngine
+import PenEvaluation
 import PenKit
+import Testing
 
 /// The engine on every shared trace, checked against libinput's events.
 @Suite struct TraceStrokeTests {

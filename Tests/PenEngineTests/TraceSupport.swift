@@ -1,5 +1,6 @@
 import Foundation
 import PenEngine
+import PenEvaluation
 import PenInput
 import PenKit
 

@@ -1,6 +1,7 @@
 import Foundation
 @testable import PenInput
 import PenKit
+@testable import PenOracle
 import Testing
 
 /// The decoder against real libinput 1.22: every bundled trace was replayed through uinput in a

@@ -1,7 +1,9 @@
 import CLibevdev
 import Foundation
-import Testing
 @testable import PenInput
+@testable import PenInputLinux
+@testable import PenOracle
+import Testing
 
 /// Real `libinput record` output, made in the VM by `make e2e` while `penkit replay --uinput`
 /// played a bundled trace (committed in Tests/Fixtures/libinput-record/vm/), read back through penkit's

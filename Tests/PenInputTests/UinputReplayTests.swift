@@ -1,8 +1,10 @@
 import CLibevdev
 import Glibc
-import Testing
 @testable import PenInput
+@testable import PenInputLinux
 import PenKit
+@testable import PenOracle
+import Testing
 
 /// The host-side parts of a uinput replay: framing, what the kernel's input core passes on,
 /// mapping kernel times back to the trace, and the 50 ms faithfulness check. The kernel

@@ -1,4 +1,5 @@
 import PenInput
+import PenInputLinux
 import PenKit
 import Testing
 

@@ -1,7 +1,5 @@
-import CLibevdev
-
 /// linux/input.h codes as UInt16, so the decoder compares without casts.
-enum Code {
+enum Code: KernelInputCodes {
     static let evSyn = UInt16(EV_SYN), evKey = UInt16(EV_KEY), evRel = UInt16(EV_REL)
     static let evAbs = UInt16(EV_ABS), evMsc = UInt16(EV_MSC)
 

@@ -1,7 +1,5 @@
-import CLibevdev
-
 /// Event type and code names as quirks files write them (`ABS_TILT_X`, `EV_REL`, `BTN_STYLUS`).
-enum EventCodeNames {
+enum EventCodeNames: KernelInputCodes {
     /// (type, code) for a name; code nil for a bare `EV_*` type.
     static func parse(_ name: String) -> (type: UInt16, code: UInt16?)? {
         if let type = types[name] { return (type, nil) }
@@ -11,9 +9,9 @@ enum EventCodeNames {
         else if name.hasPrefix("BTN_") || name.hasPrefix("KEY_") { type = Code.evKey }
         else if name.hasPrefix("MSC_") { type = Code.evMsc }
         else { return nil }
-        // libevdev knows every name; the library is linked already, so ask it.
-        let code = libevdev_event_code_from_name(UInt32(type), name)
-        return code < 0 ? nil : (type, UInt16(code))
+        // The names libevdev resolves (EventCodeTable.swift), without linking libevdev.
+        guard let code = codes[name] else { return nil }
+        return (type, code)
     }
 
     static let types: [String: UInt16] = [

@@ -1,8 +1,6 @@
-import CLibevdev
-
 /// The kernel's largest valid code per event type (linux/input-event-codes.h), so a reader can
 /// reject a code no device can send before it reaches a decoder that indexes tables by code.
-enum EventCodeLimits {
+enum EventCodeLimits: KernelInputCodes {
     static let maxType = UInt16(EV_MAX)
     static let maxProperty = UInt16(INPUT_PROP_MAX)
     static let syn = UInt16(EV_SYN)

@@ -1,6 +1,7 @@
 import Glibc
 import Logging
 import PenInput
+import PenInputLinux
 import PenKit
 import Synchronization
 

@@ -1,0 +1,56 @@
+import PenEngine
+import PenInput
+import PenKit
+
+/// One stroke as a benchmark replays it: the samples a client's input delivers (libinput's
+/// smoothed positions under its default), the hover samples just before it in the same
+/// proximity (fed, not scored: they let prediction start at pen-down), and the real pen's
+/// path, the raw decode of the same events, that every prediction is judged against.
+public struct BenchStroke: Sendable {
+    public var leadIn: [PredictionSample]
+    public var input: Trajectory
+    public var truth: Trajectory
+
+    public init(leadIn: [PredictionSample] = [], input: Trajectory, truth: Trajectory) {
+        self.leadIn = leadIn
+        self.input = input
+        self.truth = truth
+    }
+
+    /// A stroke judged against its own input (raw input, or synthetic motion).
+    public init(_ trajectory: Trajectory) {
+        self.init(input: trajectory, truth: trajectory)
+    }
+}
+
+/// A predictor as the benchmark runs it: how it is made, and how its stage treats the input.
+public struct BenchEntrant: Sendable {
+    public var name: String
+    public var kind: PredictorKind
+    public var compensation: SmoothingCompensation
+    /// Whether the hover motion before pen-down is fed in.
+    public var useLeadIn: Bool
+
+    public init(name: String, kind: PredictorKind, compensation: SmoothingCompensation, useLeadIn: Bool = true) {
+        self.name = name
+        self.kind = kind
+        self.compensation = compensation
+        self.useLeadIn = useLeadIn
+    }
+
+    /// Every shipped predictor as a client of it would run it: peers predict the path they
+    /// receive; penkit compensates the smoothing (its default, `.model`).
+    public static var standard: [BenchEntrant] {
+        PredictorKind.allCases.map {
+            BenchEntrant(name: $0.rawValue, kind: $0, compensation: $0 == .penkit ? .model : .none)
+        }
+    }
+
+    /// penkit's design alternatives, for measuring what each part brings.
+    public static var penkitVariants: [BenchEntrant] {
+        [BenchEntrant(name: "pk-invert", kind: .penkit, compensation: .invert),
+         BenchEntrant(name: "pk-blend", kind: .penkit, compensation: .blend),
+         BenchEntrant(name: "pk-nocomp", kind: .penkit, compensation: .none),
+         BenchEntrant(name: "pk-nolead", kind: .penkit, compensation: .model, useLeadIn: false)]
+    }
+}

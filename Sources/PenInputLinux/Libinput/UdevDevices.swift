@@ -1,0 +1,53 @@
+import CUdev
+import Glibc
+import PenInput
+
+/// What udev knows of input nodes. libinput only accepts a node that udev has processed
+/// (it reads the ID_INPUT_* tags), and penkit only opens nodes udev tags ID_INPUT_TABLET=1.
+public enum UdevDevices {
+    /// Whether udev has processed the device at `syspath` (e.g. /sys/class/input/event5).
+    public static func isInitialized(syspath: String) -> Bool {
+        guard let udev = udev_new() else { return false }
+        defer { udev_unref(udev) }
+        guard let device = udev_device_new_from_syspath(udev, syspath) else { return false }
+        defer { udev_device_unref(device) }
+        return udev_device_get_is_initialized(device) != 0
+    }
+
+    /// Waits, polling udev's database, until it has processed the device; false on timeout.
+    /// Under emulation this takes seconds, so a fixed sleep would be either slow or wrong.
+    public static func waitUntilInitialized(syspath: String, timeoutMicroseconds: UInt64) -> Bool {
+        let deadline = MonotonicClock.nowMicroseconds() + timeoutMicroseconds
+        while !isInitialized(syspath: syspath) {
+            if MonotonicClock.nowMicroseconds() >= deadline { return false }
+            usleep(10_000)
+        }
+        return true
+    }
+
+    /// Whether udev tags the node at `devnode` (/dev/input/eventN) as a tablet (ID_INPUT_TABLET=1).
+    public static func isTablet(devnode: String) -> Bool {
+        var st = stat()
+        guard stat(devnode, &st) == 0, (st.st_mode & S_IFMT) == S_IFCHR else { return false }
+        guard let udev = udev_new() else { return false }
+        defer { udev_unref(udev) }
+        guard let device = udev_device_new_from_devnum(udev, CChar(UInt8(ascii: "c")), st.st_rdev) else { return false }
+        defer { udev_device_unref(device) }
+        guard let value = udev_device_get_property_value(device, "ID_INPUT_TABLET") else { return false }
+        return String(cString: value) == "1"
+    }
+}
+
+extension UdevDevices {
+    /// Whether the kernel has already taken the input device at `devnode` away (unplugged).
+    /// Opens the node and asks its version: evdev answers ENODEV (or the node is gone) once the
+    /// device is unregistered. Any other failure (e.g. no permission) counts as present.
+    public static func isGone(devnode: String) -> Bool {
+        let fd = open(devnode, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        if fd < 0 { return errno == ENODEV || errno == ENOENT || errno == ENXIO }
+        defer { close(fd) }
+        var version: Int32 = 0
+        let eviocgversion: UInt = 0x8004_4501  // _IOR('E', 0x01, int)
+        return ioctl(fd, eviocgversion, &version) < 0 && errno == ENODEV
+    }
+}

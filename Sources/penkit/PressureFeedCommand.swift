@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PenEngine
+import PenEvaluation
 import PenInput
 import PenKit
 

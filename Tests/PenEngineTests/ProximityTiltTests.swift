@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import PenEngine
+import PenEvaluation
 import PenInput
 import PenKit
 

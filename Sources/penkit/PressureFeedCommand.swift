@@ -58,13 +58,12 @@ struct PressureFeedCommand: AsyncParsableCommand {
                 // then starts only once every contact frame will expect this source.
                 if target == nil { target = devices.first?.id }
                 if let id = target, devices.contains(where: { $0.id == id }) {
-                    feed = try attach(device: id, late: late, pressures: pressures)
-                    try await feed?.attached()
+                    feed = try await attach(device: id, late: late, pressures: pressures)
                 }
                 try reader.subscribe([.frames, .devices])
             case .device(let change) where change.change == .added && feed == nil:
                 target = target ?? change.device.id
-                if change.device.id == target { feed = try attach(device: change.device.id, late: late, pressures: pressures) }
+                if change.device.id == target { feed = try await attach(device: change.device.id, late: late, pressures: pressures) }
             case .engine(.frame(let frame)) where frame.stroke != nil && frame.sample.expectingUpdates.contains(.force):
                 guard let feed else { continue }
                 if try await feed.sampleSeen(at: frame.sample.time) {
@@ -87,12 +86,14 @@ struct PressureFeedCommand: AsyncParsableCommand {
         await feed?.finish()
     }
 
-    private func attach(device: Int, late: LatePressure, pressures: [Double]) throws -> PressureFeed {
+    private func attach(device: Int, late: LatePressure, pressures: [Double]) async throws -> PressureFeed {
         let source = try daemon.connect()
         let latency = statedLatency.map { UInt64(max(0, min($0, 10_000)) * 1000) } ?? late.latency
         try source.send(PressureSourceRequest(device: device, latency: latency, jitter: late.jitter).jsonLine())
-        FileHandle.standardError.write(Data("pressure-feed: source for device \(device), \(pressures.count) readings\n".utf8))
-        return PressureFeed(source: source, pressures: pressures, delays: late.delays())
+        let feed = PressureFeed(source: source, pressures: pressures, delays: late.delays())
+        try await feed.attached()
+        FileHandle.standardError.write(Data("pressure-feed: attached to device \(device), \(pressures.count) readings to send\n".utf8))
+        return feed
     }
 }
 

@@ -47,7 +47,9 @@ struct PressureFeedCommand: AsyncParsableCommand {
             .map(\.event.axes.pressure)
         guard !pressures.isEmpty else { throw RuntimeFailure("\(trace): no contact samples with pressure") }
 
-        let reader = try daemon.connect()
+        // Every contact frame counts (a dropped one would shift the trace onto the wrong samples):
+        // a deep buffer, so that a busy machine delays this reader rather than making penkitd drop for it.
+        let reader = try daemon.connect(bufferLines: 1 << 16)
         var target = device
         var feed: PressureFeed?
         for try await line in reader.lines {

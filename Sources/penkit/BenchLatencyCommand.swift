@@ -51,6 +51,7 @@ struct BenchLatencyCommand: AsyncParsableCommand {
             var dropped: [UInt64] = []
             var throughput: [Double] = []
             var throughputDropped: [UInt64] = []
+            var throughputCPU: [Double] = []
             var probe: String?
             for _ in 0..<runs {
                 // Side by side: the floor right before penkitd, with as many reader threads as clients.
@@ -61,10 +62,11 @@ struct BenchLatencyCommand: AsyncParsableCommand {
                 probe = latency.probe
                 cpu.append(latency.cpuSeconds / latency.wallSeconds * 100)
                 dropped.append(latency.dropped)
-                let counted = try measureThroughput(binary: binary, clients: count)
+                let (counted, cpuPerFrame) = try measureThroughput(binary: binary, clients: count)
                 // The slowest client's rate: every client gets at least this many frames per second.
                 throughput.append(counted.map(\.framesPerSecond).min() ?? 0)
                 throughputDropped.append(counted.map(\.dropped).reduce(0, +))
+                throughputCPU.append(cpuPerFrame)
             }
             let p = Self.medians(penkitd)
             let f = Self.medians(floor)
@@ -77,6 +79,10 @@ struct BenchLatencyCommand: AsyncParsableCommand {
             print("  penkitd CPU in the real-time replay: " + String(format: "%.1f", Self.median(cpu)) + " % of one core")
             print("  unpaced throughput to each of \(count) client(s): \(Int(Self.median(throughput))) frames/s (slowest client, median of "
                   + "\(throughput.map { String(Int($0)) }.joined(separator: ", ")); frames dropped \(throughputDropped.map(String.init).joined(separator: ", ")))")
+            let perFrame = Self.median(throughputCPU)
+            print("  penkitd CPU per frame produced, unpaced: " + String(format: "%.2f", perFrame * 1e6) + " µs (median of "
+                  + throughputCPU.map { String(format: "%.2f", $0 * 1e6) }.joined(separator: ", ") + "): "
+                  + "\(perFrame > 0 ? Int(1 / perFrame) : 0) frames/s on a core of its own")
         }
     }
 
@@ -123,47 +129,33 @@ struct BenchLatencyCommand: AsyncParsableCommand {
         }
     }
 
+    /// The clients are plain reader threads, as the floor's are (a client library's own hops
+    /// between threads would be measured otherwise, not penkitd).
     private func measureLatency(binary: String, clients: Int) async throws -> LatencyResult {
         let daemon = try BenchDaemon(binary: binary, arguments: ["--replay", trace, "--realtime", "--loop",
                                                                  "--wait-clients", String(clients)], probe: true)
         defer { daemon.stop() }
-        let connections = try (0..<clients).map { _ in try PenKitClient(path: daemon.socket) }
         let start = DispatchTime.now()
         let cpuBefore = daemon.cpuSeconds()
-        for client in connections { try client.subscribe([.frames]) }
         let deadline = monotonicMicroseconds() + UInt64(seconds * 1e6)
-        let results = try await withThrowingTaskGroup(of: ([UInt64], UInt64).self) { group in
-            for client in connections {
-                group.addTask {
-                    var samples: [UInt64] = []
-                    var dropped: UInt64 = 0
-                    for try await line in client.lines {
-                        if line.text.hasPrefix("{\"type\":\"frame\""), let t = line.firstUnsigned("t") {
-                            samples.append(line.receivedAt >= t ? line.receivedAt - t : 0)
-                        } else if line.text.hasPrefix("{\"type\":\"dropped\"") {
-                            dropped += line.firstUnsigned("frames") ?? 0
-                        }
-                        if line.receivedAt > deadline { break }
-                    }
-                    return (samples, dropped)
-                }
-            }
-            var all: [([UInt64], UInt64)] = []
-            for try await result in group { all.append(result) }
-            return all
-        }
+        let results = try RawFrameReaders.latencies(socket: daemon.socket, readers: clients, until: deadline)
         let cpu = daemon.cpuSeconds() - cpuBefore
         let wall = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
-        for client in connections { client.disconnect() }
         daemon.stop()
-        return LatencyResult(probe: daemon.probeLine(), samples: results.flatMap(\.0), dropped: results.map(\.1).reduce(0, +),
-                             cpuSeconds: cpu, wallSeconds: wall)
+        return LatencyResult(probe: daemon.probeLine(), samples: results.flatMap(\.samples),
+                             dropped: results.map(\.dropped).reduce(0, +), cpuSeconds: cpu, wallSeconds: wall)
     }
 
-    private func measureThroughput(binary: String, clients: Int) throws -> [RawFrameReaders.Count] {
+    /// The readers' counts, and penkitd's CPU time over the run per frame it produced (sent or
+    /// dropped): what the machine's other load cannot change.
+    private func measureThroughput(binary: String, clients: Int) throws -> (counts: [RawFrameReaders.Count], cpuPerFrame: Double) {
         let daemon = try BenchDaemon(binary: binary, arguments: ["--replay", trace, "--loop", "--wait-clients", String(clients)])
         defer { daemon.stop() }
-        return try RawFrameReaders.measure(socket: daemon.socket, readers: clients, seconds: throughputSeconds)
+        let before = daemon.cpuSeconds()
+        let counts = try RawFrameReaders.measure(socket: daemon.socket, readers: clients, seconds: throughputSeconds)
+        let cpu = daemon.cpuSeconds() - before
+        let produced = counts.map { $0.frames + Int($0.dropped) }.max() ?? 0
+        return (counts, produced > 0 ? cpu / Double(produced) : 0)
     }
 }
 

@@ -34,6 +34,48 @@ enum RawFrameReaders {
         return results.withLock { $0 }
     }
 
+    /// Latency as plain reader threads see it (the floor's readers, reading penkitd instead):
+    /// each frame's arrival minus its sample's event time, and the frames penkitd reported
+    /// dropped, per reader, until `deadline` (CLOCK_MONOTONIC µs).
+    static func latencies(socket: String, readers: Int, until deadline: UInt64) throws -> [(samples: [UInt64], dropped: UInt64)] {
+        let fds = try (0..<readers).map { _ in try connect(socket, channels: [.frames]) }
+        let results = Mutex<[(samples: [UInt64], dropped: UInt64)]>([])
+        let done = DispatchSemaphore(value: 0)
+        for fd in fds {
+            let thread = Thread {
+                let framePrefix = Array(#"{"type":"frame""#.utf8)
+                let droppedPrefix = Array(#"{"type":"dropped","frames":"#.utf8)
+                let timeKey = Array(#""t":"#.utf8)
+                var samples: [UInt64] = []
+                var dropped: UInt64 = 0
+                scanLines(fd, headBytes: 1024) { line, now in
+                    if line.starts(with: framePrefix), let at = find(timeKey, in: line),
+                       let t = unsigned(after: at + timeKey.count, in: line) {
+                        samples.append(now >= t ? now - t : 0)
+                    } else if line.starts(with: droppedPrefix) {
+                        dropped += unsigned(after: droppedPrefix.count, in: line) ?? 0
+                    }
+                    return now <= deadline
+                }
+                results.withLock { $0.append((samples, dropped)) }
+                done.signal()
+            }
+            thread.start()
+        }
+        for _ in fds { done.wait() }
+        for fd in fds { close(fd) }
+        return results.withLock { $0 }
+    }
+
+    /// Where `needle` first occurs in `bytes`.
+    private static func find(_ needle: [UInt8], in bytes: UnsafeRawBufferPointer) -> Int? {
+        guard bytes.count >= needle.count else { return nil }
+        for i in 0...(bytes.count - needle.count) where bytes[i] == needle[0] {
+            if needle.indices.allSatisfy({ bytes[i + $0] == needle[$0] }) { return i }
+        }
+        return nil
+    }
+
     /// Subscribes to strokes and reads until the first finalized stroke; returns its line's length.
     static func waitForStroke(socket: String) throws -> Int {
         let fd = try connect(socket, channels: [.strokes])
@@ -73,40 +115,75 @@ enum RawFrameReaders {
     private static func read(_ fd: Int32, seconds: Double, frames: Int) -> Count {
         let framePrefix = Array(#"{"type":"frame""#.utf8)
         let droppedPrefix = Array(#"{"type":"dropped","frames":"#.utf8)
-        var buffer = [UInt8](repeating: 0, count: 1 << 18)
-        var line: [UInt8] = []  // the start of the current line, enough to classify it
-        var atLineStart = true
         var count = Count()
         var first: UInt64 = 0
         var last: UInt64 = 0
-        while true {
-            let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            if n <= 0 { break }
-            let now = monotonicMicroseconds()
-            for i in 0..<n {
-                let b = buffer[i]
-                if atLineStart { line.removeAll(keepingCapacity: true); atLineStart = false }
-                if line.count < 40 { line.append(b) }
-                if line.count == framePrefix.count, line == framePrefix {
-                    count.frames += 1
-                    if first == 0 { first = now }
-                    last = now
-                }
-                if b == UInt8(ascii: "\n") {
-                    if line.starts(with: droppedPrefix) {
-                        var value: UInt64 = 0
-                        for d in line.dropFirst(droppedPrefix.count) {
-                            guard d >= 48, d <= 57 else { break }
-                            value = value * 10 + UInt64(d - 48)
-                        }
-                        count.dropped += value
-                    }
-                    atLineStart = true
-                }
+        scanLines(fd, headBytes: 64) { line, now in
+            if line.starts(with: framePrefix) {
+                count.frames += 1
+                if first == 0 { first = now }
+                last = now
+            } else if line.starts(with: droppedPrefix) {
+                count.dropped += unsigned(after: droppedPrefix.count, in: line) ?? 0
             }
-            if first > 0, Double(now - first) / 1e6 > seconds || count.frames >= frames { break }
+            return first == 0 || (Double(now - first) / 1e6 <= seconds && count.frames < frames)
         }
         count.seconds = Double(last - first) / 1e6
         return count
+    }
+
+    /// The decimal number at `offset` in `bytes`, if digits start there.
+    static func unsigned(after offset: Int, in bytes: UnsafeRawBufferPointer) -> UInt64? {
+        var value: UInt64 = 0
+        var digits = 0
+        for d in bytes.dropFirst(offset) {
+            guard d >= 48, d <= 57 else { break }
+            value = value &* 10 &+ UInt64(d - 48)
+            digits += 1
+        }
+        return digits > 0 ? value : nil
+    }
+
+    /// Reads `fd` in big chunks and hands `line` each line's first bytes (at most `headBytes`; the
+    /// whole line if shorter) with the time its chunk arrived, until `line` returns false or the
+    /// socket ends. memchr finds the newlines, so the reader costs little next to penkitd. A
+    /// line's start that a chunk cuts off short of `headBytes` is moved to the buffer's front
+    /// and completed by the next read.
+    static func scanLines(_ fd: Int32, headBytes: Int, _ line: (UnsafeRawBufferPointer, UInt64) -> Bool) {
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 18, alignment: 16)
+        defer { buffer.deallocate() }
+        let base = buffer.baseAddress!
+        var kept = 0  // bytes of a partial line at the buffer's front, not handed over yet
+        var skipping = false  // inside a line already handed over, up to its newline
+        while true {
+            let n = recv(fd, base + kept, buffer.count - kept, 0)
+            if n <= 0 { return }
+            let now = monotonicMicroseconds()
+            let end = kept + n
+            var start = 0
+            var goOn = true
+            kept = 0
+            while start < end {
+                guard let newline = memchr(base + start, 10, end - start) else {
+                    if skipping { break }
+                    if end - start >= headBytes {
+                        goOn = line(UnsafeRawBufferPointer(start: base + start, count: headBytes), now) && goOn
+                        skipping = true
+                    } else {
+                        memmove(base, base + start, end - start)
+                        kept = end - start
+                    }
+                    break
+                }
+                let length = UnsafeRawPointer(newline) - UnsafeRawPointer(base + start)
+                if skipping {
+                    skipping = false
+                } else {
+                    goOn = line(UnsafeRawBufferPointer(start: base + start, count: min(length, headBytes)), now) && goOn
+                }
+                start += length + 1
+            }
+            if !goOn { return }
+        }
     }
 }

@@ -40,6 +40,41 @@ struct SlowClientTests {
         #expect(stalledFrames > 0)
         #expect(stalledFrames < expectedFrames, "the stalled client got all \(stalledFrames) frames: it never filled up")
     }
+
+    /// Unpaced, penkitd gathers many lines into one write per client: a client that could not
+    /// take them still has every frames-channel line either delivered or counted in `dropped`,
+    /// exactly as a client that read all along.
+    @Test func anUnpacedReplayCountsEveryLineItDidNotDeliver() throws {
+        let trace = "wacom-cintiq-22hdt-pen.evemu"
+        let daemon = try DaemonProcess(["--replay", tracePath(trace), "--wait-clients", "2"])
+        defer { _ = daemon.stop() }
+        let stalled = try daemon.connect()
+        let reader = try daemon.connect()
+        try stalled.subscribe(["frames"])
+        try reader.subscribe(["frames", "devices"])
+        // The replay is over once its device is removed; the stalled client has read nothing yet.
+        let readerLines = try reader.read(until: { type($0) == "device" && object($0)["change"] as? String == "removed" }, timeout: 120)
+        let readerTotal = Self.deliveredOrDropped(readerLines)
+        #expect(readerTotal >= (try frameEvents(in: trace)))
+
+        var stalledLines: [String] = []
+        while Self.deliveredOrDropped(stalledLines) < readerTotal, let line = try stalled.readLine(timeout: 60) {
+            stalledLines.append(line)
+        }
+        #expect(stalledLines.contains { type($0) == "dropped" }, "the stalled client never filled up")
+        #expect(Self.deliveredOrDropped(stalledLines) == readerTotal)
+    }
+
+    /// Lines of the frames channel received, plus those `dropped` reports counted.
+    static func deliveredOrDropped(_ lines: [String]) -> Int {
+        lines.reduce(0) { total, line in
+            switch type(line) {
+            case "frame", "began", "ended", "proximity": total + 1
+            case "dropped": total + ((object(line)["frames"] as? NSNumber)?.intValue ?? 0)
+            default: total
+            }
+        }
+    }
 }
 
 /// Frames the stroke engine sends for a trace, counted from its decoded tablet events: one

@@ -5,4 +5,8 @@
 /// cannot call directly because prctl is variadic. Returns 0 or -1 with errno set.
 int penkit_set_timer_slack_ns(unsigned long nanoseconds);
 
+/// Fixes glibc's mmap threshold (mallopt M_MMAP_THRESHOLD) at `bytes`, which also stops glibc
+/// raising it after large frees. Returns 1 on success, 0 on failure.
+int penkit_set_mmap_threshold(int bytes);
+
 #endif

@@ -21,6 +21,9 @@ final class ReplaySource: Sendable {
     static let maxSpan: UInt64 = 1 << 48
     /// How often a paced replay lets the engine's timeouts fire between events (µs), as LiveSource's poll.
     static let engineTick: UInt64 = 25_000
+    /// How many bytes of lines an unpaced replay gathers before publishing them: well under a
+    /// socket's buffer and the live limit, so a client that keeps up takes each batch whole.
+    static let unpacedBatchBytes = 32 << 10
 
     init(path: String, realtime: Bool, loop: Bool, options: DecoderOptions, probe: LatencyProbe? = nil) {
         self.probe = probe
@@ -84,8 +87,11 @@ final class ReplaySource: Sendable {
         var lastTime: UInt64 = 0
         var batch = OutboundBatch()
         var decoded: [TabletEvent] = []
+        // Made once: a decoder reads the quirks files as it is made, which would cost a looping
+        // replay more than its frames. Each pass starts from a copy, in the decoders' first state.
+        let freshDecoders = try trace.devices.map { try TabletDecoder(device: $0.description, options: options) }
         repeat {
-            var decoders = try trace.devices.map { try TabletDecoder(device: $0.description, options: options) }
+            var decoders = freshDecoders
             // Real time: now (the previous pass already slept until its span ended). Unpaced:
             // each pass a span later than the last, so times keep increasing.
             // Saturating: a trace replayed for ages must stop numbering time, not trap.
@@ -133,14 +139,19 @@ final class ReplaySource: Sendable {
                     lastTime = event.time
                     pipeline.consume(event, device: devices[device].id, into: &batch)
                 }
-                if !batch.isEmpty {
+                // Paced, each event goes out as it happens. Unpaced, nothing waits for the next
+                // event, so lines gather into one batch: one send per client for many frames.
+                if !batch.isEmpty, realtime || batch.bytes.count >= Self.unpacedBatchBytes {
                     publish(batch)
                     batch.removeAll()
                 }
             }
 
             for item in merged {
-                if isStopping { return lastTime }
+                if isStopping {
+                    if !batch.isEmpty { publish(batch) }
+                    return lastTime
+                }
                 fireTimers(upTo: item.time)
                 let when = Self.saturatingAdd(base, Self.offset(item.time, from: first))
                 if realtime, item.event.type == 0, item.event.code == 0 {

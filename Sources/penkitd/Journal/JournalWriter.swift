@@ -11,6 +11,8 @@ struct JournalWriter {
     private var lastSync: UInt64 = 0
     private var buffer: [UInt8] = []
     private let floor: SeqFloor
+    /// The record buffer's storage kept between records; a larger one is freed.
+    static let keptBufferBytes = 1 << 20
 
     init(directory: String, options: JournalOptions, segments: [JournalRecovery.Segment], floor: SeqFloor) throws(JournalError) {
         self.directory = directory
@@ -32,6 +34,8 @@ struct JournalWriter {
     /// Writes one record (and syncs a stroke as the policy says). On failure nothing of it stays in the file.
     mutating func append(kind: JournalFormat.Kind, seq: UInt64, strokeID: UInt64, payload: [UInt8],
                          wallTime: UInt64, now: UInt64) throws(JournalError) {
+        // A long stroke's record can be tens of MiB: its storage is not kept once written.
+        defer { if buffer.capacity > Self.keptBufferBytes { buffer = [] } }
         buffer.removeAll(keepingCapacity: true)
         JournalFormat.encode(kind: kind, seq: seq, strokeID: strokeID, wallTime: wallTime, payload: payload, into: &buffer)
         try startSegmentIfNeeded(wallTime: wallTime)

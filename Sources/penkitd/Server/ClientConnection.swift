@@ -58,6 +58,12 @@ final class ClientConnection {
     private(set) var readingPaused = false
     private(set) var inputEnded = false
     private var interest: UInt32 = Epoll.input
+    /// Live lines accepted during one `Hub.publish` and not written yet: a batch's lines lie back
+    /// to back, so consecutive ones form one span of its bytes, sent with one syscall by
+    /// `flushRun` (at the latest when `publish` ends, while the span is still valid). Only staged
+    /// while nothing is pending and the span stays within `liveHigh`: then no send could have made
+    /// the client unwritable part way through, so drops are decided exactly as line by line.
+    private var run = UnsafeRawBufferPointer(start: nil, count: 0)
 
     init(id: Int, fd: Int32, peer: PeerCredentials, epoll: Epoll, queueLimit: Int, liveBufferBytes: Int, logger: Logger) {
         self.id = id
@@ -87,6 +93,29 @@ final class ClientConnection {
             return
         }
         if !dropped.isEmpty { reportDrops() }
+        stage(line)
+    }
+
+    /// Adds a live line to the run, or writes it now when it cannot join.
+    private func stage(_ line: UnsafeRawBufferPointer) {
+        guard !finished else { return }
+        if let start = run.baseAddress, start + run.count == line.baseAddress, run.count + line.count <= liveHigh {
+            run = UnsafeRawBufferPointer(start: start, count: run.count + line.count)
+            return
+        }
+        flushRun()
+        if pending.isEmpty, line.count <= liveHigh {
+            run = line
+        } else {
+            push(line)
+        }
+    }
+
+    /// Writes the staged run; `Hub.publish` calls it before the batch's bytes go away.
+    func flushRun() {
+        guard !run.isEmpty else { return }
+        let line = run
+        run = UnsafeRawBufferPointer(start: nil, count: 0)
         push(line)
     }
 
@@ -142,6 +171,7 @@ final class ClientConnection {
 
     /// Writes what the socket takes now, without waiting; keeps the rest for `socketWritable`.
     private func push(_ bytes: UnsafeRawBufferPointer) {
+        flushRun()  // what was staged went first
         guard !finished else { return }
         acceptedBytes += bytes.count
         var rest = bytes

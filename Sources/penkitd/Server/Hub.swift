@@ -60,6 +60,8 @@ final class Hub: Sendable {
                         for client in state.clients.values { client.deliverReliable(seq: message.seq, line: kept, channel: message.channel) }
                     }
                 }
+                // Each client's run of lines goes out in one send, while the batch's bytes are valid.
+                for client in state.clients.values { client.flushRun() }
             }
             reapFinished(&state)
         }

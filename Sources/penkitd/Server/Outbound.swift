@@ -34,7 +34,7 @@ struct Outbound: Sendable {
 /// The messages one input event (or timer tick) produced, each encoded once,
 /// back to back in one reusable buffer: what every client's socket gets.
 struct OutboundBatch: Sendable {
-    private(set) var writer = JSONWriter(capacity: 64 << 10)
+    private(set) var writer = JSONWriter(capacity: OutboundBatch.initialBytes)
     private(set) var messages: [Outbound] = []
 
     init() { messages.reserveCapacity(16) }
@@ -55,9 +55,13 @@ struct OutboundBatch: Sendable {
         messages[messages.count - 1].alternates.append(Outbound.Alternate(request: request, range: start..<writer.count))
     }
 
-    /// Empties the batch, keeping its storage.
+    /// Empties the batch, keeping its storage unless a long stroke grew it past `keptBytes`.
     mutating func removeAll() {
-        writer.removeAll()
+        if writer.bytes.capacity > Self.keptBytes { writer = JSONWriter(capacity: Self.initialBytes) } else { writer.removeAll() }
         messages.removeAll(keepingCapacity: true)
     }
+
+    static let initialBytes = 64 << 10
+    /// The most storage a batch keeps between publishes: a long stroke's line (tens of MiB) is not held for the next batch.
+    static let keptBytes = 1 << 20
 }

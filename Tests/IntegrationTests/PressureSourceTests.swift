@@ -93,11 +93,13 @@ import Testing
         let stroke = object(line)["stroke"] as? [String: Any] ?? [:]
         let points = points(line)
         let start = (points.first?["t"] as? NSNumber)?.uint64Value ?? 0
-        var out = ["\(stroke["tool"] ?? "") \(stroke["cancelled"] ?? "")"]
+        // Keys sorted: a dictionary's own order differs between two parses.
+        func sorted(_ fields: [String: Any]) -> String { fields.keys.sorted().map { "\($0)=\(fields[$0]!)" }.joined(separator: " ") }
+        var out = [sorted(stroke["tool"] as? [String: Any] ?? [:]) + " cancelled=\(stroke["cancelled"] ?? "")"]
         for point in points {
             var fields = point
             fields["t"] = ((point["t"] as? NSNumber)?.uint64Value ?? 0) - start
-            out.append(fields.keys.sorted().map { "\($0)=\(fields[$0]!)" }.joined(separator: " "))
+            out.append(sorted(fields))
         }
         return out
     }

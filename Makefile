@@ -4,7 +4,7 @@
 SHELL := /bin/bash
 SWIFT ?= swift
 BUILD_FLAGS ?=
-DEBS := pkg-config libinput-dev libevdev-dev libudev-dev libwacom-common
+DEBS := pkg-config libinput-dev libevdev-dev libudev-dev libwacom-common python3-jsonschema
 DAEMON_DEMO_TRACE ?= traces/wacom-dth2242-pen.evemu
 # One long stroke: the clearest first look at the view (ink, predictions, pressure).
 VIEW_DEMO_TRACE ?= traces/wacom-intuos4-6x9-stylus-drag.evemu

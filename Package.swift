@@ -68,12 +68,17 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
-        .testTarget(name: "PenKitTests", dependencies: ["PenKit"]),
+        // Reference code the tests share, written apart from what it checks.
+        .target(name: "PenTestSupport", dependencies: ["PenKit"], path: "Tests/PenTestSupport"),
+        .testTarget(name: "PenKitTests", dependencies: ["PenKit", "PenTestSupport"]),
         .testTarget(name: "PenInputTests", dependencies: [
             "PenInput", "PenInputLinux", "PenOracle", "PenKit", "CLibevdev",
         ]),
-        .testTarget(name: "PenEngineTests", dependencies: ["PenEngine", "PenEvaluation", "PenInput", "PenKit"]),
+        .testTarget(name: "PenEngineTests", dependencies: ["PenEngine", "PenEvaluation", "PenInput", "PenKit", "PenTestSupport"]),
         .testTarget(name: "PenViewTests", dependencies: ["PenView", "PenKit", "penkit"]),
+        // penkitd's parts on their own (hub, config file) over real sockets and files.
+        .testTarget(name: "PenkitdTests", dependencies: ["penkitd", "PenKit",
+                                                        .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "IntegrationTests", dependencies: ["PenKit", "PenInput", "PenInputLinux", "penkitd"]),
     ]
 )

@@ -5,7 +5,8 @@ import PenKit
 /// pressure stream) in, engine messages out. Synchronous and deterministic:
 /// time advances only through event timestamps and `advance(to:)`, so a trace
 /// replays faster than real time with the same output every time.
-/// `SerialStrokeEngine` runs it on one actor for the daemon.
+/// penkitd runs it on its input thread, which owns it (MessagePipeline): events,
+/// pressure and `advance(to:)` for timeouts all arrive there, one at a time.
 ///
 /// Lifecycle per stroke: `began` at tip down, `frame`s, `ended` at tip up (or
 /// cancellation), `update`s for samples that expected one (possibly after

@@ -4,15 +4,17 @@ import Foundation
 import Logging
 import PenEngine
 import PenKit
+import Synchronization
 
 /// penkitd's life: start the server, run the input thread, handle signals,
 /// keep systemd informed, and stop cleanly.
-final class Daemon: @unchecked Sendable {
+final class Daemon: Sendable {
     private let logger: Logger
     private let server: SocketServer
-    private let reloadConfig: () throws -> DaemonConfig
-    /// The config in force; replaced by `reload` (on the signal queue only).
-    private var config: DaemonConfig
+    private let reloadConfig: @Sendable () throws -> DaemonConfig
+    /// The config in force: read by the startup in `run`, replaced by `reload` on the SIGHUP
+    /// queue, which can fire as soon as its handler is installed, before the startup is done.
+    private let config: Mutex<DaemonConfig>
     private let logLevel: SharedLogLevel
     private let stops: StopSignals
     private let probe: LatencyProbe?
@@ -22,11 +24,11 @@ final class Daemon: @unchecked Sendable {
 
     init(config: DaemonConfig, logger: Logger, logLevel: SharedLogLevel, replay: ReplaySource?,
          journal: StrokeJournal.Opened, stops: StopSignals, probe: LatencyProbe? = nil,
-         reloadConfig: @escaping () throws -> DaemonConfig) throws {
+         reloadConfig: @escaping @Sendable () throws -> DaemonConfig) throws {
         self.stops = stops
         self.probe = probe
         self.journal = journal
-        self.config = config
+        self.config = Mutex(config)
         self.inks = SharedInkChoice(config.inks)
         self.logger = logger
         self.logLevel = logLevel
@@ -73,6 +75,9 @@ final class Daemon: @unchecked Sendable {
         for device in devices { server.hub.deviceAdded(device) }
         // The journal's strokes, in the history before any client can ask for them with `since`.
         server.hub.restoreHistory(journal.history.map { (seq: $0.seq, line: $0.payload) })
+        // What this run starts with, read as late as possible: a SIGHUP during the startup has
+        // replaced it already, and one from here on changes what `reload` applies.
+        let config = self.config.withLock { $0 }
         // Pinged from the socket loop, so a wedged loop stops the pings and systemd restarts us.
         try server.start(config: config, activatedSocket: SocketActivation.listeningSocket(),
                          watchdog: SdNotify.watchdogInterval())
@@ -155,15 +160,16 @@ final class Daemon: @unchecked Sendable {
             let new = try reloadConfig()
             try server.reload(config: new)
             logLevel.level = Logger.Level(rawValue: new.logLevel) ?? .info
-            if new.inks != config.inks { inks.replace(new.inks) }
+            let old = config.withLock { $0 }
+            if new.inks != old.inks { inks.replace(new.inks) }
             var restart: [String] = []
-            if new.socketPath != config.socketPath { restart.append("socket") }
-            if new.smoothing != config.smoothing { restart.append("smoothing") }
+            if new.socketPath != old.socketPath { restart.append("socket") }
+            if new.smoothing != old.smoothing { restart.append("smoothing") }
             for key in restart {
                 logger.warning("setting changed in the config file; it takes effect after a restart",
                                metadata: ["key": "\(key)"])
             }
-            config = new
+            config.withLock { $0 = new }
             logger.notice("configuration reloaded", metadata: ["log-level": "\(new.logLevel)"])
         } catch {
             logger.error("configuration reload failed; keeping the old one", metadata: ["error": "\(error)"])

@@ -1,6 +1,7 @@
 import PenEngine
 import PenEvaluation
 import PenKit
+import PenTestSupport
 import Testing
 
 /// The Cintiq trace's eraser strokes (the pen turned round: BTN_TOOL_RUBBER) applied
@@ -16,15 +17,7 @@ import Testing
     }
 
     static func distance(_ x: Double, _ y: Double, _ polyline: [DrawingPoint]) -> Double {
-        var best = Double.infinity
-        for i in polyline.indices {
-            let a = polyline[i], b = polyline[min(i + 1, polyline.count - 1)]
-            let vx = b.x - a.x, vy = b.y - a.y, wx = x - a.x, wy = y - a.y
-            let vv = vx * vx + vy * vy
-            let t = vv == 0 ? 0 : max(0, min(1, (wx * vx + wy * vy) / vv))
-            best = min(best, ((wx - t * vx) * (wx - t * vx) + (wy - t * vy) * (wy - t * vy)).squareRoot())
-        }
-        return best
+        BruteForceGeometry.distance(x, y, polyline)
     }
 
     /// The eraser's path in drawing coordinates, as finely as the eraser uses it.

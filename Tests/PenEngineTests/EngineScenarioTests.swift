@@ -196,32 +196,35 @@ private func run(_ events: [TabletEvent], engine: inout StrokeEngine) -> [Engine
     #expect(secondBegan < firstPublished)
 }
 
-@Test func serialEngineFiresTimeoutsFromItsClock() async {
-    let clock = ManualClock(0)
+/// The daemon's input thread drives the engine so: pressure reports stamped with their arrival,
+/// `advance(to:)` for time passing without input (MessagePipeline, LiveSource's tick).
+@Test func timeoutsFireWhenTimeAdvances() {
     var config = EngineConfiguration()
     config.pressureSource = .separate(matchTolerance: 1_000)
     config.updateTimeout = 30_000
-    let engine = SerialStrokeEngine(configuration: config, clock: clock)
+    var engine = StrokeEngine(configuration: config)
     var all: [EngineMessage] = []
-    for e in strokeEvents(start: 0, frames: 1) { all += await engine.handle(e) }
-    clock.set(21_000)
-    all += await engine.handlePressure(PressureReport(time: 5_400, pressure: 0.7))  // within 1 ms of the 5 ms sample
+    for e in strokeEvents(start: 0, frames: 1) { engine.handle(e, into: &all) }
+    engine.handlePressure(PressureReport(time: 5_400, pressure: 0.7), arrival: 21_000, into: &all)  // within 1 ms of the 5 ms sample
     let force = all.updates.filter { $0.updated.contains(.force) }
     #expect(force.count == 1 && force[0].sample.force == 0.7 && force[0].sample.time == 5_000)
-    clock.set(39_000)
-    #expect(await engine.tick().isEmpty)
-    clock.set(41_000)
-    let late = await engine.tick()
+    var early: [EngineMessage] = []
+    engine.advance(to: 39_000, into: &early)
+    #expect(early.isEmpty)
+    var late: [EngineMessage] = []
+    engine.advance(to: 41_000, into: &late)
     #expect(late.updates.count == 1 && late.updates[0].expired == [.force])
     #expect(late.finalized.count == 1)
 }
 
-@Test func shutdownCancelsOpenStrokes() async {
-    let clock = ManualClock(0)
-    let engine = SerialStrokeEngine(clock: clock)
-    for e in strokeEvents(start: 0, frames: 2, proximityOut: false).prefix(3) { _ = await engine.handle(e) }
-    clock.set(100_000)
-    let out = await engine.shutdown()
+/// penkitd's stop (MessagePipeline.cancelOpenStrokes): every open stroke ends cancelled.
+@Test func shutdownCancelsOpenStrokes() {
+    var engine = StrokeEngine()
+    var ignored: [EngineMessage] = []
+    for e in strokeEvents(start: 0, frames: 2, proximityOut: false).prefix(3) { engine.handle(e, into: &ignored) }
+    var out: [EngineMessage] = []
+    engine.cancelAll(at: 100_000, into: &out)
+    engine.flush(into: &out)
     #expect(out.finalized.count == 1 && out.finalized[0].stroke.cancelled)
 }
 

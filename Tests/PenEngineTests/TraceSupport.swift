@@ -6,8 +6,7 @@ import PenKit
 
 /// The repository's traces, found from this file (never via ../shared), decoded
 /// for the engine, and the reference tablet events to check the engine against:
-/// real libinput's, from Tests/Fixtures/libinput/NAME.jsonl where the vm branch
-/// recorded them, otherwise the decoder's.
+/// real libinput's, from Tests/Fixtures/libinput/NAME.jsonl.
 enum Traces {
     static let repoRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -37,18 +36,14 @@ enum Traces {
         return repoRoot.appendingPathComponent("Tests/Fixtures/libinput/\(base).jsonl").path
     }
 
-    /// Reference events: real libinput's when a fixture from a faithful VM replay exists, else
-    /// the decoder's. A fixture whose log says NOT FAITHFUL carries VM timing artifacts (an extra
-    /// forced proximity-out), which say nothing about the engine.
+    /// Reference events: always real libinput's, never the decoder's own output (which would
+    /// check the engine against the code that fed it). Every trace has a fixture; a fixture from a
+    /// run its oracle marked NOT FAITHFUL differs from the decoder only in the times of forced
+    /// proximity-outs (LibinputOracleTests holds it to that), which no check here reads.
     static func reference(_ name: String) throws -> (source: String, events: [ReferenceEvent]) {
-        let fixture = fixturePath(name)
-        let log = (try? String(contentsOfFile: String(fixture.dropLast(6)) + ".log", encoding: .utf8)) ?? ""
-        if FileManager.default.fileExists(atPath: fixture), !log.contains("NOT FAITHFUL") {
-            let text = try String(contentsOfFile: fixture, encoding: .utf8)
-            let events = try text.split(separator: "\n").compactMap { try ReferenceEvent(jsonLine: String($0)) }
-            return ("libinput", events)
-        }
-        return ("decoder", try inputs(name).map { ReferenceEvent($0.event) })
+        let text = try String(contentsOfFile: fixturePath(name), encoding: .utf8)
+        let events = try text.split(separator: "\n").compactMap { try ReferenceEvent(jsonLine: String($0)) }
+        return ("libinput", events)
     }
 }
 

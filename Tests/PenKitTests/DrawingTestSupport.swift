@@ -1,4 +1,5 @@
 @testable import PenKit
+import PenTestSupport
 
 /// Seeded random drawings for the property tests: strokes are random walks of
 /// pen samples, assembled as the engine assembles them (ink response, fitted path).
@@ -54,20 +55,10 @@ enum RandomDrawing {
     }
 }
 
-/// Geometry written again for the tests, apart from the eraser's own:
-/// distance from a point to a polyline through each segment's closest point.
+/// Geometry written again for the tests, apart from the eraser's own.
 enum BruteForce {
     static func distance(_ x: Double, _ y: Double, _ polyline: [DrawingPoint]) -> Double {
-        var best = Double.infinity
-        for i in polyline.indices {
-            let a = polyline[i], b = polyline[min(i + 1, polyline.count - 1)]
-            let vx = b.x - a.x, vy = b.y - a.y, wx = x - a.x, wy = y - a.y
-            let vv = vx * vx + vy * vy
-            let t = vv == 0 ? 0 : max(0, min(1, (wx * vx + wy * vy) / vv))
-            let dx = wx - t * vx, dy = wy - t * vy
-            best = min(best, (dx * dx + dy * dy).squareRoot())
-        }
-        return best
+        BruteForceGeometry.distance(x, y, polyline)
     }
 
     /// Smallest gap between a stroke's visible outline and a polyline (negative: overlap),

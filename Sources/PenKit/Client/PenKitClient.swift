@@ -199,6 +199,8 @@ private final class ReaderState: Sendable {
 
 /// A counting semaphore. (Not DispatchSemaphore: libdispatch traps when one is released
 /// while its count is below its initial value, which a client released mid-stream would be.)
+/// Unchecked because a blocking wait needs a condition variable, which Mutex has not: `free`
+/// is read and written only between `condition.lock()` and `condition.unlock()`.
 private final class Slots: @unchecked Sendable {
     private let condition = NSCondition()
     private var free: Int
@@ -220,7 +222,10 @@ private final class Slots: @unchecked Sendable {
     }
 }
 
-/// The base stream's iterator, advanced only by the unfolding stream (one consumer at a time).
+/// The base stream's iterator, advanced only by the unfolding stream. Unchecked because an
+/// async iterator cannot live in a Mutex across an await; safe because AsyncStream's unfolding
+/// closure is called for one element at a time (the next call only after the last returned), so
+/// `next()` never overlaps itself, and nothing else holds the box.
 private final class IteratorBox: @unchecked Sendable {
     private var iterator: AsyncThrowingStream<ReceivedLine, Swift.Error>.AsyncIterator
     init(_ iterator: AsyncThrowingStream<ReceivedLine, Swift.Error>.AsyncIterator) { self.iterator = iterator }

@@ -16,8 +16,7 @@ struct DrawCommand: ParsableCommand {
     @Argument(help: "An evemu recording or a `libinput record` YAML file.")
     var trace: String
 
-    @Option(help: "Write the drawing as SVG to this file.")
-    var svg: String?
+    @OptionGroup var output: SVGOutputOption
 
     @Option(help: "Save the drawing in penkit's drawing format (docs/drawing-format.md).")
     var save: String?
@@ -45,7 +44,7 @@ struct DrawCommand: ParsableCommand {
         print("\(inkStrokes) ink strokes, \(eraserStrokes) eraser strokes (\(drawing.eraserTool.mode.rawValue) eraser, "
               + "\(drawing.eraserTool.width) mm): \(erased.removed) strokes removed, \(erased.cut) cut, "
               + "\(erased.split) split into \(erased.pieces); \(result.strokes.count) strokes in the drawing")
-        if let svg { try DrawingSVG.render(result).write(toFile: svg, atomically: true, encoding: .utf8) }
+        try output.write(result)
         if let save { try DrawingFile.write(result, to: save) }
     }
 }

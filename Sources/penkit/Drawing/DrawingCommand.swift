@@ -12,8 +12,7 @@ struct DrawingCommand: ParsableCommand {
     @Argument(help: "A drawing saved by `penkit draw --save`.")
     var file: String
 
-    @Option(help: "Write the drawing as SVG to this file.")
-    var svg: String?
+    @OptionGroup var output: SVGOutputOption
 
     @Flag(help: "Print the counts of strokes, points, erased strokes and split strokes, and the file's size per point.")
     var info = false
@@ -31,7 +30,7 @@ struct DrawingCommand: ParsableCommand {
             print("size: \(fileBytes) bytes, \(perPoint(fileBytes, stats.points)) per point; JSON lines of the same "
                   + "strokes: \(jsonBytes) bytes, \(perPoint(jsonBytes, stats.points)) per point (\(ratio(fileBytes, jsonBytes)))")
         }
-        if let svg { try DrawingSVG.render(drawing).write(toFile: svg, atomically: true, encoding: .utf8) }
+        try output.write(drawing)
     }
 
     private func perPoint(_ bytes: Int, _ points: Int) -> String {

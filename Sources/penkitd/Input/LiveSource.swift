@@ -10,6 +10,9 @@ import Synchronization
 /// libinput) turns its events into messages. Event times stay libinput's
 /// microsecond kernel timestamps (CLOCK_MONOTONIC).
 final class LiveSource: Sendable {
+    /// `MessagePipeline.engineTick` as poll(2) takes it.
+    private static let engineTickMilliseconds = Int32(MessagePipeline.engineTick / .milliseconds(1))
+
     private let stopRequested = Atomic<Bool>(false)
     let quirksDirectory: String?
 
@@ -39,6 +42,7 @@ final class LiveSource: Sendable {
         var batch = OutboundBatch()
         var drained: [LibinputEvent] = []
         var unplugFilter = UnplugFilter()
+        var backInTimeLogged = 0
 
         func apply(_ change: TabletMonitor.Change) {
             switch change {
@@ -57,8 +61,8 @@ final class LiveSource: Sendable {
         var fds = [pollfd(fd: context.fileDescriptor, events: Int16(POLLIN), revents: 0),
                    pollfd(fd: monitor.fileDescriptor, events: Int16(POLLIN), revents: 0)]
         while !isStopping {
-            // 25 ms: the engine's timeouts (late updates, missing tilt) fire without input too.
-            let ready = poll(&fds, 2, unplugFilter.isHolding ? 5 : 25)
+            // The engine's timeouts (late updates, missing tilt) fire without input too.
+            let ready = poll(&fds, 2, unplugFilter.isHolding ? 5 : Self.engineTickMilliseconds)
             if ready < 0, errno != EINTR { throw DaemonError("poll: \(String(cString: strerror(errno)))") }
             if fds[1].revents != 0 { for change in monitor.receive() { apply(change) } }
             // The engine's timeouts run to a time taken before libinput reads the kernel: every
@@ -98,6 +102,12 @@ final class LiveSource: Sendable {
                 case .other:
                     break
                 }
+            }
+            // Logged at the 1st, 2nd, 4th, 8th… occurrence: seen, without one line per event.
+            if pipeline.eventsBackInTime > backInTimeLogged, pipeline.eventsBackInTime >= 2 * backInTimeLogged {
+                backInTimeLogged = pipeline.eventsBackInTime
+                logger.warning("a tablet event was stamped earlier than the one before it; the engine kept its clock",
+                               metadata: ["count": "\(backInTimeLogged)"])
             }
             pipeline.advance(to: now, into: &batch)
             if !batch.isEmpty {

@@ -19,6 +19,15 @@ struct MessagePipeline {
     private let baseConfiguration: EngineConfiguration
     /// The horizons clients asked for beyond the default; nil: every client gets the default.
     private let variants: PredictionVariants?
+    /// Tablet events stamped earlier than the device's previous event. The engine keeps its clock
+    /// (it never goes back), so nothing is lost, but a device or clock misbehaving must show:
+    /// LiveSource logs the count.
+    private(set) var eventsBackInTime = 0
+    private var lastEventTime: [Int: UInt64] = [:]
+
+    /// How often the input thread lets the engine's timeouts (late updates, missing tilt) fire
+    /// while no input comes: LiveSource's poll timeout and ReplaySource's pacing step.
+    static let engineTick: Duration = .milliseconds(25)
 
     init(configuration: EngineConfiguration = EngineConfiguration(),
          predictor: (any FramePredictor)? = StageFramePredictor.penkit(),
@@ -49,6 +58,8 @@ struct MessagePipeline {
         case .axis:
             break
         }
+        if let last = lastEventTime[device], event.time < last { eventsBackInTime += 1 }
+        lastEventTime[device] = event.time
         engineOutput.removeAll(keepingCapacity: true)
         engine.handle(event, device: UInt32(device), into: &engineOutput)
         append(into: &out)
@@ -63,6 +74,7 @@ struct MessagePipeline {
 
     /// A device went away: its open strokes end cancelled.
     mutating func removeDevice(_ device: Int, at time: UInt64, into out: inout OutboundBatch) {
+        lastEventTime[device] = nil
         engineOutput.removeAll(keepingCapacity: true)
         engine.removeDevice(UInt32(device), at: time, into: &engineOutput)
         append(into: &out)

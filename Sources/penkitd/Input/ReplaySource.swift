@@ -20,7 +20,7 @@ final class ReplaySource: Sendable {
     /// the run's clock could overflow; such a trace is refused with a clear error instead.
     static let maxSpan: UInt64 = 1 << 48
     /// How often a paced replay lets the engine's timeouts fire between events (µs), as LiveSource's poll.
-    static let engineTick: UInt64 = 25_000
+    static let engineTick = UInt64(MessagePipeline.engineTick / .microseconds(1))
     /// How many bytes of lines an unpaced replay gathers before publishing them: well under a
     /// socket's buffer and the live limit, so a client that keeps up takes each batch whole.
     static let unpacedBatchBytes = 32 << 10
@@ -99,7 +99,7 @@ final class ReplaySource: Sendable {
             let base = realtime ? MonotonicClock.now() : Self.saturatingAdd(first, overflow ? .max : product)
 
             /// Sleeps until `deadline` (CLOCK_MONOTONIC µs) while letting the engine's own timeouts
-            /// (late pressure, missing tilt) fire every 25 ms, as the live input thread's poll does:
+            /// (late pressure, missing tilt) fire every engine tick, as the live input thread's poll does:
             /// a pen held still in range must not delay them until the next event.
             func pace(until deadline: UInt64) {
                 var now = MonotonicClock.now()

@@ -54,19 +54,13 @@ final class SocketServer: Sendable {
         func failure(_ call: String) -> DaemonError { DaemonError("\(call) \(path): \(String(cString: strerror(errno)))") }
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw failure("socket") }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
+        guard let address = UnixSocketAddress(path: path) else {
             Glibc.close(fd)
             throw DaemonError("socket path too long: \(path)")
         }
-        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
         // Bind with a private umask so the socket is never briefly open to everyone.
         let oldMask = umask(0o077)
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
+        let bound = address.withSockaddr { Glibc.bind(fd, $0, UnixSocketAddress.fullLength) }
         umask(oldMask)
         guard bound == 0 else {
             let error = failure("bind")

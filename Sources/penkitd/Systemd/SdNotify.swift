@@ -8,22 +8,11 @@ enum SdNotify {
         let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { return false }
         defer { close(fd) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
         var bytes = Array(path.utf8)
         if bytes.first == UInt8(ascii: "@") { bytes[0] = 0 }  // abstract namespace
-        let capacity = MemoryLayout.size(ofValue: address.sun_path)
-        guard bytes.count < capacity else { return false }
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            raw.copyBytes(from: bytes)
-        }
-        let length = socklen_t(MemoryLayout<sa_family_t>.size + bytes.count)
+        guard let address = UnixSocketAddress(path: bytes) else { return false }
         let sent = state.withCString { text in
-            withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    sendto(fd, text, strlen(text), 0, $0, length)
-                }
-            }
+            address.withSockaddr { sendto(fd, text, strlen(text), 0, $0, address.exactLength) }
         }
         return sent >= 0
     }

@@ -1,1 +1,0 @@
-public enum PenEngineVersion { public static let value = 1 }

@@ -1,0 +1,62 @@
+import Foundation
+import Testing
+
+/// docs/protocol.schema.json against what penkitd really sends: every line a client receives
+/// from a replay (all channels, with predictions, and an error), checked by a real JSON Schema
+/// validator (Debian's python3-jsonschema, `make deps`) through scripts/check-protocol-schema.py,
+/// which also refuses a property the schema does not declare.
+@Suite(.serialized)
+struct ProtocolSchemaTests {
+    @Test func everyLinePenkitdSendsIsValidAndDeclaredByTheSchema() throws {
+        let daemon = try DaemonProcess(["--replay", tracePath("wacom-dth2242-pen.evemu"),
+                                        "--wait-clients", "1", "--exit-after-replay"])
+        let refused = try daemon.connect()
+        var lines = [try refused.readLine() ?? ""]
+        let badRequest = "{\"type\":\"subscribe\",\"version\":99}"
+        try refused.send(badRequest + "\n")
+        lines += try refused.read(until: { type($0) == "error" })
+
+        let client = try daemon.connect()
+        lines.append(try client.readLine() ?? "")
+        let request = "{\"type\":\"subscribe\",\"version\":1,\"channels\":[\"frames\",\"updates\",\"strokes\",\"buttons\",\"devices\"],"
+            + "\"predict\":{\"horizonMs\":24}}"
+        try client.send(request + "\n")
+        lines.append(request)
+        lines += try client.readAll()
+        #expect(daemon.waitForExit() == 0)
+
+        let seen = Set(lines.map(type))
+        for kind in ["hello", "subscribe", "subscribed", "device", "proximity", "frame", "began", "ended", "stroke",
+                     "error", "shutdown"] {
+            #expect(seen.contains(kind), "no \(kind) line to check")
+        }
+        // README: frames carry predicted samples; a few contact frames get none from the predictor.
+        let frames = lines.filter { type($0) == "frame" }.map(object)
+        let hover = frames.filter { $0["stroke"] == nil }, contact = frames.filter { $0["stroke"] != nil }
+        func predicted(_ frame: [String: Any]) -> Bool { !((frame["predicted"] as? [Any]) ?? []).isEmpty }
+        #expect(!hover.isEmpty && hover.allSatisfy(predicted), "every hover frame carries predicted samples")
+        #expect(contact.count > 100 && Double(contact.filter(predicted).count) >= 0.95 * Double(contact.count),
+                "\(contact.filter(predicted).count) of \(contact.count) contact frames carry predicted samples")
+        // docs/protocol.md: the property name "location" is reserved, never sent.
+        #expect(!lines.contains { $0.contains("\"location\"") })
+        let (status, report) = try checkSchema(lines)
+        #expect(status == 0, "\(report)")
+    }
+
+    private func checkSchema(_ lines: [String]) throws -> (Int32, String) {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("penkit-schema-\(getpid())-\(UUID().uuidString).jsonl")
+        try (lines.joined(separator: "\n") + "\n").write(to: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = [repositoryRoot + "/scripts/check-protocol-schema.py", "--strict", file.path]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        print("protocol schema: " + text.split(separator: "\n").joined(separator: "; "))
+        return (process.terminationStatus, text)
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+@testable import penkitd
+import Testing
+
+/// The config file parser, on real files: values land in their settings, and every bad line is
+/// an error naming the file and line, never ignored and never clamped.
+@Suite struct ConfigFileTests {
+    private func withFile(_ text: String, _ body: (String) throws -> Void) throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("penkitd-\(getpid())-\(UUID().uuidString).conf").path
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try body(path)
+    }
+
+    private func parse(_ text: String) throws -> DaemonConfig {
+        var config = DaemonConfig()
+        try withFile(text) { try ConfigFile.apply(path: $0, required: true, to: &config) }
+        return config
+    }
+
+    private func error(_ text: String) throws -> ConfigFile.Error? {
+        var config = DaemonConfig()
+        var caught: ConfigFile.Error?
+        try withFile(text) { path in
+            do { try ConfigFile.apply(path: path, required: true, to: &config) } catch let e as ConfigFile.Error { caught = e }
+        }
+        return caught
+    }
+
+    @Test func valuesCommentsAndBlankLinesAreRead() throws {
+        let config = try parse("""
+            # penkitd.conf
+            socket = /run/test.sock   # trailing comment
+
+            socket-mode = 0640
+            allow-users = alice, bob ,
+            history-strokes = 10
+            max-clients = 3
+            smoothing = off
+            log-level = debug
+            journal-fsync-interval-ms = 250
+            journal-max-age-days = 2
+            """)
+        #expect(config.socketPath == "/run/test.sock")
+        #expect(config.socketMode == 0o640)
+        #expect(config.allowUsers == ["alice", "bob"])
+        #expect(config.historyStrokes == 10 && config.maxClients == 3)
+        #expect(!config.smoothing && config.logLevel == "debug")
+        #expect(config.journal.fsyncIntervalMilliseconds == 250)
+        #expect(config.journal.maxAgeSeconds == 2 * 86_400)
+    }
+
+    @Test func anEmptyFileChangesNothing() throws {
+        #expect(try parse("\n# nothing\n\n") == DaemonConfig())
+    }
+
+    @Test(arguments: [
+        ("max-clients = 0", 1, "max-clients must be a positive integer"),
+        ("\n\nhistory-strokes = -4", 3, "history-strokes must be a positive integer"),
+        ("socket-mode = 999", 1, "socket-mode must be octal"),
+        ("socket-mode = 01777", 1, "socket-mode must be octal"),
+        ("smoothing = maybe", 1, "smoothing must be true or false"),
+        ("log-level = loud", 1, "log-level must be one of"),
+        ("journal-max-age-days = 36501", 1, "journal-max-age-days must be at most 36500"),
+        ("histroy-strokes = 5", 1, "unknown key \"histroy-strokes\""),
+        ("# ok\njust words", 2, "expected key = value"),
+    ])
+    func aBadLineIsAnErrorNamingItsLine(text: String, line: Int, message: String) throws {
+        let error = try #require(try error(text))
+        #expect(error.line == line)
+        #expect(error.message.hasPrefix(message), "\(error.message)")
+        #expect(error.description.hasSuffix(":\(line): \(error.message)"))
+    }
+
+    @Test func aMissingFileIsFineOnlyWhenNotRequired() throws {
+        var config = DaemonConfig()
+        let path = "/nonexistent-penkit-dir/penkitd.conf"
+        try ConfigFile.apply(path: path, required: false, to: &config)
+        #expect(config == DaemonConfig())
+        #expect(throws: ConfigFile.Error.self) { try ConfigFile.apply(path: path, required: true, to: &config) }
+    }
+
+    @Test func aFileThatIsNotUTF8IsRefusedAsAWhole() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("penkitd-\(getpid())-bad.conf").path
+        try Data([0x73, 0x3d, 0xff, 0xfe, 0x0a]).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var config = DaemonConfig()
+        do {
+            try ConfigFile.apply(path: path, required: true, to: &config)
+            Issue.record("a file that is not UTF-8 was accepted")
+        } catch let error as ConfigFile.Error {
+            #expect(error.line == 0 && error.message == "is not UTF-8 text")
+        }
+    }
+}

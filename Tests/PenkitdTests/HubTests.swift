@@ -1,0 +1,131 @@
+import Foundation
+import Glibc
+import Logging
+import PenKit
+@testable import penkitd
+import Testing
+
+/// The hub on its own: real sockets (socketpairs, whose peer credentials the kernel records as
+/// for a connect), a real epoll set, no socket loop: each test calls what the loop would.
+@Suite struct HubTests {
+    private func hub(_ config: DaemonConfig = DaemonConfig(), settings: [String: String] = ["input": "replay"],
+                     policy: PeerPolicy? = nil) throws -> Hub {
+        Hub(epoll: try Epoll(), config: config, settings: settings, policy: try policy ?? PeerPolicy(config: config),
+            logger: Logger(label: "hub-test"))
+    }
+
+    private func connect(_ hub: Hub) throws -> SocketPairClient {
+        let client = try SocketPairClient()
+        hub.accept(client.serverEnd)
+        return client
+    }
+
+    private func request(_ hub: Hub, _ client: SocketPairClient, _ line: String) {
+        client.send(line + "\n")
+        hub.socketEvent(client.serverEnd, events: Epoll.input)
+    }
+
+    private func strokeBatch(seq: UInt64) -> OutboundBatch {
+        var batch = OutboundBatch()
+        batch.append(.frames, EngineMessage.ended(StrokeEnded(stroke: seq, time: seq * 1_000, cancelled: false, pendingUpdates: 0)))
+        batch.append(.strokes, EngineMessage.ended(StrokeEnded(stroke: seq, time: seq * 1_000, cancelled: false, pendingUpdates: 0)), seq: seq)
+        return batch
+    }
+
+    @Test func aNewClientIsGreetedWithTheDevicesAndSettings() throws {
+        let hub = try hub()
+        hub.deviceAdded(DeviceInfo(id: 3, name: "Test Tablet", vendor: 0x056a, product: 0x00bc, source: "replay"))
+        let client = try connect(hub)
+        let lines = try #require(client.lines())
+        #expect(lines.count == 1)
+        let hello = jsonObject(lines[0])
+        #expect(hello["type"] as? String == "hello")
+        #expect((hello["devices"] as? [[String: Any]])?.first?["name"] as? String == "Test Tablet")
+        #expect((hello["settings"] as? [String: String])?["input"] == "replay")
+    }
+
+    @Test func aSubscriberGetsOnlyItsChannelsInOrder() throws {
+        let hub = try hub()
+        let strokesOnly = try connect(hub)
+        let both = try connect(hub)
+        let silent = try connect(hub)
+        request(hub, strokesOnly, #"{"type":"subscribe","version":1,"channels":["strokes"]}"#)
+        request(hub, both, #"{"type":"subscribe","version":1,"channels":["frames","strokes"]}"#)
+        for seq in 1...3 { hub.publish(strokeBatch(seq: UInt64(seq))) }
+        let a = try #require(strokesOnly.lines()), b = try #require(both.lines()), c = try #require(silent.lines())
+        #expect(a.map(messageType) == ["hello", "subscribed", "ended", "ended", "ended"])
+        #expect(b.map(messageType) == ["hello", "subscribed"] + Array(repeating: "ended", count: 6))
+        #expect(c.map(messageType) == ["hello"], "a client that has not subscribed gets nothing published")
+        #expect(a.dropFirst(2).map { (jsonObject($0)["stroke"] as? NSNumber)?.intValue } == [1, 2, 3])
+    }
+
+    @Test func sinceReplaysTheHistoryAfterThatSequenceNumber() throws {
+        let hub = try hub()
+        for seq in 1...5 { hub.publish(strokeBatch(seq: UInt64(seq))) }
+        let late = try connect(hub)
+        let hello = jsonObject(try #require(late.lines()).first ?? "")
+        #expect((hello["lastSeq"] as? NSNumber)?.intValue == 5)
+        request(hub, late, #"{"type":"subscribe","version":1,"channels":["strokes"],"since":3}"#)
+        let lines = try #require(late.lines())
+        #expect((jsonObject(lines[0])["replaying"] as? NSNumber)?.intValue == 2)
+        #expect(lines.dropFirst().map { (jsonObject($0)["stroke"] as? NSNumber)?.intValue } == [4, 5])
+    }
+
+    @Test func aBadRequestGetsAnErrorAndTheConnectionStaysUsable() throws {
+        let hub = try hub()
+        let client = try connect(hub)
+        _ = client.lines()
+        request(hub, client, #"{"type":"subscribe","version":99}"#)
+        let error = jsonObject(try #require(client.lines()).first ?? "")
+        #expect(error["type"] as? String == "error")
+        #expect(error["fatal"] as? Bool != true)
+        request(hub, client, #"{"type":"subscribe","version":1,"channels":["strokes"]}"#)
+        #expect(try #require(client.lines()).map(messageType) == ["subscribed"])
+    }
+
+    @Test func aPeerThePolicyRefusesGetsOneFatalErrorAndIsClosed() throws {
+        var policy = try PeerPolicy(config: DaemonConfig())
+        policy.users = []
+        let hub = try hub(policy: policy)
+        let client = try connect(hub)
+        let lines = try #require(client.lines())
+        #expect(lines.map(messageType) == ["error"])
+        #expect(jsonObject(lines[0])["fatal"] as? Bool == true)
+        #expect(client.lines() == nil, "the connection is closed")
+        #expect(hub.isEmpty)
+    }
+
+    @Test func aConnectionOverMaxClientsIsRefusedAndTheOthersServed() throws {
+        var config = DaemonConfig()
+        config.maxClients = 1
+        let hub = try hub(config)
+        let first = try connect(hub)
+        let second = try connect(hub)
+        #expect(second.lines()?.map { jsonObject($0)["code"] as? String } == ["too_many_clients"])
+        #expect(second.lines() == nil)
+        request(hub, first, #"{"type":"subscribe","version":1,"channels":["strokes"]}"#)
+        hub.publish(strokeBatch(seq: 1))
+        #expect(try #require(first.lines()).map(messageType) == ["hello", "subscribed", "ended"])
+    }
+
+    @Test func aClientThatHangsUpIsForgotten() throws {
+        let hub = try hub()
+        var client: SocketPairClient? = try connect(hub)
+        let fd = client!.serverEnd
+        #expect(!hub.isEmpty)
+        client = nil
+        hub.socketEvent(fd, events: Epoll.hangup)
+        #expect(hub.isEmpty)
+    }
+
+    @Test func shutdownTellsEverySubscriberWhy() throws {
+        let hub = try hub()
+        let client = try connect(hub)
+        request(hub, client, #"{"type":"subscribe","version":1,"channels":["strokes"]}"#)
+        _ = client.lines()
+        hub.shutdown(reason: "test over")
+        let lines = try #require(client.lines())
+        #expect(lines.map(messageType) == ["shutdown"])
+        #expect(jsonObject(lines[0])["reason"] as? String == "test over")
+    }
+}

@@ -25,8 +25,6 @@ public struct EngineConfiguration: Sendable, Hashable {
     public var maxSamplesPerStroke: Int = 1 << 20
     /// Samples expecting a tilt update kept per tool while hovering.
     public var maxHoverSamplesAwaitingTilt: Int = 4096
-    /// How many recent samples the predictor sees.
-    public var predictorHistory: Int = 32
     /// Ink of the strokes each tool type draws. The eraser end of a pen draws eraser strokes, never ink.
     public var inks: [ToolType: Ink] = [.pencil: Ink(.pencil), .brush: Ink(.marker), .airbrush: Ink(.marker),
                                         .eraser: Ink(.eraser)]

@@ -13,7 +13,7 @@ extension StrokeEngine {
         }
         tools[key] = ToolState(tilt: tilt)
         // A new proximity: libinput's smoothing restarts, and earlier motion says nothing.
-        predictor?.reset()
+        prediction?.reset()
     }
 
     mutating func proximityOut(_ key: ToolKey, at time: UInt64, into out: inout [EngineMessage]) {

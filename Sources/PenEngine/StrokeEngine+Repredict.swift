@@ -7,14 +7,14 @@ extension StrokeEngine {
     /// scored to learn the expected error.
     public mutating func repredicted(_ frame: Frame, horizon: Double) -> Frame {
         var result = frame
-        guard horizon > 0, predictor != nil else {
+        guard horizon > 0, prediction != nil else {
             result.predicted = []
             result.expectedError = nil
             result.liftProbability = nil
             return result
         }
-        result.predicted = predictor!.repredict(after: frame.sample, horizon: horizon)
-        let confidence = predictor!.confidence
+        result.predicted = prediction!.repredict(after: frame.sample, horizon: horizon)
+        let confidence = prediction!.confidence
         result.expectedError = result.predicted.isEmpty ? nil : confidence.expectedError
         result.liftProbability = result.predicted.isEmpty ? nil : confidence.liftProbability
         return result

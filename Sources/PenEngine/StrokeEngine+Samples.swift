@@ -31,10 +31,7 @@ extension StrokeEngine {
                 droppedSamples += 1
                 sample.expectingUpdates = []
             }
-            if predictor != nil, let samples = strokes[id]?.samples {
-                // A second reference only while predicting: the next append finds the buffer unique again.
-                predicted = predictor!.predict(after: samples[max(samples.count - configuration.predictorHistory, 0)...])
-            }
+            if prediction != nil { predicted = prediction!.predict(after: sample, touching: true) }
         } else {
             if sample.expectingUpdates.contains(.azimuth) {
                 if state.awaitingTilt.count >= configuration.maxHoverSamplesAwaitingTilt {
@@ -44,9 +41,9 @@ extension StrokeEngine {
                     tools[key]?.awaitingTilt.append(.hover(sample))
                 }
             }
-            if predictor != nil { predicted = predictor!.predictHover(after: sample) }
+            if prediction != nil { predicted = prediction!.predict(after: sample, touching: false) }
         }
-        let confidence = predictor?.confidence ?? PredictionConfidence()
+        let confidence = prediction?.confidence ?? PredictionConfidence()
         out.append(.frame(Frame(tool: key.tool, stroke: strokeID, sample: sample, predicted: predicted,
                                 expectedError: predicted.isEmpty ? nil : confidence.expectedError,
                                 liftProbability: predicted.isEmpty ? nil : confidence.liftProbability)))

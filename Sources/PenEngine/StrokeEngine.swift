@@ -13,7 +13,8 @@ import PenKit
 /// `ended`), and one `stroke` once nothing is pending, in the order strokes began.
 public struct StrokeEngine {
     public var configuration: EngineConfiguration
-    public var predictor: (any FramePredictor)?
+    /// Fills each frame's predicted samples; nil: frames carry none.
+    public var prediction: EnginePrediction?
 
     /// The engine's clock: the latest event time or `advance(to:)` seen, µs.
     public private(set) var now: UInt64 = 0
@@ -35,9 +36,9 @@ public struct StrokeEngine {
     var pendingForce: Deque<PendingForce> = []
     var unknownTiltTools = 0
 
-    public init(configuration: EngineConfiguration = EngineConfiguration(), predictor: (any FramePredictor)? = nil) {
+    public init(configuration: EngineConfiguration = EngineConfiguration(), prediction: EnginePrediction? = nil) {
         self.configuration = configuration
-        self.predictor = predictor
+        self.prediction = prediction
     }
 
     /// Strokes begun but not yet published.

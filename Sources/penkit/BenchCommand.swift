@@ -4,7 +4,7 @@ struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract: "Benchmarks that print figures (never tests).",
-        subcommands: [BenchTraceReadCommand.self, BenchEngineCommand.self, PredictBenchCommand.self, PredictCostCommand.self, BenchLatencyCommand.self,
+        subcommands: [BenchTraceReadCommand.self, BenchEngineCommand.self, PredictBenchCommand.self, PredictCostCommand.self, PredictTuneCommand.self, BenchLatencyCommand.self,
                       BenchRSSCommand.self, BenchJournalCommand.self]
     )
 }

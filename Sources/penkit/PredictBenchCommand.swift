@@ -31,7 +31,7 @@ struct PredictBenchCommand: ParsableCommand {
     @Flag(inversion: .prefixedNo, help: "Feed predictors libinput's 4-sample smoothed input (the live default); the truth is raw either way.")
     var smoothing = true
 
-    @Flag(help: "Also score penkit's design alternatives (smoothing lag modelled / not compensated, no hover lead-in).")
+    @Flag(help: "Also score penkit's design alternatives (smoothing lag only modelled / only inverted / not compensated, no hover lead-in, no motion smoothing, the defaults before the third round).")
     var variants = false
 
     @Option(help: "Ignore strokes with fewer frames than this.")
@@ -67,7 +67,8 @@ struct PredictBenchCommand: ParsableCommand {
         let configuration = PredictionConfiguration(hoverHorizonScale: 1, inputSmoothing: smoothing ? 4 : 1)
         let benchmark = PredictionBenchmark(horizons: horizons, configuration: configuration)
         var entrants = BenchEntrant.standard
-        if variants { entrants += BenchEntrant.penkitVariants.filter { smoothing || $0.useLeadIn == false } }
+        // Without smoothing the compensations coincide: only the other variants differ.
+        if variants { entrants += BenchEntrant.penkitVariants.filter { smoothing || $0.compensation == .defaultChoice } }
         let results = entrants.flatMap { benchmark.evaluate($0, strokes: strokes) }
         let frames = strokes.reduce(0) { $0 + $1.input.samples.count }
         if json {

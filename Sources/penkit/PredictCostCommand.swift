@@ -36,22 +36,31 @@ struct PredictCostCommand: ParsableCommand {
         }
         let frames = strokes.reduce(0) { $0 + $1.samples.count }
         guard frames > 0 else { throw RuntimeFailure("no strokes or hover runs in these traces") }
-        // The live default: smoothed input, compensated as penkit's stage does.
+        // The live default: smoothed input, compensated as penkit's stage does; peers predict
+        // the path they receive (as `bench predict` scores them), so they skip the compensation.
         let configuration = PredictionConfiguration(horizon: horizon / 1000, inputSmoothing: 4)
+        let peers = PredictionConfiguration(horizon: horizon / 1000, inputSmoothing: 4, compensation: .none)
         print("frames per run: \(frames) (contact and hover), horizon \(Int(horizon)) ms, median of \(repeats) runs")
         print("predictor   ns/frame   predicted samples/frame")
         for kind in PredictorKind.allCases {
             let (nanos, perFrame): (Double, Double)
             switch kind {
-            case .none: (nanos, perFrame) = measure(NoPredictor(), strokes, configuration)
-            case .linear: (nanos, perFrame) = measure(LinearPredictor(), strokes, configuration)
-            case .leastSquares: (nanos, perFrame) = measure(LeastSquaresPredictor(), strokes, configuration)
-            case .kalman: (nanos, perFrame) = measure(KalmanPredictor(), strokes, configuration)
+            case .none: (nanos, perFrame) = measure(NoPredictor(), strokes, peers)
+            case .linear: (nanos, perFrame) = measure(LinearPredictor(), strokes, peers)
+            case .leastSquares: (nanos, perFrame) = measure(LeastSquaresPredictor(), strokes, peers)
+            case .kalman: (nanos, perFrame) = measure(KalmanPredictor(), strokes, peers)
             case .penkit: (nanos, perFrame) = measure(PenkitPredictor(), strokes, configuration)
             }
-            let name = kind.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)
-            print("\(name) \(String(format: "%10.0f", nanos)) \(String(format: "%25.1f", perFrame))")
+            row(kind.rawValue, nanos, perFrame)
         }
+        // What the engine runs: the default predictor behind `AnyPredictor` (EnginePrediction.penkit).
+        let engine = measure(EnginePrediction.penkit(horizon: horizon / 1000).predictor, strokes, configuration)
+        row("engine", engine.0, engine.1)
+    }
+
+    private func row(_ name: String, _ nanos: Double, _ perFrame: Double) {
+        let padded = name.padding(toLength: 9, withPad: " ", startingAt: 0)
+        print("\(padded) \(String(format: "%10.0f", nanos)) \(String(format: "%25.1f", perFrame))")
     }
 
     /// Median nanoseconds per frame, and the mean number of predicted samples per frame.

@@ -56,6 +56,9 @@ private func run(_ events: [TabletEvent], engine: inout StrokeEngine) -> [Engine
     for (tx, ty, azimuth, altitude) in vectors {
         let r = TiltConversion.azimuthAltitude(tiltX: tx, tiltY: ty)
         #expect(abs(r.azimuth - azimuth) < 1e-12 && abs(r.altitude - altitude) < 1e-12, "tilt \(tx), \(ty)")
+        // The predictors' samples and `penkit bench predict` convert tilt the same way.
+        let p = PredictionSample(time: 0, x: 0, y: 0, pressure: 0, tiltX: tx, tiltY: ty, touching: true)
+        #expect(abs(p.azimuth - azimuth) < 1e-12 && abs(p.altitude - altitude) < 1e-12, "prediction tilt \(tx), \(ty)")
     }
     // General case: 45°/45° leans along the diagonal, at atan(1/√2) from the surface.
     let r = TiltConversion.azimuthAltitude(tiltX: 45, tiltY: 45)
@@ -228,26 +231,43 @@ private func run(_ events: [TabletEvent], engine: inout StrokeEngine) -> [Engine
     #expect(out.finalized.count == 1 && out.finalized[0].stroke.cancelled)
 }
 
-private struct ConstantPredictor: FramePredictor {
+/// Moves 1 mm along x per sample it has seen since its last reset, whatever the horizon.
+private struct CountingPredictor: Predictor {
+    var name: String { "counting" }
+    var seen = 0
+    var newest: PredictionSample?
     var resets = 0
-    mutating func predict(after recent: ArraySlice<Sample>) -> [Sample] {
-        var s = recent.last!
-        s.time += 8_000
-        s.x += Double(recent.count)
-        return [s]
+    mutating func reset() {
+        resets += 1
+        seen = 0
+        newest = nil
     }
-    mutating func reset() { resets += 1 }
+    mutating func contactChanged() {}
+    mutating func update(_ sample: PredictionSample) {
+        seen += 1
+        newest = sample
+    }
+    func extrapolate(by dt: Double) -> PredictionSample? {
+        guard var s = newest else { return nil }
+        s.x += Double(seen)
+        return s
+    }
 }
 
-@Test func predictorSeamFillsContactFramesOnly() {
-    var engine = StrokeEngine(predictor: ConstantPredictor())
+@Test func predictorSeamFillsFramesFromEachFramesOwnSample() {
+    // No hover predictions (scale 0), so contact frames alone carry them; the horizon is
+    // shorter than the shortest report interval the stage believes (1 ms): one, at the horizon.
+    let configuration = PredictionConfiguration(horizon: 0.0005, hoverHorizonScale: 0)
+    var engine = StrokeEngine(prediction: EnginePrediction(CountingPredictor(), configuration: configuration))
     let out = run(strokeEvents(start: 0, frames: 2), engine: &engine)
     for f in out.frames {
         if f.stroke == nil { #expect(f.predicted.isEmpty) } else { #expect(f.predicted.count == 1) }
     }
     let contact = out.frames.filter { $0.stroke != nil }
-    #expect(contact.map { $0.predicted[0].x - $0.sample.x } == [1, 2, 3], "sees the stroke's samples so far")
-    #expect((engine.predictor as? ConstantPredictor)?.resets == 1)
+    // The hover frame before pen-down was seen too: the predictor keeps motion across contact.
+    #expect(contact.map { $0.predicted[0].x - $0.sample.x } == [2, 3, 4], "sees every frame's sample")
+    #expect(contact.allSatisfy { $0.predicted[0].time == $0.sample.time + 500 })
+    #expect((engine.prediction?.predictor.base as? CountingPredictor)?.resets == 1)
 }
 
 @Test func strokeSampleCapKeepsMemoryBounded() {

@@ -157,24 +157,23 @@ struct PredictionContractTests {
 }
 
 @Suite("Prediction through the engine's seam")
-struct StageFramePredictorTests {
+struct EnginePredictionTests {
     @Test("contact frames get predicted samples at the report interval, with force and angles")
     func framePredictions() {
-        var seam = StageFramePredictor.penkit(horizon: 0.016, inputSmoothing: 1)
-        var recent: [Sample] = []
+        var seam = EnginePrediction.penkit(horizon: 0.016, inputSmoothing: 1)
+        var newest = Sample(time: 0, x: 0, y: 0)
         var last: [Sample] = []
         for i in 0..<20 {
-            recent.append(Sample(time: 1_000_000 + UInt64(i) * 5_000, x: 10 + 0.5 * Double(i), y: 5,
-                                 force: 0.4, azimuth: 1, altitude: 0.9, roll: 0.25))
-            last = seam.predict(after: recent[...])
+            newest = Sample(time: 1_000_000 + UInt64(i) * 5_000, x: 10 + 0.5 * Double(i), y: 5,
+                            force: 0.4, azimuth: 1, altitude: 0.9, roll: 0.25)
+            last = seam.predict(after: newest, touching: true)
         }
-        let newest = recent.last!
         #expect(last.map(\.time) == [newest.time + 5_000, newest.time + 10_000, newest.time + 15_000, newest.time + 16_000])
         #expect(last.allSatisfy { $0.x > newest.x && $0.force == 0.4 && $0.azimuth == 1 && $0.altitude == 0.9 && $0.roll == 0.25 })
         #expect(seam.confidence.expectedError != nil && seam.confidence.liftProbability != nil)
         seam.reset()
         // One sample after a reset: no motion known, the pen stands still at the horizon.
-        let still = seam.predict(after: recent.suffix(1))
+        let still = seam.predict(after: newest, touching: true)
         #expect(still.map(\.time) == [newest.time + 16_000])
         #expect(still.allSatisfy { $0.x == newest.x })
     }

@@ -134,7 +134,7 @@ private func penEvent(_ kind: TabletEvent.Kind, _ time: UInt64, state: TabletEve
 }
 
 private func firstContactFrame(hoverFrames: Int) -> Frame? {
-    var engine = StrokeEngine(predictor: StageFramePredictor.penkit(horizon: 0.016, inputSmoothing: 1))
+    var engine = StrokeEngine(prediction: EnginePrediction.penkit(horizon: 0.016, inputSmoothing: 1))
     var out: [EngineMessage] = []
     let x = { (time: UInt64) in 10 + 100 * (Double(time) - 1_000_000) * 1e-6 }
     // Without hover, the pen comes into proximity already touching: one frame, as libinput reports it.

@@ -12,7 +12,7 @@ import Testing
     /// The replay's messages as the JSON lines a client receives.
     static func replayLines(_ trace: String) throws -> [String] {
         var lines: [String] = []
-        EngineReplay(predictor: StageFramePredictor.penkit()).run(try Traces.inputs(trace)) { lines.append($0.jsonLine()) }
+        EngineReplay(prediction: EnginePrediction.penkit()).run(try Traces.inputs(trace)) { lines.append($0.jsonLine()) }
         return lines
     }
 
@@ -25,7 +25,7 @@ import Testing
     func replayEqualsItself(trace: String) throws {
         let lines = try Self.replayLines(trace)
         var strokeLines = 0, samples = 0
-        EngineReplay(predictor: StageFramePredictor.penkit()).run(try Traces.inputs(trace)) { message in
+        EngineReplay(prediction: EnginePrediction.penkit()).run(try Traces.inputs(trace)) { message in
             if case .stroke(let f) = message { strokeLines += 1; samples += f.stroke.points.count }
         }
         let strokes = StrokeComparison.strokes(inLines: lines)
@@ -122,7 +122,7 @@ import Testing
             inputs += events.map { EngineReplay.Input(device: UInt32(index), event: $0) }
         }
         var replayed: [Stroke] = []
-        EngineReplay(predictor: StageFramePredictor.penkit()).run(inputs) { if case .stroke(let f) = $0 { replayed.append(f.stroke) } }
+        EngineReplay(prediction: EnginePrediction.penkit()).run(inputs) { if case .stroke(let f) = $0 { replayed.append(f.stroke) } }
         let result = StrokeComparison(actual: live, expected: replayed)
         #expect(result.passed, "\(result.differences.prefix(5))")
         #expect(result.strokesCompared == replayed.count)

@@ -15,7 +15,7 @@ import Testing
     }
 
     @Test func anEventStampedBeforeTheDevicesLastIsCountedAndStillSent() {
-        var pipeline = MessagePipeline(predictor: nil)
+        var pipeline = MessagePipeline(prediction: nil)
         var batch = OutboundBatch()
         pipeline.consume(hover(10, x: 1), device: 1, into: &batch)
         pipeline.consume(hover(12, x: 2), device: 1, into: &batch)

@@ -38,6 +38,21 @@ public struct PenkitPredictor: Predictor {
         public var uniformTime = true
         /// Gain of the force and orientation trend.
         public var attributeGain = 0.75
+        /// Time constant (s) of an exponential filter on the fitted velocity and acceleration
+        /// across real samples: it damps how much the prediction changes from frame to frame
+        /// (jitter), at the cost of following changes of speed that much later. 0: no filter.
+        /// In seconds, not samples, so it means the same at every report rate. 8 ms: chosen by
+        /// `penkit bench predict-tune --structural --no-worse` from 0, 4, 8 and 16 ms, the same
+        /// choice with any one trace left out (docs/prediction.md).
+        public var motionSmoothing = 0.008
+        /// Speed (mm/s) at which that time constant has halved, as a 1€ filter's cutoff rises
+        /// with speed: slow pens, whose velocity estimates are mostly noise, are smoothed most,
+        /// fast ones, whose changes of speed cost most when followed late, least. 0: constant.
+        public var motionSmoothingSpeed = 0.0
+        /// Start raw samples' predictions from the fitted position, as smoothed samples' always
+        /// do, instead of from the newest sample itself (which carries the pen's and the
+        /// sensor's noise into every prediction).
+        public var rawOriginFromFit = false
         public init() {}
     }
 
@@ -47,6 +62,10 @@ public struct PenkitPredictor: Predictor {
     /// Fitted once per real sample, so each predicted sample costs only the arc.
     private var fit: PolynomialFit?
     private var attributeReference: PredictionSample?
+    /// The fit's velocity and acceleration after `motionSmoothing`.
+    private var velocity = SIMD2<Double>(0, 0)
+    private var acceleration = SIMD2<Double>(0, 0)
+    private var motionTime: UInt64?
 
     public init(parameters: Parameters = .init()) {
         self.parameters = parameters
@@ -59,6 +78,7 @@ public struct PenkitPredictor: Predictor {
         startTime = nil
         fit = nil
         attributeReference = nil
+        motionTime = nil
     }
 
     /// The motion before a pen-down (or a lift) carries on: the hand was already moving.
@@ -71,20 +91,45 @@ public struct PenkitPredictor: Predictor {
         fit = PolynomialFit.fit(history, maxSamples: history.capacity, window: parameters.window, degree: 2,
                                 uniformTime: parameters.uniformTime, weight: { age in exp(-age / decay) })
         attributeReference = AttributeTrend.reference(in: history, span: 0.008)
+        smoothMotion(at: sample.time)
+    }
+
+    /// Moves `velocity` and `acceleration` towards the new fit's by the share of
+    /// `motionSmoothing` that has elapsed since the last fit (all the way without smoothing).
+    private mutating func smoothMotion(at time: UInt64) {
+        guard let fit else {
+            motionTime = nil
+            return
+        }
+        guard parameters.motionSmoothing > 0, let previous = motionTime, time > previous else {
+            velocity = fit.velocity
+            acceleration = fit.acceleration
+            motionTime = time
+            return
+        }
+        var timeConstant = parameters.motionSmoothing
+        if parameters.motionSmoothingSpeed > 0 {
+            let speed = (velocity * velocity).sum().squareRoot()
+            timeConstant /= 1 + speed / parameters.motionSmoothingSpeed
+        }
+        let share = 1 - exp(-Double(time - previous) * 1e-6 / timeConstant)
+        velocity += (fit.velocity - velocity) * share
+        acceleration += (fit.acceleration - acceleration) * share
+        motionTime = time
     }
 
     public func extrapolate(by dt: Double) -> PredictionSample? {
         let p = parameters
         guard let newest = history.last, let fit else { return nil }
-        let v = fit.velocity
+        let v = velocity
         let speed = (v * v).sum().squareRoot()
         var result = newest
         // A smoothed sample lags the pen: start from the fitted raw path's position instead.
-        let origin = newest.smoothingWindow > 1 ? fit.position : SIMD2(newest.x, newest.y)
+        let origin = newest.smoothingWindow > 1 || p.rawOriginFromFit ? fit.position : SIMD2(newest.x, newest.y)
         result.x = origin[0]
         result.y = origin[1]
         if speed > 1e-6 {
-            let a = fit.acceleration
+            let a = acceleration
             let tangent = v / speed
             let normal = SIMD2(-tangent[1], tangent[0])
             let tangential = (a * tangent).sum() * p.tangentialGain

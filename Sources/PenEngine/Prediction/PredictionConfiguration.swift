@@ -16,10 +16,13 @@ public struct PredictionConfiguration: Sendable, Hashable {
     public private(set) var inputSmoothing: Int
     /// How predictions undo that smoothing to aim at the real pen.
     public var compensation: SmoothingCompensation
+    /// With `.blend`, the share of the prediction from the inverted path (the rest: the modelled one).
+    public var blendWeight = Self.defaultBlendWeight
+    public static let defaultBlendWeight = 0.5
 
     public init(horizon: Double = 0.016, gapReset: Double = 0.020, liftPressure: Double = 0.01,
                 hoverHorizonScale: Double = 0.5, inputSmoothing: Int = 1,
-                compensation: SmoothingCompensation = .model) {
+                compensation: SmoothingCompensation = .defaultChoice) {
         self.horizon = clamp(horizon.isFinite ? horizon : 0, 0, Self.horizonCap)
         // Out-of-range values fall back to sane ones rather than trapping on the hot path.
         self.gapReset = gapReset.isFinite && gapReset > 0 ? min(gapReset, 10) : 0.020

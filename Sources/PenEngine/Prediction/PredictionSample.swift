@@ -1,5 +1,3 @@
-import Foundation
-
 /// The minimal pen state a predictor reads and writes: time, position in mm, force and
 /// orientation. Kept separate from the engine's richer sample so predictors stay small,
 /// testable on synthetic motion, and free of anything but arithmetic.
@@ -39,42 +37,12 @@ public struct PredictionSample: Sendable, Hashable {
         self.predicted = predicted
     }
 
-    /// Builds a sample from libinput's tilt (degrees), converted as W3C Pointer Events do.
+    /// Builds a sample from libinput's tilt (degrees), converted as the engine converts it
+    /// (`TiltConversion`, the W3C Pointer Events conversion).
     public init(time: UInt64, x: Double, y: Double, pressure: Double,
                 tiltX: Double, tiltY: Double, touching: Bool) {
-        let orientation = PenOrientation(tiltXDegrees: tiltX, tiltYDegrees: tiltY)
+        let angles = TiltConversion.azimuthAltitude(tiltX: tiltX, tiltY: tiltY)
         self.init(time: time, x: x, y: y, pressure: pressure,
-                  azimuth: orientation.azimuth, altitude: orientation.altitude, touching: touching)
-    }
-}
-
-/// Azimuth and altitude from tilt, per the W3C Pointer Events conversion.
-public struct PenOrientation: Sendable, Hashable {
-    public var azimuth: Double
-    public var altitude: Double
-
-    public init(tiltXDegrees: Double, tiltYDegrees: Double) {
-        let tx = tiltXDegrees * .pi / 180
-        let ty = tiltYDegrees * .pi / 180
-        let halfPi = Double.pi / 2
-        // The spec's special cases: a tilt of ±90° lies flat, where tan() is unbounded.
-        if abs(tiltXDegrees) >= 90 || abs(tiltYDegrees) >= 90 {
-            altitude = 0
-            if tiltXDegrees >= 90 { azimuth = 0 }
-            else if tiltXDegrees <= -90 { azimuth = .pi }
-            else if tiltYDegrees >= 90 { azimuth = halfPi }
-            else { azimuth = 3 * halfPi }
-            return
-        }
-        if tiltXDegrees == 0 && tiltYDegrees == 0 {
-            azimuth = 0
-            altitude = halfPi
-            return
-        }
-        let tanX = tan(tx), tanY = tan(ty)
-        var a = atan2(tanY, tanX)
-        if a < 0 { a += 2 * .pi }
-        azimuth = a
-        altitude = atan(1 / (tanX * tanX + tanY * tanY).squareRoot())
+                  azimuth: angles.azimuth, altitude: angles.altitude, touching: touching)
     }
 }

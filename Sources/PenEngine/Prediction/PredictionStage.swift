@@ -1,3 +1,5 @@
+import PenKit
+
 /// Runs one predictor over a live sample stream and keeps the contracts every prediction
 /// obeys: samples at the measured report interval and a last one exactly at the horizon,
 /// never past a predicted lift, marked predicted, aimed at the real pen when the input is
@@ -25,6 +27,8 @@ public struct PredictionStage<P: Predictor>: Sendable {
     private var inverse: SmoothingInverse
     private var contactCalibration = PredictionCalibration()
     private var hoverCalibration = PredictionCalibration()
+    /// `predictions` as the engine's samples (PredictionStage+Frames), reused frame to frame.
+    var frameSamples: [Sample] = []
 
     public init(predictor: P, configuration: PredictionConfiguration = .init()) {
         self.predictor = predictor
@@ -33,6 +37,7 @@ public struct PredictionStage<P: Predictor>: Sendable {
         inverse = SmoothingInverse(window: configuration.inputSmoothing)
         // Enough for the cap at the shortest interval ReportInterval admits, plus the horizon's own.
         predictions.reserveCapacity(Int(PredictionConfiguration.horizonCap / ReportInterval.minimum) + 2)
+        frameSamples.reserveCapacity(predictions.capacity)
     }
 
     /// The measured report interval (s), once two samples have arrived.
@@ -183,8 +188,9 @@ public struct PredictionStage<P: Predictor>: Sendable {
             return still
         }
         if configuration.compensation == .blend, let other = invertedPredictor.extrapolate(by: dt) {
-            sample.x = (sample.x + other.x) / 2
-            sample.y = (sample.y + other.y) / 2
+            let w = configuration.blendWeight
+            sample.x += (other.x - sample.x) * w
+            sample.y += (other.y - sample.y) * w
         }
         if confidence < 1 {
             sample.x = reference.x + (sample.x - reference.x) * confidence

@@ -30,6 +30,10 @@ public struct BenchEntrant: Sendable {
     public var compensation: SmoothingCompensation
     /// Whether the hover motion before pen-down is fed in.
     public var useLeadIn: Bool
+    /// penkit's predictor with other parameters (for `penkit bench predict-tune`); nil: `kind`'s defaults.
+    public var penkitParameters: PenkitPredictor.Parameters?
+    /// The stage's `.blend` weight.
+    public var blendWeight = PredictionConfiguration.defaultBlendWeight
 
     public init(name: String, kind: PredictorKind, compensation: SmoothingCompensation, useLeadIn: Bool = true) {
         self.name = name
@@ -38,19 +42,31 @@ public struct BenchEntrant: Sendable {
         self.useLeadIn = useLeadIn
     }
 
+    func makePredictor() -> any Predictor {
+        if let penkitParameters { return PenkitPredictor(parameters: penkitParameters) }
+        return kind.make()
+    }
+
     /// Every shipped predictor as a client of it would run it: peers predict the path they
-    /// receive; penkit compensates the smoothing (its default, `.model`).
+    /// receive; penkit compensates the smoothing (its default, `SmoothingCompensation.defaultChoice`).
     public static var standard: [BenchEntrant] {
         PredictorKind.allCases.map {
-            BenchEntrant(name: $0.rawValue, kind: $0, compensation: $0 == .penkit ? .model : .none)
+            BenchEntrant(name: $0.rawValue, kind: $0, compensation: $0 == .penkit ? .defaultChoice : .none)
         }
     }
 
     /// penkit's design alternatives, for measuring what each part brings.
     public static var penkitVariants: [BenchEntrant] {
-        [BenchEntrant(name: "pk-invert", kind: .penkit, compensation: .invert),
-         BenchEntrant(name: "pk-blend", kind: .penkit, compensation: .blend),
-         BenchEntrant(name: "pk-nocomp", kind: .penkit, compensation: .none),
-         BenchEntrant(name: "pk-nolead", kind: .penkit, compensation: .model, useLeadIn: false)]
+        var unsmoothed = PenkitPredictor.Parameters()
+        unsmoothed.motionSmoothing = 0
+        var before = BenchEntrant(name: "pk-before", kind: .penkit, compensation: .model)
+        before.penkitParameters = unsmoothed
+        var still = BenchEntrant(name: "pk-nosmth", kind: .penkit, compensation: .defaultChoice)
+        still.penkitParameters = unsmoothed
+        return [BenchEntrant(name: "pk-model", kind: .penkit, compensation: .model),
+                BenchEntrant(name: "pk-invert", kind: .penkit, compensation: .invert),
+                BenchEntrant(name: "pk-nocomp", kind: .penkit, compensation: .none),
+                BenchEntrant(name: "pk-nolead", kind: .penkit, compensation: .defaultChoice, useLeadIn: false),
+                still, before]
     }
 }

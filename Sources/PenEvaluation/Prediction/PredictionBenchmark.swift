@@ -52,11 +52,12 @@ public struct PredictionBenchmark: Sendable {
     /// One stage per entrant and horizon, kept across strokes as the live path keeps it, so
     /// the expected error is learned from the pen's earlier strokes too.
     private func makeStage(_ entrant: BenchEntrant, horizon: Double) -> PredictionStage<AnyPredictor> {
-        let configuration = PredictionConfiguration(
+        var configuration = PredictionConfiguration(
             horizon: horizon, gapReset: self.configuration.gapReset, liftPressure: self.configuration.liftPressure,
             hoverHorizonScale: self.configuration.hoverHorizonScale, inputSmoothing: self.configuration.inputSmoothing,
             compensation: entrant.compensation)
-        return PredictionStage(predictor: AnyPredictor(entrant.kind.make()), configuration: configuration)
+        configuration.blendWeight = entrant.blendWeight
+        return PredictionStage(predictor: AnyPredictor(entrant.makePredictor()), configuration: configuration)
     }
 
     private func score(_ stroke: BenchStroke, entrant: BenchEntrant, horizon: Double,
@@ -141,16 +142,4 @@ public struct PredictionBenchmark: Sendable {
         }
         return SIMD2(1, 0)
     }
-}
-
-/// Lets the stage, generic for the live path, run predictors chosen at run time.
-public struct AnyPredictor: Predictor {
-    private var base: any Predictor
-    public init(_ base: any Predictor) { self.base = base }
-    public var name: String { base.name }
-    public mutating func reset() { base.reset() }
-    public mutating func contactChanged() { base.contactChanged() }
-    public mutating func update(_ sample: PredictionSample) { base.update(sample) }
-    public func extrapolate(by dt: Double) -> PredictionSample? { base.extrapolate(by: dt) }
-    public func confidence(forHorizon horizon: Double) -> Double { base.confidence(forHorizon: horizon) }
 }

@@ -25,6 +25,8 @@ public struct PredictionMetrics: Sendable, Codable, Hashable {
     public var relativeRMSE: Double
     /// Mean change of the error vector between successive frames (Chromium's jitter).
     public var jitter: Double
+    /// Frame pairs the jitter averages over (to pool it across runs).
+    public var jitterFrames: Int
     /// Frames whose target lies past the pen lift: truth is the lift point.
     public var endFrames: Int
     /// Mean error along the final direction of travel at stroke ends; positive = past the lift.
@@ -119,7 +121,7 @@ struct MetricsAccumulator: Sendable {
             offRMSE: rms(offSumSquared, frames), pressureRMSE: rms(pressureSumSquared, frames),
             fastFrames: fastFrames, fastRMSE: rms(fastSumSquared, fastFrames),
             relativeRMSE: rms(relativeSumSquared, relativeFrames),
-            jitter: jitterFrames > 0 ? jitterSum / Double(jitterFrames) : 0,
+            jitter: jitterFrames > 0 ? jitterSum / Double(jitterFrames) : 0, jitterFrames: jitterFrames,
             endFrames: endFrames, endOvershootMean: endFrames > 0 ? endAlongSum / Double(endFrames) : 0,
             endRMSE: rms(endSumSquared, endFrames),
             reachMeanMs: reachFrames > 0 ? reachSum / Double(reachFrames) : 0,

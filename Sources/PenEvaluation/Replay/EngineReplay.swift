@@ -17,13 +17,13 @@ public struct EngineReplay {
 
     public var configuration: EngineConfiguration
     public var latePressure: LatePressure?
-    public var predictor: (any FramePredictor)?
+    public var prediction: EnginePrediction?
 
     public init(configuration: EngineConfiguration = EngineConfiguration(), latePressure: LatePressure? = nil,
-                predictor: (any FramePredictor)? = nil) {
+                prediction: EnginePrediction? = nil) {
         self.configuration = configuration
         self.latePressure = latePressure
-        self.predictor = predictor
+        self.prediction = prediction
     }
 
     /// Feeds `inputs` (ordered by time) and hands every message to `emit`, in
@@ -32,7 +32,7 @@ public struct EngineReplay {
     public func run(_ inputs: [Input], emit: (EngineMessage) -> Void) {
         var config = configuration
         if latePressure != nil { config.pressureSource = .separate(matchTolerance: 0) }
-        var engine = StrokeEngine(configuration: config, predictor: predictor)
+        var engine = StrokeEngine(configuration: config, prediction: prediction)
         var buffer: [EngineMessage] = []
         buffer.reserveCapacity(64)
         var delays = latePressure?.delays()

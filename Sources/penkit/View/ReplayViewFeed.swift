@@ -26,8 +26,8 @@ struct ReplayViewFeed: ViewFeed {
         var clock: UInt64 = 0
         var strokes = 0
         var drawing = ViewDrawing()
-        let predictor = StageFramePredictor.penkit(inputSmoothing: smoothing ? 4 : 1)
-        EngineReplay(latePressure: latePressure, predictor: predictor).run(inputs) { message in
+        let prediction = EnginePrediction.penkit(inputSmoothing: smoothing ? 4 : 1)
+        EngineReplay(latePressure: latePressure, prediction: prediction).run(inputs) { message in
             // Updates and finalized strokes carry no publication time: they go with the input before them.
             switch message {
             case .frame(let frame): clock = max(clock, frame.sample.time)

@@ -30,13 +30,13 @@ struct MessagePipeline {
     static let engineTick: Duration = .milliseconds(25)
 
     init(configuration: EngineConfiguration = EngineConfiguration(),
-         predictor: (any FramePredictor)? = StageFramePredictor.penkit(),
+         prediction: EnginePrediction? = EnginePrediction.penkit(),
          journal: StrokeJournal? = nil, afterSeq: UInt64 = 0, afterStroke: UInt64 = 0,
          inks: SharedInkChoice? = nil, variants: PredictionVariants? = nil) {
         baseConfiguration = configuration
         self.inks = inks
         self.variants = variants
-        engine = StrokeEngine(configuration: configuration, predictor: predictor)
+        engine = StrokeEngine(configuration: configuration, prediction: prediction)
         engine.continueNumbering(afterSeq: afterSeq, afterStroke: afterStroke)
         self.journal = journal
         engineOutput.reserveCapacity(16)

@@ -15,3 +15,9 @@ public enum SmoothingCompensation: String, Sendable, Hashable, CaseIterable {
     /// past lags turns), so the mean is steadier than inversion and closer than the model.
     case blend
 }
+
+extension SmoothingCompensation {
+    /// What the live path uses: `.blend` at equal weights (chosen with the motion smoothing by
+    /// `penkit bench predict-tune --structural --no-worse`; docs/prediction.md).
+    public static let defaultChoice = SmoothingCompensation.blend
+}

@@ -1,0 +1,54 @@
+import PenKit
+
+/// What the stroke engine runs: one stage around whichever `Predictor` it was given. The
+/// predictor is the only interface (as ink-stroke-modeler's InputPredictor is); the stage is
+/// the one place its contracts are kept.
+public typealias EnginePrediction = PredictionStage<AnyPredictor>
+
+extension PredictionStage where P == AnyPredictor {
+    public init(_ predictor: any Predictor, configuration: PredictionConfiguration = .init()) {
+        self.init(predictor: AnyPredictor(predictor), configuration: configuration)
+    }
+
+    /// penkit's default: its own predictor at the configured horizon (16 ms unless set), for
+    /// input that libinput smoothed over `inputSmoothing` samples (4: its default; 1: off).
+    public static func penkit(horizon: Double = 0.016, inputSmoothing: Int = 4) -> Self {
+        Self(PenkitPredictor(), configuration: PredictionConfiguration(horizon: horizon, inputSmoothing: inputSmoothing))
+    }
+}
+
+/// The engine's side: a frame's sample in, its predicted samples out (position, force,
+/// azimuth, altitude predicted; roll and distance held).
+extension PredictionStage {
+    /// The predicted samples for a frame whose sample is `newest` (`touching`: a contact
+    /// frame; hover frames look less far ahead). A stroke's first frames follow the hover
+    /// frames before it, so prediction can use the motion of a pen touching down while moving.
+    public mutating func predict(after newest: Sample, touching: Bool) -> [Sample] {
+        add(PredictionSample(time: newest.time, x: newest.x, y: newest.y, pressure: newest.force,
+                             azimuth: newest.azimuth, altitude: newest.altitude, touching: touching))
+        return converted(newest)
+    }
+
+    /// The newest frame's predictions again at another horizon (s), for clients that asked for
+    /// their own; `newest` is that frame's sample. Changes nothing the next frame depends on.
+    public mutating func repredict(after newest: Sample, horizon: Double) -> [Sample] {
+        refreshPredictions(horizon: horizon)
+        return converted(newest)
+    }
+
+    /// How sure the newest `predict` or `repredict` was.
+    public var confidence: PredictionConfidence {
+        PredictionConfidence(expectedError: expectedError, liftProbability: liftProbability)
+    }
+
+    private mutating func converted(_ newest: Sample) -> [Sample] {
+        // Reusing the buffer saves an allocation whenever the engine has let go of the last one.
+        frameSamples.removeAll(keepingCapacity: true)
+        for p in predictions {
+            frameSamples.append(Sample(time: p.time, x: p.x, y: p.y, force: p.pressure, azimuth: p.azimuth,
+                                       altitude: p.altitude, roll: newest.roll, distance: newest.distance,
+                                       estimated: newest.estimated))
+        }
+        return frameSamples
+    }
+}

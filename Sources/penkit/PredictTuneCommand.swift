@@ -1,0 +1,226 @@
+import ArgumentParser
+import Foundation
+import PenEngine
+import PenEvaluation
+
+/// `penkit bench predict-tune TRACES…`: how well penkit's predictor parameters would do on a
+/// recording they were not chosen on. For each trace, the candidate with the best score on the
+/// *other* traces is scored on it (leave one trace out); the pooled held-out figures are what
+/// to expect from new recordings, the in-sample ones (chosen and scored on all) are not.
+struct PredictTuneCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "predict-tune",
+        abstract: "Leave-one-trace-out choice of penkit's predictor parameters (RMSE at 16 and 32 ms, jitter at 16 ms)."
+    )
+
+    @Argument(help: "evemu or `libinput record` traces (at least two hold strokes).")
+    var traces: [String]
+
+    @Flag(inversion: .prefixedNo, help: "Feed libinput's 4-sample smoothed input (the live default); the truth is raw either way.")
+    var smoothing = true
+
+    @Option(help: "Ignore strokes with fewer frames than this.")
+    var minFrames = 10
+
+    @Option(help: "How many of the best in-sample candidates to list.")
+    var top = 5
+
+    @Option(help: "Weight of jitter beyond the Kalman filter's in the objective.")
+    var jitterWeight = 10.0
+
+    @Flag(help: "Choose only among candidates no worse (by more than 2 %) than penkit before this tuning round (`pk-before`: smoothing lag modelled, no motion smoothing) on any trace chosen on, in any of the three figures.")
+    var noWorse = false
+
+    @Flag(help: "Search only the two structural choices (blend weight 0, ½, 1; motion smoothing 0, 4, 8, 16 ms), every other parameter as shipped.")
+    var structural = false
+
+    @Option(help: "Also print per-trace figures of the candidates whose label contains this.")
+    var show: String?
+
+    func run() throws {
+        var names: [String] = []
+        var perTrace: [[BenchStroke]] = []
+        for path in traces {
+            let strokes = try loadPredictionStrokes(path: path, smoothing: smoothing, minFrames: minFrames).contact
+            guard !strokes.isEmpty else { continue }
+            names.append((path as NSString).lastPathComponent)
+            perTrace.append(strokes)
+        }
+        guard perTrace.count >= 2 else { throw RuntimeFailure("leaving one trace out needs two traces with strokes of ≥ \(minFrames) frames") }
+        let configuration = PredictionConfiguration(hoverHorizonScale: 1, inputSmoothing: smoothing ? 4 : 1)
+        let benchmark = PredictionBenchmark(horizons: [0.016, 0.032], configuration: configuration)
+        func scores(_ entrant: BenchEntrant) -> [TuneScore] {
+            perTrace.map { TuneScore(benchmark.evaluate(entrant, strokes: $0)) }
+        }
+        let kalman = scores(BenchEntrant(name: "kalman", kind: .kalman, compensation: .none))
+        let shipped = scores(BenchEntrant.standard.first { $0.kind == .penkit }!)
+        let before = scores(BenchEntrant.penkitVariants.first { $0.name == "pk-before" }!)
+        let candidates = structural ? TuneCandidate.structuralGrid : TuneCandidate.grid
+        let table = candidates.map { scores($0.entrant) }
+
+        func best(on traces: [Int]) -> Int {
+            let limit = TuneScore.pooled(traces.map { kalman[$0] }).jitter16
+            var chosen = 0, chosenScore = Double.infinity
+            for (c, row) in table.enumerated() {
+                if noWorse && !traces.allSatisfy({ row[$0].noWorse(than: before[$0]) }) { continue }
+                let score = TuneScore.pooled(traces.map { row[$0] }).objective(jitterLimit: limit, jitterWeight: jitterWeight)
+                if score < chosenScore { chosen = c; chosenScore = score }
+            }
+            return chosen
+        }
+
+        let all = Array(perTrace.indices)
+        print("candidates: \(candidates.count); traces: \(names.count); input: \(smoothing ? "libinput-smoothed (live default)" : "raw")")
+        if noWorse { print("only candidates no worse than pk-before (within 2 %) on every trace chosen on, in every figure") }
+        print("objective: rmse16/0.40 + rmse32/0.85 + \(jitterWeight) × jitter16 beyond the Kalman filter's (relative), on the traces chosen on")
+        print("")
+        print("held-out trace".padding(toLength: 40, withPad: " ", startingAt: 0) + "  chosen on the others                          rmse16 rmse32 jit16 | shipped rmse16 rmse32 jit16 | kalman jit16")
+        var heldOut: [TuneScore] = []
+        for t in all {
+            let c = best(on: all.filter { $0 != t })
+            heldOut.append(table[c][t])
+            print(names[t].padding(toLength: 40, withPad: " ", startingAt: 0) + "  "
+                  + candidates[c].label.padding(toLength: 44, withPad: " ", startingAt: 0)
+                  + table[c][t].columns + " |        " + shipped[t].columns + " |  " + fixed(kalman[t].jitter16))
+        }
+        let pooledHeldOut = TuneScore.pooled(heldOut)
+        let inSample = best(on: all)
+        print("")
+        print("pooled, leave one trace out:   " + pooledHeldOut.columns)
+        print("pooled, shipped parameters:    " + TuneScore.pooled(shipped).columns)
+        print("pooled, pk-before:             " + TuneScore.pooled(before).columns)
+        print("pooled, chosen on all (in-sample): " + TuneScore.pooled(table[inSample].map { $0 }).columns
+              + "  " + candidates[inSample].label)
+        print("pooled, kalman:                " + TuneScore.pooled(kalman).columns)
+        let limit = TuneScore.pooled(kalman).jitter16
+        let ranked = table.indices.sorted {
+            TuneScore.pooled(table[$0]).objective(jitterLimit: limit, jitterWeight: jitterWeight) < TuneScore.pooled(table[$1]).objective(jitterLimit: limit, jitterWeight: jitterWeight)
+        }
+        if let show {
+            print("")
+            print("per trace (rmse16 rmse32 jit16; traces in the order above), shipped and pk-before first:")
+            print("  " + "shipped".padding(toLength: 44, withPad: " ", startingAt: 0) + shipped.map(\.columns).joined(separator: " |"))
+            print("  " + "pk-before".padding(toLength: 44, withPad: " ", startingAt: 0) + before.map(\.columns).joined(separator: " |"))
+            for (c, candidate) in candidates.enumerated() where candidate.label.contains(show) {
+                print("  " + candidate.label.padding(toLength: 44, withPad: " ", startingAt: 0) + table[c].map(\.columns).joined(separator: " |"))
+            }
+        }
+        print("")
+        print("best \(top) in-sample:")
+        for c in ranked.prefix(top) {
+            print("  " + candidates[c].label.padding(toLength: 44, withPad: " ", startingAt: 0) + TuneScore.pooled(table[c]).columns)
+        }
+    }
+}
+
+/// One candidate's figures on some strokes, kept as sums so traces pool exactly.
+struct TuneScore {
+    var squared16 = 0.0, frames16 = 0
+    var squared32 = 0.0, frames32 = 0
+    var jitterSum16 = 0.0, jitterFrames16 = 0
+
+    init() {}
+
+    init(_ metrics: [PredictionMetrics]) {
+        for m in metrics {
+            let squared = m.rmse * m.rmse * Double(m.frames)
+            if m.horizonMs < 24 {
+                squared16 = squared; frames16 = m.frames
+                jitterSum16 = m.jitter * Double(m.jitterFrames); jitterFrames16 = m.jitterFrames
+            } else {
+                squared32 = squared; frames32 = m.frames
+            }
+        }
+    }
+
+    static func pooled(_ scores: [TuneScore]) -> TuneScore {
+        scores.reduce(into: TuneScore()) { sum, s in
+            sum.squared16 += s.squared16; sum.frames16 += s.frames16
+            sum.squared32 += s.squared32; sum.frames32 += s.frames32
+            sum.jitterSum16 += s.jitterSum16; sum.jitterFrames16 += s.jitterFrames16
+        }
+    }
+
+    var rmse16: Double { frames16 > 0 ? (squared16 / Double(frames16)).squareRoot() : 0 }
+    var rmse32: Double { frames32 > 0 ? (squared32 / Double(frames32)).squareRoot() : 0 }
+    var jitter16: Double { jitterFrames16 > 0 ? jitterSum16 / Double(jitterFrames16) : 0 }
+
+    /// Both targets relative to their goal, and jitter beyond the limit weighed heavily.
+    func objective(jitterLimit: Double, jitterWeight: Double) -> Double {
+        rmse16 / 0.40 + rmse32 / 0.85 + jitterWeight * max(0, jitter16 - jitterLimit) / max(jitterLimit, 1e-9)
+    }
+
+    /// No figure more than 2 % worse than `other`'s: a change that helps one trace by hurting another is refused.
+    func noWorse(than other: TuneScore) -> Bool {
+        rmse16 <= other.rmse16 * 1.02 && rmse32 <= other.rmse32 * 1.02 && jitter16 <= other.jitter16 * 1.02
+    }
+
+    var columns: String { "  " + fixed(rmse16) + "   " + fixed(rmse32) + "  " + fixed(jitter16) }
+}
+
+/// A point of the parameter grid the tuning searches.
+struct TuneCandidate {
+    var blendWeight: Double
+    var parameters: PenkitPredictor.Parameters
+
+    var entrant: BenchEntrant {
+        let compensation: SmoothingCompensation = blendWeight <= 0 ? .model : blendWeight >= 1 ? .invert : .blend
+        var entrant = BenchEntrant(name: "penkit", kind: .penkit, compensation: compensation)
+        entrant.penkitParameters = parameters
+        entrant.blendWeight = blendWeight
+        return entrant
+    }
+
+    var label: String {
+        let p = parameters
+        return "inv \(fixed(blendWeight)) dec \(ms(p.smoothedDecay))/\(ms(p.decay))\(p.rawOriginFromFit ? "f" : "") sm \(ms(p.motionSmoothing))/\(Int(p.motionSmoothingSpeed)) tr \(fixed(p.travelGain)) ta \(fixed(p.tangentialGain))"
+    }
+
+    private func ms(_ seconds: Double) -> String { String(Int((seconds * 1000).rounded())) }
+
+    /// The smoothing compensation (model, blend, invert) and the motion smoothing only.
+    static var structuralGrid: [TuneCandidate] {
+        var result: [TuneCandidate] = []
+        for blend in [0.0, 0.5, 1.0] {
+            for smoothingTime in [0.0, 0.004, 0.008, 0.016] {
+                var p = PenkitPredictor.Parameters()
+                p.motionSmoothing = smoothingTime
+                result.append(TuneCandidate(blendWeight: blend, parameters: p))
+            }
+        }
+        return result
+    }
+
+    /// Round values only, in steps coarse enough that the choice cannot fit the traces' noise.
+    static var grid: [TuneCandidate] {
+        var result: [TuneCandidate] = []
+        for blend in [0.0, 0.25, 0.5, 0.75, 1.0] {
+            // The modelled path uses only smoothedDecay, the inverted one only decay and rawOriginFromFit.
+            for smoothedDecay in blend < 1 ? [0.003, 0.004] : [0.003] {
+                for decay in blend > 0 ? [0.005, 0.007] : [0.007] {
+                    for originFromFit in blend > 0 ? [false, true] : [false] {
+                        for (smoothingTime, smoothingSpeed) in [(0.0, 0.0), (0.008, 0.0), (0.016, 0.0), (0.016, 50.0),
+                                                                (0.032, 50.0), (0.032, 100.0), (0.064, 50.0)] {
+                            for travel in [0.9, 1.0] {
+                                for tangential in [0.0, 0.25] {
+                                    var p = PenkitPredictor.Parameters()
+                                    p.smoothedDecay = smoothedDecay
+                                    p.decay = decay
+                                    p.rawOriginFromFit = originFromFit
+                                    p.motionSmoothing = smoothingTime
+                                    p.motionSmoothingSpeed = smoothingSpeed
+                                    p.travelGain = travel
+                                    p.tangentialGain = tangential
+                                    result.append(TuneCandidate(blendWeight: blend, parameters: p))
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        return result
+    }
+}
+
+private func fixed(_ value: Double) -> String { String(format: "%.2f", value) }

@@ -174,6 +174,7 @@ private final class Observer {
             case .deviceAdded(let info) where info.sysname == sysname: added = true
             case .tabletTool(let e, let info) where info.sysname == sysname: events.append(e)
             case .other(let type, let info) where info.sysname == sysname: other[type, default: 0] += 1
+            case .tabletPad(let e, let info) where info.sysname == sysname: other[e.libinputEventType, default: 0] += 1
             default: break
             }
         }

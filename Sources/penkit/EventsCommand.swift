@@ -6,7 +6,7 @@ import PenKit
 struct EventsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "events",
-        abstract: "Print penkitd's live messages (frames, strokes, buttons, devices)."
+        abstract: "Print penkitd's live messages (frames, strokes, buttons, pads, devices, actions)."
     )
 
     @OptionGroup var daemon: DaemonClientOptions
@@ -14,7 +14,7 @@ struct EventsCommand: AsyncParsableCommand {
     @Flag(help: "Print the raw JSON lines.")
     var json = false
 
-    @Option(help: "Comma-separated channels: frames, updates, strokes, buttons, devices (default: all).")
+    @Option(help: "Comma-separated channels: frames, updates, strokes, buttons, devices, actions (default: all).")
     var channels: String?
 
     func run() async throws {

@@ -35,6 +35,7 @@ struct LibinputEventsCommand: ParsableCommand {
                 case .tabletTool(let e, _): FileHandle.standardOutput.write(Data((e.jsonLine() + "\n").utf8))
                 case .deviceAdded(let d): FileHandle.standardError.write(Data("added \(d.sysname): \(d.name)\n".utf8))
                 case .deviceRemoved(let d): FileHandle.standardError.write(Data("removed \(d.sysname): \(d.name)\n".utf8))
+                case .tabletPad(let e, _): FileHandle.standardOutput.write(Data((PadMessage(device: 0, event: e).jsonLine() + "\n").utf8))
                 case .other: break
                 }
             }

@@ -21,6 +21,8 @@ final class Daemon: Sendable {
     private let journal: StrokeJournal.Opened
     /// The config's inks, shared with the input thread.
     private let inks: SharedInkChoice
+    /// The config's preferred actions, shared with the input thread.
+    private let actions: SharedSetting<ActionMap>
 
     init(config: DaemonConfig, logger: Logger, logLevel: SharedLogLevel, replay: ReplaySource?,
          journal: StrokeJournal.Opened, stops: StopSignals, probe: LatencyProbe? = nil,
@@ -30,6 +32,7 @@ final class Daemon: Sendable {
         self.journal = journal
         self.config = Mutex(config)
         self.inks = SharedInkChoice(config.inks)
+        self.actions = SharedSetting(config.actions)
         self.logger = logger
         self.logLevel = logLevel
         self.reloadConfig = reloadConfig
@@ -90,6 +93,7 @@ final class Daemon: Sendable {
         let live = replay == nil ? LiveSource() : nil
         let journal = self.journal
         let inks = self.inks
+        let actions = self.actions
         let thread = Thread { [logger] in
             defer { inputDone.signal() }
             // The default 50 µs timer slack would be added to every paced replay frame and to
@@ -98,7 +102,7 @@ final class Daemon: Sendable {
             var pipeline = MessagePipeline(prediction: EnginePrediction.penkit(inputSmoothing: smoothed ? 4 : 1),
                                            journal: journal.journal, afterSeq: journal.lastSeq,
                                            afterStroke: journal.lastStrokeID, inks: inks,
-                                           variants: hub.predictionVariants)
+                                           variants: hub.predictionVariants, actions: actions)
             var lastTime: UInt64 = 0
             if let replay {
                 while waitClients > 0, !replay.isStopping,
@@ -151,7 +155,7 @@ final class Daemon: Sendable {
 
     /// SIGHUP: re-reads the config file (flags still win) and applies what can change at run
     /// time: log level, allowed peers, socket mode and group, history size, client limits and
-    /// buffers, inks (from the next stroke). The socket path and smoothing need a restart; a change to them is logged.
+    /// buffers, inks (from the next stroke), preferred actions (from the next press). The socket path and smoothing need a restart; a change to them is logged.
     private func reload() {
         // systemd shows the unit as reloading until READY=1 (MONOTONIC_USEC: what systemd 253+ asks of Type=notify-reload).
         SdNotify.send("RELOADING=1\nMONOTONIC_USEC=\(MonotonicClock.now())")
@@ -162,6 +166,7 @@ final class Daemon: Sendable {
             logLevel.level = Logger.Level(rawValue: new.logLevel) ?? .info
             let old = config.withLock { $0 }
             if new.inks != old.inks { inks.replace(new.inks) }
+            if new.actions != old.actions { actions.replace(new.actions) }
             var restart: [String] = []
             if new.socketPath != old.socketPath { restart.append("socket") }
             if new.smoothing != old.smoothing { restart.append("smoothing") }

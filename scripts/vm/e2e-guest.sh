@@ -116,7 +116,7 @@ start() {
         grep -q "\"change\":\"added\".*\"source\":\"$NODE\"" "$OUT/$name.messages.jsonl" 2>/dev/null \
             || [ "$(count "libinput ignored a tablet" "$OUT/penkitd.log")" -gt "${IGNORED_BEFORE:-0}" ]
     }
-    readers_ready() { record_ready && penkitd_ready; }
+    readers_ready() { record_ready && penkitd_ready && ${EXTRA_READY:-true}; }
     if ! await readers_ready; then
         fail "$name: penkitd or libinput record never got ready for $NODE (libinput record started $RECORD_STARTS times: $(tail -2 "$OUT/$name.record.err"))"
         return 1
@@ -256,6 +256,87 @@ fi
 [ -n "${E2E_SKIP_UNPLUG:-}" ] || unplug "${E2E_UNPLUG_TRACE:-traces/wacom-intuos4-6x9-stylus-drag.evemu}"
 
 for trace in "$@"; do play "$trace"; done
+
+# Pads (issue 12), self-contained: a current kernel's separate pad nodes (traces/pads/: an
+# Intuos5 pad with buttons and a ring, an Intuos3 pad with a strip) through uinput, read by
+# penkitd and by `libinput debug-events` on the same node. penkitd's `pad` messages must be
+# exactly what real libinput reports (button numbers and states, ring and strip positions and
+# sources, modes), and its `action`s those of the config, which penkitd gets by SIGHUP (a reload,
+# no restart): the trace's BTN_0 pressed twice 0.25 s apart is one `pad-0-double`, its lone BTN_0 a
+# `pad-0` (sent once the 1.5 s double-press interval is over), its BTN_1 a `pad-1`.
+# E2E_SKIP_PADS=1 skips it.
+pad_lines_penkitd() {  # the client's pad messages, as debug-events words them
+    grep '"type":"pad"' "$1" | awk '{
+        f = ""; n = split("event button state number position source mode", k, " ")
+        for (i = 1; i <= n; i++) { v[k[i]] = ""; if (match($0, "\"" k[i] "\":\"?[^,\"}]*")) { s = substr($0, RSTART, RLENGTH); sub(/^"[a-z]*":"?/, "", s); v[k[i]] = s } }
+        if (v["event"] == "button") printf "button %d %s mode %d\n", v["button"], v["state"], v["mode"]
+        else printf "%s %d %.2f %s mode %d\n", v["event"], v["number"], v["position"], v["source"], v["mode"] }'
+}
+pad_lines_libinput() {
+    sed -n -e 's/.*TABLET_PAD_BUTTON.*[[:space:]]\([0-9][0-9]*\) \(pressed\|released\) (mode \([0-9]*\)).*/button \1 \2 mode \3/p' \
+        -e 's/.*TABLET_PAD_\(RING\|STRIP\).*[[:space:]]\(ring\|strip\) \([0-9]*\) position \([-0-9.]*\) (source \([a-z]*\)) (mode \([0-9]*\)).*/\2 \3 \4 \5 mode \6/p' "$1"
+}
+pads() {
+    local reloads trace name m dbg
+    reloads=$(count "configuration reloaded" "$OUT/penkitd.log")
+    cat >>"$OUT/penkitd.conf" <<'CONF'
+action-pad-0 = switchEraser
+action-pad-0-double = showColorPalette
+action-pad-1 = myApp.padKey
+action-pad-2 = ignore
+action-double-press-ms = 1500
+CONF
+    kill -HUP $DAEMON
+    reloaded() { [ "$(count "configuration reloaded" "$OUT/penkitd.log")" -gt "$reloads" ]; }
+    await reloaded || { fail "pads: penkitd did not reload its config: $(tail -3 "$OUT/penkitd.log")"; return; }
+    for trace in traces/pads/wacom-intuos5-pad.evemu traces/pads/wacom-intuos3-pad.evemu; do
+        name=$(basename "${trace%.*}") m=$OUT/$(basename "${trace%.*}").messages.jsonl dbg=$OUT/$(basename "${trace%.*}").debug-events.txt
+        : >"$dbg"; DBG=
+        # libinput debug-events on the pad's node, (re)started until it has added the device.
+        debug_ready() {
+            grep -q "DEVICE_ADDED" "$dbg" && return 0
+            if [ -z "$DBG" ] || ! kill -0 "$DBG" 2>/dev/null; then
+                openable "$NODE" || return 1
+                stdbuf -oL libinput debug-events --device "$NODE" >>"$dbg" 2>&1 &
+                DBG=$!
+            fi
+            return 1
+        }
+        EXTRA_READY=debug_ready
+        start "$trace" "$name" "$SPEED"; local started=$?
+        EXTRA_READY=
+        if [ $started -ne 0 ]; then kill $CLIENT $REPLAY $DBG 2>/dev/null; continue; fi
+        echo "e2e: $name: $NODE $(udevadm info -q property -n "$NODE" | grep -E '^ID_INPUT_(TABLET|TABLET_PAD|KEYBOARD|KEY)=' | tr '\n' ' ')"
+        wait_for "^uinput: played" 1 "$OUT/$name.replay.txt" 900 || fail "$name: replay did not finish"
+        # Both readers have read the last report (the finger's lift: position -1) before the device goes.
+        lifted() { pad_lines_libinput "$dbg" | grep -q -- ' -1.00 '; }
+        wait_until lifted -- "$dbg" 120 || fail "$name: libinput debug-events never saw the lift: $(tail -3 "$dbg")"
+        caught_up() { [ "$(pad_lines_penkitd "$m" | wc -l)" -ge "$(pad_lines_libinput "$dbg" | wc -l)" ]; }
+        wait_until caught_up -- "$m" 120 || true
+        touch "$OUT/$name.end"; wait $REPLAY
+        finish_client "$name"
+        kill -INT $DBG 2>/dev/null; wait $DBG 2>/dev/null
+        if [ "$(pad_lines_libinput "$dbg" | wc -l)" -gt 0 ] && diff <(pad_lines_libinput "$dbg") <(pad_lines_penkitd "$m") >"$OUT/$name.pad.diff"; then
+            echo "e2e: $name: $(pad_lines_penkitd "$m" | wc -l) pad messages, the same as libinput debug-events: ok"
+        else fail "$name: pad messages differ from libinput debug-events (< libinput, > penkitd): $(head -20 "$OUT/$name.pad.diff")"
+        fi
+        local presses actions want
+        presses=$(pad_lines_libinput "$dbg" | awk '$1 == "button" && $3 == "pressed" { printf "%s ", $2 }')
+        # In press order (`t`): a held-back single goes out after a later button's immediate one.
+        actions=$(grep '"type":"action"' "$m" | sed 's/.*"action":"\([^"]*\)".*"t":\([0-9]*\).*"trigger":"\([^"]*\)".*/\2 \1:\3/' \
+            | sort -n | cut -d' ' -f2 | tr '\n' ' ')
+        case $name in
+            wacom-intuos5-pad) [ "$presses" = "0 0 0 1 " ] || fail "$name: libinput numbered the trace's BTN_0, BTN_0, BTN_0, BTN_1 as $presses"
+                want="showColorPalette:pad-0-double switchEraser:pad-0 myApp.padKey:pad-1 " ;;
+            *) [ "$presses" = "2 " ] || fail "$name: libinput numbered the trace's BTN_2 as $presses"
+                want="ignore:pad-2 " ;;
+        esac
+        if [ "$actions" = "$want" ]; then echo "e2e: $name: actions $actions: ok"
+        else fail "$name: actions '$actions', expected '$want'"
+        fi
+    done
+}
+[ -n "${E2E_SKIP_PADS:-}" ] || pads
 
 if [ -n "$KBD_NODE" ]; then
     if ls -l /proc/$DAEMON/fd 2>/dev/null | grep -q " $KBD_NODE\$" || grep -q "$KBD_NODE" "$OUT/penkitd.log"; then

@@ -116,15 +116,23 @@ public final class LibinputContext {
                 infoCache[device] = nil
                 body(.deviceRemoved(info))
             default:
-                if let tool = libinput_event_get_tablet_tool_event(event),
+                // Each accessor is asked only about its own family of events: libinput logs a
+                // "client bug" for any other type.
+                if Self.tabletToolTypes.contains(type.rawValue), let tool = libinput_event_get_tablet_tool_event(event),
                    let tabletEvent = TabletEvent(libinput: tool, type: type) {
                     body(.tabletTool(tabletEvent, device: info))
+                } else if Self.tabletPadTypes.contains(type.rawValue), let pad = libinput_event_get_tablet_pad_event(event),
+                          let padEvent = PadEvent(libinput: pad, type: type) {
+                    body(.tabletPad(padEvent, device: info))
                 } else {
                     body(.other(type: type.rawValue, device: info))
                 }
             }
         }
     }
+
+    private static let tabletToolTypes = LIBINPUT_EVENT_TABLET_TOOL_AXIS.rawValue...LIBINPUT_EVENT_TABLET_TOOL_BUTTON.rawValue
+    private static let tabletPadTypes = LIBINPUT_EVENT_TABLET_PAD_BUTTON.rawValue...LIBINPUT_EVENT_TABLET_PAD_STRIP.rawValue
 
     private func withQuirksDirectory<T>(_ body: () -> T) -> T {
         guard let quirksDirectory else { return body() }

@@ -28,6 +28,8 @@ public enum LibinputEvent: Sendable, Hashable {
     case deviceAdded(LibinputDeviceInfo)
     case deviceRemoved(LibinputDeviceInfo)
     case tabletTool(TabletEvent, device: LibinputDeviceInfo)
+    /// A pad's button, ring or strip.
+    case tabletPad(PadEvent, device: LibinputDeviceInfo)
     /// Any other event (pad, pointer, keyboard, ...), by libinput's event type number.
     case other(type: UInt32, device: LibinputDeviceInfo)
 }

@@ -3,8 +3,8 @@ import Glibc
 import PenInput
 
 /// Finds tablets and follows hotplug through udev: only event nodes that udev
-/// marks ID_INPUT_TABLET=1 are ever reported, so a daemon that can read
-/// /dev/input never opens a keyboard or a mouse.
+/// marks ID_INPUT_TABLET=1 or ID_INPUT_TABLET_PAD=1, and not a keyboard, are ever reported
+/// (`UdevDevices.isAdmitted`), so a daemon that can read /dev/input never opens a keyboard or a mouse.
 /// Not thread-safe: one thread (the input thread) owns it.
 public final class TabletMonitor {
     public enum Change: Sendable, Hashable {
@@ -44,7 +44,9 @@ public final class TabletMonitor {
         guard let enumerate = udev_enumerate_new(udev) else { return [] }
         defer { udev_enumerate_unref(enumerate) }
         udev_enumerate_add_match_subsystem(enumerate, "input")
+        // Property matches are alternatives: either tag lists the node; isAdmitted decides.
         udev_enumerate_add_match_property(enumerate, "ID_INPUT_TABLET", "1")
+        udev_enumerate_add_match_property(enumerate, "ID_INPUT_TABLET_PAD", "1")
         udev_enumerate_add_match_sysname(enumerate, "event*")
         udev_enumerate_scan_devices(enumerate)
         var result: [Change] = []
@@ -79,7 +81,8 @@ public final class TabletMonitor {
         guard let devnode = udev_device_get_devnode(device).map({ String(cString: $0) }),
               let sysname = udev_device_get_sysname(device).map({ String(cString: $0) }),
               sysname.hasPrefix("event"),
-              udev_device_get_property_value(device, "ID_INPUT_TABLET").map({ String(cString: $0) }) == "1"
+              // A removed node's properties are the ones it had; a node never admitted was never added.
+              UdevDevices.isAdmitted(device)
         else { return nil }
         return removed ? .removed(devnode: devnode, sysname: sysname) : .added(devnode: devnode, sysname: sysname)
     }

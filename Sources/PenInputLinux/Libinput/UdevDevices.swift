@@ -3,7 +3,8 @@ import Glibc
 import PenInput
 
 /// What udev knows of input nodes. libinput only accepts a node that udev has processed
-/// (it reads the ID_INPUT_* tags), and penkit only opens nodes udev tags ID_INPUT_TABLET=1.
+/// (it reads the ID_INPUT_* tags), and penkit only opens nodes udev tags ID_INPUT_TABLET=1 or
+/// ID_INPUT_TABLET_PAD=1 (a pad's own node, on current kernels), never one tagged a keyboard.
 public enum UdevDevices {
     /// Whether udev has processed the device at `syspath` (e.g. /sys/class/input/event5).
     public static func isInitialized(syspath: String) -> Bool {
@@ -25,7 +26,7 @@ public enum UdevDevices {
         return true
     }
 
-    /// Whether udev tags the node at `devnode` (/dev/input/eventN) as a tablet (ID_INPUT_TABLET=1).
+    /// Whether udev tags the node at `devnode` (/dev/input/eventN) as a tablet or a tablet pad (`isAdmitted`).
     public static func isTablet(devnode: String) -> Bool {
         var st = stat()
         guard stat(devnode, &st) == 0, (st.st_mode & S_IFMT) == S_IFCHR else { return false }
@@ -33,8 +34,16 @@ public enum UdevDevices {
         defer { udev_unref(udev) }
         guard let device = udev_device_new_from_devnum(udev, CChar(UInt8(ascii: "c")), st.st_rdev) else { return false }
         defer { udev_device_unref(device) }
-        guard let value = udev_device_get_property_value(device, "ID_INPUT_TABLET") else { return false }
-        return String(cString: value) == "1"
+        return isAdmitted(device)
+    }
+
+    /// The one rule for which udev devices penkit opens: ID_INPUT_TABLET=1 or ID_INPUT_TABLET_PAD=1,
+    /// and not ID_INPUT_KEYBOARD=1 (a pad's buttons are keys to the kernel; a keyboard is never read).
+    static func isAdmitted(_ device: OpaquePointer) -> Bool {
+        func tagged(_ name: String) -> Bool {
+            udev_device_get_property_value(device, name).map { String(cString: $0) } == "1"
+        }
+        return (tagged("ID_INPUT_TABLET") || tagged("ID_INPUT_TABLET_PAD")) && !tagged("ID_INPUT_KEYBOARD")
     }
 }
 

@@ -7,7 +7,7 @@ public enum PenProtocol {
 }
 
 /// What a client can subscribe to. Live channels may drop messages for a slow
-/// client (counted and reported); `strokes` and `devices` never drop silently.
+/// client (counted and reported); `strokes`, `devices` and `actions` never drop silently.
 public enum SubscriptionChannel: String, Sendable, Hashable, CaseIterable, Codable {
     /// frame (with predictions), began, ended, proximity.
     case frames
@@ -19,12 +19,14 @@ public enum SubscriptionChannel: String, Sendable, Hashable, CaseIterable, Codab
     case buttons
     /// device added / removed.
     case devices
+    /// action: a stylus or pad button press mapped to the user's preferred action (docs/daemon.md).
+    case actions
 
     /// Whether messages of this channel may be dropped for a client that cannot keep up.
     public var isLive: Bool {
         switch self {
         case .frames, .updates, .buttons: true
-        case .strokes, .devices: false
+        case .strokes, .devices, .actions: false
         }
     }
 }
@@ -40,6 +42,7 @@ public struct ChannelSet: OptionSet, Sendable, Hashable {
         case .strokes: self = .strokes
         case .buttons: self = .buttons
         case .devices: self = .devices
+        case .actions: self = .actions
         }
     }
     public static let frames = ChannelSet(rawValue: 1 << 0)
@@ -47,7 +50,8 @@ public struct ChannelSet: OptionSet, Sendable, Hashable {
     public static let strokes = ChannelSet(rawValue: 1 << 2)
     public static let buttons = ChannelSet(rawValue: 1 << 3)
     public static let devices = ChannelSet(rawValue: 1 << 4)
-    public static let all: ChannelSet = [.frames, .updates, .strokes, .buttons, .devices]
+    public static let actions = ChannelSet(rawValue: 1 << 5)
+    public static let all: ChannelSet = [.frames, .updates, .strokes, .buttons, .devices, .actions]
 
     public var channels: [SubscriptionChannel] {
         SubscriptionChannel.allCases.filter { contains(ChannelSet($0)) }

@@ -103,6 +103,7 @@ enum ConfigFile {
             config.logLevel = value
         default:
             if try config.inks.set(key: key, value: value) { return }
+            if try config.actions.set(key: key, value: value) { return }
             throw ConfigValueError("unknown key \"\(key)\" (known: \(DaemonConfig.keys.joined(separator: ", ")))")
         }
     }

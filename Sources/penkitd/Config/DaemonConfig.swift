@@ -31,10 +31,12 @@ struct DaemonConfig: Sendable, Equatable {
     var journal = JournalOptions()
     /// Ink per tool type and tool serial (`ink-TOOL`, `ink-serial-SERIAL`); reloaded on SIGHUP.
     var inks = InkChoice()
+    /// Preferred actions of stylus and pad buttons (`action-TRIGGER`, `action-double-press-ms`); reloaded on SIGHUP.
+    var actions = ActionMap()
 
     static let keys = ["socket", "socket-group", "socket-mode", "allow-users", "allow-groups",
                        "history-strokes", "history-bytes", "client-buffer-bytes", "client-live-buffer-bytes",
                        "max-clients", "smoothing", "log-level", "state-dir", "journal", "journal-fsync",
                        "journal-fsync-interval-ms", "journal-max-bytes", "journal-max-age-days",
-                       "ink-TOOL", "ink-serial-SERIAL"]
+                       "ink-TOOL", "ink-serial-SERIAL"] + ActionMap.keys
 }

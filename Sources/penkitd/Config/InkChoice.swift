@@ -1,6 +1,5 @@
 import PenEngine
 import PenKit
-import Synchronization
 
 /// Which ink each tool draws with, from the config file: `ink-TOOL = INK` per tool
 /// type and `ink-serial-SERIAL = INK` per tool serial (decimal or 0x hex), INK as
@@ -41,24 +40,5 @@ struct InkChoice: Sendable, Equatable {
     }
 }
 
-/// The ink choice in force, replaced on SIGHUP (signal queue) and read by the input
-/// thread when a stroke may begin; a generation number makes that read one atomic load.
-final class SharedInkChoice: Sendable {
-    private let current: Mutex<InkChoice>
-    private let generation = Atomic<UInt64>(0)
-
-    init(_ choice: InkChoice) { current = Mutex(choice) }
-
-    func replace(_ choice: InkChoice) {
-        current.withLock { $0 = choice }
-        generation.add(1, ordering: .releasing)
-    }
-
-    /// The choice if it changed since `seen` (which is then updated).
-    func changed(since seen: inout UInt64) -> InkChoice? {
-        let now = generation.load(ordering: .acquiring)
-        guard now != seen else { return nil }
-        seen = now
-        return current.withLock { $0 }
-    }
-}
+/// The ink choice in force, replaced on SIGHUP and picked up when a stroke may begin.
+typealias SharedInkChoice = SharedSetting<InkChoice>

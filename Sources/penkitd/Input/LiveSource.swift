@@ -5,7 +5,7 @@ import PenInputLinux
 import PenKit
 import Synchronization
 
-/// Live tablets: a udev monitor admits ID_INPUT_TABLET=1 nodes only, each joins
+/// Live tablets: a udev monitor admits tablet and tablet-pad nodes only (never a keyboard), each joins
 /// one libinput path context, and the input thread (the only thread touching
 /// libinput) turns its events into messages. Event times stay libinput's
 /// microsecond kernel timestamps (CLOCK_MONOTONIC).
@@ -87,7 +87,8 @@ final class LiveSource: Sendable {
                                           product: UInt16(truncatingIfNeeded: device.product),
                                           source: nodes[device.sysname] ?? "/dev/input/\(device.sysname)")
                     infos[id] = info
-                    logger.info("tablet added", metadata: ["device": "\(id)", "name": "\(device.name)", "node": "\(info.source)"])
+                    logger.info(device.isTabletPad && !device.isTabletTool ? "tablet pad added" : "tablet added",
+                                metadata: ["device": "\(id)", "name": "\(device.name)", "node": "\(info.source)"])
                     hub.deviceAdded(info)
                 case .deviceRemoved(let device):
                     guard let id = ids.removeValue(forKey: device.sysname), let info = infos.removeValue(forKey: id) else { continue }
@@ -99,6 +100,9 @@ final class LiveSource: Sendable {
                 case .tabletTool(let tabletEvent, let device):
                     guard let id = ids[device.sysname] else { continue }
                     pipeline.consume(tabletEvent, device: id, into: &batch)
+                case .tabletPad(let padEvent, let device):
+                    guard let id = ids[device.sysname] else { continue }
+                    pipeline.consume(padEvent, device: id, into: &batch)
                 case .other:
                     break
                 }

@@ -19,6 +19,10 @@ struct MessagePipeline {
     private let baseConfiguration: EngineConfiguration
     /// The horizons clients asked for beyond the default; nil: every client gets the default.
     private let variants: PredictionVariants?
+    /// The config file's preferred actions, picked up at the next press or tick after a reload.
+    private let actionMap: SharedSetting<ActionMap>?
+    private var actionMapSeen: UInt64 = .max
+    private var actions = ActionResolver()
     /// Tablet events stamped earlier than the device's previous event. The engine keeps its clock
     /// (it never goes back), so nothing is lost, but a device or clock misbehaving must show:
     /// LiveSource logs the count.
@@ -32,9 +36,11 @@ struct MessagePipeline {
     init(configuration: EngineConfiguration = EngineConfiguration(),
          prediction: EnginePrediction? = EnginePrediction.penkit(),
          journal: StrokeJournal? = nil, afterSeq: UInt64 = 0, afterStroke: UInt64 = 0,
-         inks: SharedInkChoice? = nil, variants: PredictionVariants? = nil) {
+         inks: SharedInkChoice? = nil, variants: PredictionVariants? = nil,
+         actions: SharedSetting<ActionMap>? = nil) {
         baseConfiguration = configuration
         self.inks = inks
+        self.actionMap = actions
         self.variants = variants
         engine = StrokeEngine(configuration: configuration, prediction: prediction)
         engine.continueNumbering(afterSeq: afterSeq, afterStroke: afterStroke)
@@ -43,6 +49,7 @@ struct MessagePipeline {
     }
 
     mutating func consume(_ event: TabletEvent, device: Int, into out: inout OutboundBatch) {
+        actions.advance(to: event.time, into: &out)
         switch event.kind {
         case .proximity:
             out.append(.frames, ProximityMessage(device: device, time: event.time,
@@ -51,6 +58,10 @@ struct MessagePipeline {
             if let button = event.button {
                 out.append(.buttons, ButtonMessage(device: device, time: event.time, button: button,
                                                    pressed: event.state == .pressed, tool: event.tool))
+                if event.state == .pressed, let barrel = ActionTrigger.stylusButton(code: button) {
+                    pressed(ActionResolver.Press(device: device, control: .stylus(barrel), time: event.time,
+                                                 button: button, tool: event.tool), into: &out)
+                }
             }
         case .tip:
             // Inks are chosen when a stroke begins, so a reload takes effect from the next one.
@@ -65,8 +76,25 @@ struct MessagePipeline {
         append(into: &out)
     }
 
-    /// Lets the engine's timeouts (late updates, missing tilt) fire up to `time`.
+    /// A pad's event: a raw `pad` message, and for a button press the user's preferred action.
+    mutating func consume(_ event: PadEvent, device: Int, into out: inout OutboundBatch) {
+        out.append(.buttons, PadMessage(device: device, event: event))
+        if event.kind == .button, event.pressed {
+            pressed(ActionResolver.Press(device: device, control: .pad(event.number), time: event.time,
+                                         button: event.number, tool: nil), into: &out)
+        } else {
+            actions.advance(to: event.time, into: &out)
+        }
+    }
+
+    private mutating func pressed(_ press: ActionResolver.Press, into out: inout OutboundBatch) {
+        if let map = actionMap?.changed(since: &actionMapSeen) { actions.replace(map, into: &out) }
+        actions.press(press, into: &out)
+    }
+
+    /// Lets the engine's timeouts (late updates, missing tilt) and held single presses fire up to `time`.
     mutating func advance(to time: UInt64, into out: inout OutboundBatch) {
+        actions.advance(to: time, into: &out)
         engineOutput.removeAll(keepingCapacity: true)
         engine.advance(to: time, into: &engineOutput)
         append(into: &out)
@@ -74,6 +102,7 @@ struct MessagePipeline {
 
     /// A device went away: its open strokes end cancelled.
     mutating func removeDevice(_ device: Int, at time: UInt64, into out: inout OutboundBatch) {
+        actions.release(device: device, into: &out)
         lastEventTime[device] = nil
         engineOutput.removeAll(keepingCapacity: true)
         engine.removeDevice(UInt32(device), at: time, into: &engineOutput)
@@ -83,6 +112,7 @@ struct MessagePipeline {
     /// Shutdown: every open stroke ends cancelled and every pending update expires,
     /// so each begun stroke is published exactly once.
     mutating func cancelOpenStrokes(at time: UInt64, into out: inout OutboundBatch) {
+        actions.releaseAll(into: &out)
         engineOutput.removeAll(keepingCapacity: true)
         engine.cancelAll(at: time, into: &engineOutput)
         engine.flush(into: &engineOutput)

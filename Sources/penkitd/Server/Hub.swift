@@ -29,7 +29,7 @@ final class Hub: Sendable {
         self.pressureInbox = pressureInbox
         self.logger = logger
         self.probe = probe
-        state = Mutex(HubState(history: StrokeHistory(capacity: config.historyStrokes), settings: settings,
+        state = Mutex(HubState(history: StrokeHistory(capacity: config.historyStrokes, byteLimit: config.historyBytes), settings: settings,
                                policy: policy, sourcePolicy: sourcePolicy, queueLimit: config.clientBufferBytes,
                                liveBufferBytes: config.clientLiveBufferBytes, maxClients: config.maxClients))
     }
@@ -204,6 +204,8 @@ final class Hub: Sendable {
             state.liveBufferBytes = config.clientLiveBufferBytes
             state.maxClients = config.maxClients
             state.history.capacity = config.historyStrokes
+            state.history.byteLimit = config.historyBytes
+            state.history.trim()
         }
     }
 
@@ -266,10 +268,11 @@ final class Hub: Sendable {
         predictionVariants.update(state.clients.values.map(\.prediction))
         var replay: [(seq: UInt64, line: [UInt8])] = []
         if let since = request.since, request.channels.contains(.strokes) {
-            if state.history.hasGap(after: since) {
+            if let missing = state.history.missing(after: since) {
                 client.sendControl(ErrorMessage(
                     code: .historyGap,
-                    message: "strokes \(since + 1)...\(state.history.oldestSeq - 1) are no longer in the history; replaying from \(state.history.oldestSeq)"))
+                    message: "strokes \(missing.lowerBound)...\(missing.upperBound) are no longer in the history; "
+                        + (state.history.entries.isEmpty ? "none is held" : "replaying from \(state.history.oldestSeq)")))
             }
             replay = state.history.after(since)
         }

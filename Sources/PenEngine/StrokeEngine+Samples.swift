@@ -8,7 +8,8 @@ extension StrokeEngine {
         let feel = configuration.feel(for: key.tool)
         // Beyond the hover cut-off nothing is sent: the frame, its prediction and its tilt wait.
         if strokeID == nil, event.toolAxes.contains(.distance), feel.isBeyondHoverCutoff(event.axes.distance) { return }
-        var sample = makeSample(event, state: state, stroke: strokeID.flatMap { strokes[$0] }, feel: feel)
+        let source = pressureSources[key.device].flatMap { $0.covers(key.tool) ? $0 : nil }
+        var sample = makeSample(event, state: state, stroke: strokeID.flatMap { strokes[$0] }, feel: feel, source: source)
         let mapping = configuration.mappings[key.device]
         if let point = mapping?.outputPoint(x: sample.x, y: sample.y) { (sample.outputX, sample.outputY) = point }
         if !sample.expectingUpdates.isEmpty {
@@ -26,7 +27,10 @@ extension StrokeEngine {
             } ?? nil
             if let index = kept {
                 if sample.expectingUpdates.contains(.force) {
-                    pendingForce.append(PendingForce(device: key.device, stroke: id, index: index, time: sample.time))
+                    let deadline = source?.deadline(after: sample.time, updateTimeout: configuration.updateTimeout)
+                        ?? sample.time &+ configuration.updateTimeout
+                    pendingForce.append(PendingForce(device: key.device, stroke: id, index: index, time: sample.time,
+                                                     deadline: deadline))
                 }
                 if sample.expectingUpdates.contains(.azimuth) {
                     tools[key]?.awaitingTilt.append(.stroke(id: id, index: index))
@@ -62,7 +66,8 @@ extension StrokeEngine {
                                 device: key.device)))
     }
 
-    func makeSample(_ event: TabletEvent, state: ToolState, stroke: StrokeState?, feel: PenFeel) -> Sample {
+    func makeSample(_ event: TabletEvent, state: ToolState, stroke: StrokeState?, feel: PenFeel,
+                    source: PressureSourceAttachment? = nil) -> Sample {
         let axes = event.axes
         var estimated: SampleProperties = []
         var expecting: SampleProperties = []
@@ -88,7 +93,18 @@ extension StrokeEngine {
 
         var force = 0.0
         var rawForce: Double?
-        if let stroke {
+        if let stroke, source != nil {
+            // An attached source will send the real value; meanwhile the tablet's own
+            // pressure is the best estimate, else the stroke's (or tool's) last reading.
+            if event.toolAxes.contains(.pressure) {
+                force = feel.force(fromRaw: axes.pressure)
+                if feel.shapesPressure { rawForce = axes.pressure }
+            } else {
+                force = stroke.lastMeasuredForce ?? state.lastMeasuredForce ?? configuration.defaultForce
+            }
+            estimated.insert(.force)
+            expecting.insert(.force)
+        } else if let stroke {
             switch configuration.pressureSource {
             case .inBand:
                 if event.toolAxes.contains(.pressure) {

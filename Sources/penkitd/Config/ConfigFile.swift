@@ -89,7 +89,9 @@ enum ConfigFile {
             config.socketMode = mode
         case "allow-users": config.allowUsers = list()
         case "allow-groups": config.allowGroups = list()
+        case "pressure-sources": config.pressureSources = list()
         case "history-strokes": config.historyStrokes = try positive()
+        case "history-bytes": config.historyBytes = try positive()
         case "client-buffer-bytes": config.clientBufferBytes = try positive()
         case "client-live-buffer-bytes": config.clientLiveBufferBytes = try positive()
         case "max-clients": config.maxClients = try positive()

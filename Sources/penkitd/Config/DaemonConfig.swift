@@ -11,8 +11,13 @@ struct DaemonConfig: Sendable, Equatable {
     var allowUsers: [String] = []
     /// Groups (names or gids) whose members' clients are served; the socket group is always one.
     var allowGroups: [String] = []
+    /// Who may declare itself a pressure source besides root and penkitd's own user: user
+    /// names or uids, and `@group` for a group's members. Readers are never sources by default.
+    var pressureSources: [String] = []
     /// Finalized strokes kept for `since`.
     var historyStrokes: Int = 1024
+    /// Bytes of finalized strokes' lines kept for `since`; a longer stroke stays only in the journal.
+    var historyBytes: Int = 16 << 20
     /// Bytes of finalized strokes (and device changes) queued for one client before it is cut off with `overflow`.
     var clientBufferBytes: Int = 4 << 20
     /// Bytes penkitd may hold for one client, beyond what its socket takes, before live frames are dropped for it.
@@ -37,8 +42,8 @@ struct DaemonConfig: Sendable, Equatable {
     var actions = ActionMap()
 
     static let keys = ["socket", "socket-group", "socket-mode", "allow-users", "allow-groups",
-                       "history-strokes", "client-buffer-bytes", "client-live-buffer-bytes",
+                       "history-strokes", "history-bytes", "client-buffer-bytes", "client-live-buffer-bytes",
                        "max-clients", "smoothing", "log-level", "state-dir", "journal", "journal-fsync",
                        "journal-fsync-interval-ms", "journal-max-bytes", "journal-max-age-days",
-                       "ink-TOOL", "ink-serial-SERIAL"] + ActionMap.keys
+                       "ink-TOOL", "ink-serial-SERIAL", "pressure-sources"] + ActionMap.keys
 }

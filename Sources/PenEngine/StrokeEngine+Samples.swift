@@ -5,7 +5,8 @@ extension StrokeEngine {
     mutating func emitSample(_ event: TabletEvent, key: ToolKey, contact: Bool, into out: inout [EngineMessage]) {
         guard let state = tools[key] else { return }
         let strokeID = contact ? state.activeStroke : nil
-        var sample = makeSample(event, state: state, stroke: strokeID.flatMap { strokes[$0] })
+        let source = pressureSources[key.device].flatMap { $0.covers(key.tool) ? $0 : nil }
+        var sample = makeSample(event, state: state, stroke: strokeID.flatMap { strokes[$0] }, source: source)
         if !sample.expectingUpdates.isEmpty {
             sample.updateIndex = nextUpdateIndex
             nextUpdateIndex += 1
@@ -21,7 +22,10 @@ extension StrokeEngine {
             } ?? nil
             if let index = kept {
                 if sample.expectingUpdates.contains(.force) {
-                    pendingForce.append(PendingForce(device: key.device, stroke: id, index: index, time: sample.time))
+                    let deadline = source?.deadline(after: sample.time, updateTimeout: configuration.updateTimeout)
+                        ?? sample.time &+ configuration.updateTimeout
+                    pendingForce.append(PendingForce(device: key.device, stroke: id, index: index, time: sample.time,
+                                                     deadline: deadline))
                 }
                 if sample.expectingUpdates.contains(.azimuth) {
                     tools[key]?.awaitingTilt.append(.stroke(id: id, index: index))
@@ -49,7 +53,8 @@ extension StrokeEngine {
                                 liftProbability: predicted.isEmpty ? nil : confidence.liftProbability)))
     }
 
-    func makeSample(_ event: TabletEvent, state: ToolState, stroke: StrokeState?) -> Sample {
+    func makeSample(_ event: TabletEvent, state: ToolState, stroke: StrokeState?,
+                    source: PressureSourceAttachment? = nil) -> Sample {
         let axes = event.axes
         var estimated: SampleProperties = []
         var expecting: SampleProperties = []
@@ -74,7 +79,17 @@ extension StrokeEngine {
         }
 
         var force = 0.0
-        if let stroke {
+        if let stroke, source != nil {
+            // An attached source will send the real value; meanwhile the tablet's own
+            // pressure is the best estimate, else the stroke's (or tool's) last reading.
+            if event.toolAxes.contains(.pressure) {
+                force = axes.pressure
+            } else {
+                force = stroke.lastMeasuredForce ?? state.lastMeasuredForce ?? configuration.defaultForce
+            }
+            estimated.insert(.force)
+            expecting.insert(.force)
+        } else if let stroke {
             switch configuration.pressureSource {
             case .inBand:
                 if event.toolAxes.contains(.pressure) {

@@ -47,6 +47,8 @@ struct PendingForce {
     var stroke: UInt64
     var index: Int
     var time: UInt64
+    /// When it stops waiting and its estimate expires.
+    var deadline: UInt64
 }
 
 extension StrokeEngine {

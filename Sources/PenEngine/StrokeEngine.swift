@@ -34,6 +34,8 @@ public struct StrokeEngine {
     var publicationOrder: Deque<UInt64> = []
     /// Contact samples waiting for late pressure, in sample order.
     var pendingForce: Deque<PendingForce> = []
+    /// Pressure sources attached at run time, by device (`attachPressureSource`).
+    var pressureSources: [UInt32: PressureSourceAttachment] = [:]
     var unknownTiltTools = 0
 
     public init(configuration: EngineConfiguration = EngineConfiguration(), prediction: EnginePrediction? = nil) {
@@ -82,7 +84,12 @@ public struct StrokeEngine {
     /// A pressure value from the second stream, arriving at `arrival` (µs).
     public mutating func handlePressure(_ report: PressureReport, arrival: UInt64, into out: inout [EngineMessage]) {
         advance(to: arrival, into: &out)
-        guard case .separate(let tolerance) = configuration.pressureSource else {
+        let tolerance: UInt64
+        if let source = pressureSources[report.device] {
+            tolerance = source.matchTolerance
+        } else if case .separate(let replayTolerance) = configuration.pressureSource {
+            tolerance = replayTolerance
+        } else {
             unmatchedPressureReports += 1
             return
         }
@@ -113,9 +120,14 @@ public struct StrokeEngine {
     /// deadline has passed expire, then publishes what became final.
     public mutating func advance(to time: UInt64, into out: inout [EngineMessage]) {
         if time > now { now = time }
-        while let first = pendingForce.first, first.time &+ configuration.updateTimeout < now {
-            pendingForce.removeFirst()
-            resolve(stroke: first.stroke, index: first.index, properties: .force, measured: false, into: &out) { _ in }
+        // Deadlines differ between devices (each source states its own latency), so every
+        // entry is checked; few wait at once (latency / sample interval per device).
+        var i = 0
+        while i < pendingForce.count {
+            let p = pendingForce[i]
+            guard p.deadline < now else { i += 1; continue }
+            pendingForce.remove(at: i)
+            resolve(stroke: p.stroke, index: p.index, properties: .force, measured: false, into: &out) { _ in }
         }
         if unknownTiltTools > 0 {
             for key in tools.keys {
@@ -148,7 +160,7 @@ public struct StrokeEngine {
     /// Gives up on every pending update ("no update coming") and publishes
     /// every ended stroke: what a replay does when its input is exhausted.
     public mutating func flush(into out: inout [EngineMessage]) {
-        let latest = max(now, pendingForce.last?.time ?? 0)
+        let latest = max(now, pendingForce.map(\.deadline).max() ?? 0)
         let horizon = max(configuration.updateTimeout, configuration.tiltTimeout)
         advance(to: latest &+ horizon &+ 1, into: &out)
     }

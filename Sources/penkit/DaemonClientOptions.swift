@@ -11,10 +11,10 @@ struct DaemonClientOptions: ParsableArguments {
     static let unavailableExitCode: Int32 = 69
 
     /// Connects, or ends the command with one line on stderr and exit code 69.
-    func connect() throws -> PenKitClient {
+    func connect(bufferLines: Int = PenKitClient.defaultBufferLines) throws -> PenKitClient {
         do {
-            if let socket { return try PenKitClient(path: socket) }
-            return try PenKitClient.discover()
+            if let socket { return try PenKitClient(path: socket, bufferLines: bufferLines) }
+            return try PenKitClient.discover(bufferLines: bufferLines)
         } catch let error as PenKitClient.Error {
             let hint = "; start it with `systemctl --user start penkit.socket` or `sudo systemctl enable --now penkit.socket`"
             FileHandle.standardError.write(Data("penkit: \(error.description)\(hint)\n".utf8))

@@ -10,7 +10,7 @@ struct Penkit: AsyncParsableCommand {
         abstract: "Pen input for Linux tablets: replay traces, watch the daemon, benchmark.",
         version: PenkitVersion.string,
         subcommands: [ReplayCommand.self, BenchCommand.self, OracleCommand.self, LibinputEventsCommand.self,
-                      EventsCommand.self, StrokesCommand.self, DevicesCommand.self, ViewCommand.self,
+                      EventsCommand.self, StrokesCommand.self, DevicesCommand.self, ViewCommand.self, PressureFeedCommand.self,
                       CompareCommand.self, DrawCommand.self, DrawingCommand.self]
     )
 }

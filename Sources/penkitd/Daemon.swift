@@ -50,7 +50,10 @@ final class Daemon: Sendable {
             // penkitd's `smoothing` setting, which only steers the replay decoder.
             settings["smoothing"] = "libinput-quirks"
         }
-        self.server = try SocketServer(config: config, settings: settings, logger: logger, probe: probe)
+        // Readings carry CLOCK_MONOTONIC times: only live input and a paced replay share that clock.
+        let takesSources = replay == nil || replay?.realtime == true
+        self.server = try SocketServer(config: config, settings: settings, logger: logger, probe: probe,
+                                       pressureInbox: takesSources ? try PressureInbox() : nil)
     }
 
     func requestStop(reason: String) { stops.request(reason: reason) }
@@ -102,7 +105,7 @@ final class Daemon: Sendable {
             var pipeline = MessagePipeline(prediction: EnginePrediction.penkit(inputSmoothing: smoothed ? 4 : 1),
                                            journal: journal.journal, afterSeq: journal.lastSeq,
                                            afterStroke: journal.lastStrokeID, inks: inks,
-                                           variants: hub.predictionVariants, actions: actions)
+                                           variants: hub.predictionVariants, actions: actions, pressure: hub.pressureInbox)
             var lastTime: UInt64 = 0
             if let replay {
                 while waitClients > 0, !replay.isStopping,

@@ -83,11 +83,11 @@ private func run(_ events: [TabletEvent], engine: inout StrokeEngine) -> [Engine
 }
 
 @Test func tiltBackfillWhenTheFirstFramesLackIt() {
-    // Tilt stays at its proximity-in value for three frames, then changes.
+    // Tilt stays at the never-sent value (libinput: −64°/−64°) for three frames, then changes.
     var engine = StrokeEngine()
-    var events = [event(.proximity, 0, state: .proximityIn, tip: false, tilt: (40, 0), changed: penAxes)]
-    events.append(event(.tip, 5, state: .down, tip: true, pressure: 0.3, tilt: (40, 0), changed: [.x, .pressure]))
-    events.append(event(.axis, 10, tip: true, x: 11, pressure: 0.3, tilt: (40, 0)))
+    var events = [event(.proximity, 0, state: .proximityIn, tip: false, tilt: (-64, -64), changed: penAxes)]
+    events.append(event(.tip, 5, state: .down, tip: true, pressure: 0.3, tilt: (-64, -64), changed: [.x, .pressure]))
+    events.append(event(.axis, 10, tip: true, x: 11, pressure: 0.3, tilt: (-64, -64)))
     events.append(event(.axis, 15, tip: true, x: 12, pressure: 0.3, tilt: (-20, 20), changed: [.x, .tiltX, .tiltY]))
     events.append(event(.axis, 20, tip: true, x: 13, pressure: 0.3, tilt: (-21, 20), changed: [.x, .tiltX]))
     events.append(event(.tip, 25, state: .up, tip: false, changed: [.pressure]))

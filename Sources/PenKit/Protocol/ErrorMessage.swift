@@ -18,6 +18,18 @@ public struct ErrorMessage: Sendable, Hashable, Error, WireMessage {
         case historyGap = "history_gap"
         /// The server already serves `max-clients` connections; fatal.
         case tooManyClients = "too_many_clients"
+        /// Pressure sources: a force outside 0…1, or a stated latency/jitter beyond 10 s; fatal.
+        case outOfRange = "out_of_range"
+        /// A reading stamped later than it arrived; fatal.
+        case timeInFuture = "time_in_future"
+        /// A reading stamped before the source's previous one; fatal.
+        case timeBackwards = "time_backwards"
+        /// More readings than a pen can produce (docs/protocol.md); fatal.
+        case flood
+        /// The device already has a pressure source; fatal.
+        case sourceBusy = "source_busy"
+        /// penkitd cannot take a pressure source now (an unpaced replay has no real clock); fatal.
+        case sourceUnavailable = "source_unavailable"
     }
 
     public var code: Code

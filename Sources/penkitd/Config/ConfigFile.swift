@@ -78,6 +78,7 @@ enum ConfigFile {
             config.socketMode = mode
         case "allow-users": config.allowUsers = list()
         case "allow-groups": config.allowGroups = list()
+        case "pressure-sources": config.pressureSources = list()
         case "history-strokes": config.historyStrokes = try positive()
         case "history-bytes": config.historyBytes = try positive()
         case "client-buffer-bytes": config.clientBufferBytes = try positive()

@@ -11,6 +11,9 @@ struct DaemonConfig: Sendable, Equatable {
     var allowUsers: [String] = []
     /// Groups (names or gids) whose members' clients are served; the socket group is always one.
     var allowGroups: [String] = []
+    /// Who may declare itself a pressure source besides root and penkitd's own user: user
+    /// names or uids, and `@group` for a group's members. Readers are never sources by default.
+    var pressureSources: [String] = []
     /// Finalized strokes kept for `since`.
     var historyStrokes: Int = 1024
     /// Bytes of finalized strokes' lines kept for `since`; a longer stroke stays only in the journal.
@@ -38,5 +41,5 @@ struct DaemonConfig: Sendable, Equatable {
                        "history-strokes", "history-bytes", "client-buffer-bytes", "client-live-buffer-bytes",
                        "max-clients", "smoothing", "log-level", "state-dir", "journal", "journal-fsync",
                        "journal-fsync-interval-ms", "journal-max-bytes", "journal-max-age-days",
-                       "ink-TOOL", "ink-serial-SERIAL"] + ActionMap.keys
+                       "ink-TOOL", "ink-serial-SERIAL", "pressure-sources"] + ActionMap.keys
 }

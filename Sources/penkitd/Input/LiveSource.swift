@@ -23,6 +23,9 @@ final class LiveSource: Sendable {
 
     /// Runs on the input thread until `requestStop`.
     func run(hub: Hub, pipeline: inout MessagePipeline, logger: Logger) throws {
+        // Readings from pressure sources wake the poll too (its third descriptor), so their
+        // updates go out as soon as they arrive, not at the next pen event or tick.
+        let pressureWakeup = hub.pressureInbox?.wakeup ?? -1
         let monitor = try TabletMonitor()
         let context = try LibinputContext(
             quirksDirectory: quirksDirectory, logPriority: .info,
@@ -59,10 +62,11 @@ final class LiveSource: Sendable {
 
         for change in monitor.present() { apply(change) }
         var fds = [pollfd(fd: context.fileDescriptor, events: Int16(POLLIN), revents: 0),
-                   pollfd(fd: monitor.fileDescriptor, events: Int16(POLLIN), revents: 0)]
+                   pollfd(fd: monitor.fileDescriptor, events: Int16(POLLIN), revents: 0),
+                   pollfd(fd: pressureWakeup, events: Int16(POLLIN), revents: 0)]
         while !isStopping {
             // The engine's timeouts (late updates, missing tilt) fire without input too.
-            let ready = poll(&fds, 2, unplugFilter.isHolding ? 5 : Self.engineTickMilliseconds)
+            let ready = poll(&fds, 3, unplugFilter.isHolding ? 5 : Self.engineTickMilliseconds)
             if ready < 0, errno != EINTR { throw DaemonError("poll: \(String(cString: strerror(errno)))") }
             if fds[1].revents != 0 { for change in monitor.receive() { apply(change) } }
             // The engine's timeouts run to a time taken before libinput reads the kernel: every

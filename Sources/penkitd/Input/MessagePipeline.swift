@@ -19,6 +19,9 @@ struct MessagePipeline {
     private let baseConfiguration: EngineConfiguration
     /// The horizons clients asked for beyond the default; nil: every client gets the default.
     private let variants: PredictionVariants?
+    /// Pressure sources' attachments and readings, from the socket loop.
+    private let pressure: PressureInbox?
+    private var pressureTaken: [PressureInput] = []
     /// The config file's preferred actions, picked up at the next press or tick after a reload.
     private let actionMap: SharedSetting<ActionMap>?
     private var actionMapSeen: UInt64 = .max
@@ -37,8 +40,9 @@ struct MessagePipeline {
          prediction: EnginePrediction? = EnginePrediction.penkit(),
          journal: StrokeJournal? = nil, afterSeq: UInt64 = 0, afterStroke: UInt64 = 0,
          inks: SharedInkChoice? = nil, variants: PredictionVariants? = nil,
-         actions: SharedSetting<ActionMap>? = nil) {
+         actions: SharedSetting<ActionMap>? = nil, pressure: PressureInbox? = nil) {
         baseConfiguration = configuration
+        self.pressure = pressure
         self.inks = inks
         self.actionMap = actions
         self.variants = variants
@@ -49,6 +53,7 @@ struct MessagePipeline {
     }
 
     mutating func consume(_ event: TabletEvent, device: Int, into out: inout OutboundBatch) {
+        takePressure(into: &out)
         actions.advance(to: event.time, into: &out)
         switch event.kind {
         case .proximity:
@@ -94,6 +99,7 @@ struct MessagePipeline {
 
     /// Lets the engine's timeouts (late updates, missing tilt) and held single presses fire up to `time`.
     mutating func advance(to time: UInt64, into out: inout OutboundBatch) {
+        takePressure(into: &out)
         actions.advance(to: time, into: &out)
         engineOutput.removeAll(keepingCapacity: true)
         engine.advance(to: time, into: &engineOutput)
@@ -117,6 +123,29 @@ struct MessagePipeline {
         engine.cancelAll(at: time, into: &engineOutput)
         engine.flush(into: &engineOutput)
         append(into: &out)
+    }
+
+    /// Applies what pressure sources sent since the last call, before anything else the engine
+    /// does: a reading that arrived before a timeout is checked is never expired by it.
+    mutating func takePressure(into out: inout OutboundBatch) {
+        guard let pressure else { return }
+        pressure.take(into: &pressureTaken)
+        for input in pressureTaken {
+            engineOutput.removeAll(keepingCapacity: true)
+            switch input {
+            case .attach(let device, let attachment):
+                engine.attachPressureSource(attachment, device: device)
+                out.append(.devices, PressureSourceMessage.attached(PressureSourceRequest(
+                    device: Int(device), serial: attachment.serial, latency: attachment.latency, jitter: attachment.jitter)))
+            case .reading(let report, let arrival):
+                engine.handlePressure(report, arrival: arrival, into: &engineOutput)
+            case .detach(let device, let reason):
+                // Announced first: the updates that follow are the fallback's expiries.
+                out.append(.devices, PressureSourceMessage.detached(device: Int(device), reason: reason))
+                engine.detachPressureSource(device: device, at: MonotonicClock.now(), into: &engineOutput)
+            }
+            append(into: &out)
+        }
     }
 
     private mutating func append(into out: inout OutboundBatch) {

@@ -18,6 +18,8 @@ final class ClientConnection {
     var channels: ChannelSet = []
     /// The prediction horizon this client asked for in `subscribe`.
     var prediction: PredictionRequest = .standard
+    /// Set once the client declared itself a pressure source: its lines are readings from then on.
+    var pressureSource: PressureSourceSession?
     private let epoll: Epoll
     private let logger: Logger
     private let queueLimit: Int

@@ -14,19 +14,23 @@ import Synchronization
 /// under the same lock, so no client state is ever touched by two threads at once.
 final class Hub: Sendable {
     private let state: Mutex<HubState>
-    private let logger: Logger
+    let logger: Logger
     private let probe: LatencyProbe?
     let epoll: Epoll
     /// The horizons clients asked for, shared with the input thread's pipeline.
     let predictionVariants = PredictionVariants()
+    /// Where pressure sources' readings go to the input thread; nil while penkitd cannot take
+    /// sources (an unpaced replay, whose times are not on a real clock).
+    let pressureInbox: PressureInbox?
 
     init(epoll: Epoll, config: DaemonConfig, settings: [String: String], policy: PeerPolicy, logger: Logger,
-         probe: LatencyProbe? = nil) {
+         probe: LatencyProbe? = nil, sourcePolicy: PeerPolicy = .defaultPressureSources, pressureInbox: PressureInbox? = nil) {
         self.epoll = epoll
+        self.pressureInbox = pressureInbox
         self.logger = logger
         self.probe = probe
         state = Mutex(HubState(history: StrokeHistory(capacity: config.historyStrokes, byteLimit: config.historyBytes), settings: settings,
-                               policy: policy, queueLimit: config.clientBufferBytes,
+                               policy: policy, sourcePolicy: sourcePolicy, queueLimit: config.clientBufferBytes,
                                liveBufferBytes: config.clientLiveBufferBytes, maxClients: config.maxClients))
     }
 
@@ -143,6 +147,11 @@ final class Hub: Sendable {
             guard let client = state.clients[fd] else { return }
             if events & Epoll.hangup != 0 {
                 // The peer closed both directions (a half-close only ends its input): nothing can reach it.
+                // A source's last readings may still wait in the socket: they count, so take them first.
+                if client.pressureSource != nil, !client.readingPaused {
+                    _ = client.readAvailable()
+                    processRequests(client, &state)
+                }
                 client.markFinished()
             } else {
                 if events & Epoll.output != 0 {
@@ -152,6 +161,7 @@ final class Hub: Sendable {
                 if events & Epoll.input != 0, !client.readingPaused {
                     _ = client.readAvailable()
                     processRequests(client, &state)
+                    if client.inputEnded { detachSource(client, reason: "the source closed its connection", &state) }
                 }
             }
             reapFinished(&state)
@@ -186,9 +196,10 @@ final class Hub: Sendable {
         }
     }
 
-    func apply(config: DaemonConfig, policy: PeerPolicy) {
+    func apply(config: DaemonConfig, policy: PeerPolicy, sourcePolicy: PeerPolicy) {
         state.withLock { state in
             state.policy = policy
+            state.sourcePolicy = sourcePolicy
             state.queueLimit = config.clientBufferBytes
             state.liveBufferBytes = config.clientLiveBufferBytes
             state.maxClients = config.maxClients
@@ -222,6 +233,16 @@ final class Hub: Sendable {
             start = newline + 1
             if line.last == UInt8(ascii: "\r") { line.removeLast() }
             if line.isEmpty { continue }
+            if client.pressureSource != nil {
+                pressureReading(client, line, &state)
+                if client.closing { return }
+                continue
+            }
+            if PressureSourceRequest.isDeclaration(line) {
+                declareSource(client, line, &state)
+                if client.closing { return }
+                continue
+            }
             switch SubscribeRequest.parse(line) {
             case .success(let request):
                 subscribe(client, request, &state)
@@ -264,6 +285,7 @@ final class Hub: Sendable {
     private func reapFinished(_ state: inout HubState) {
         var removed = false
         for (fd, client) in state.clients where client.finished {
+            detachSource(client, reason: "the source disconnected", &state)
             state.clients[fd] = nil
             epoll.remove(fd)
             Glibc.close(fd)
@@ -292,6 +314,10 @@ struct HubState {
     var devices: [Int: DeviceInfo] = [:]
     var settings: [String: String]
     var policy: PeerPolicy
+    /// Who may declare itself a pressure source (`pressure-sources`).
+    var sourcePolicy: PeerPolicy
+    /// The connection feeding each device's pressure, by device id.
+    var sources: [Int: Int32] = [:]
     var queueLimit: Int
     var liveBufferBytes: Int
     var maxClients: Int

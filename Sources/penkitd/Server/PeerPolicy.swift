@@ -36,6 +36,33 @@ struct PeerPolicy: Sendable {
         self.groups = groups
     }
 
+    /// Who may be a pressure source: root, penkitd's own user, and `pressure-sources`.
+    static func pressureSources(config: DaemonConfig) throws -> PeerPolicy {
+        var policy = defaultPressureSources
+        for entry in config.pressureSources {
+            if entry.hasPrefix("@") {
+                guard let gid = Identity.groupID(String(entry.dropFirst())) else {
+                    throw DaemonError("pressure-sources names the group \"\(entry.dropFirst())\", which does not exist on this system")
+                }
+                policy.groups.insert(gid)
+            } else {
+                guard let uid = Identity.userID(entry) else {
+                    throw DaemonError("pressure-sources names the user \"\(entry)\", who does not exist on this system")
+                }
+                policy.users.insert(uid)
+            }
+        }
+        return policy
+    }
+
+    /// Root and penkitd's own user: who produces when `pressure-sources` is empty.
+    static var defaultPressureSources: PeerPolicy { PeerPolicy(users: [0, getuid()], groups: []) }
+
+    private init(users: Set<uid_t>, groups: Set<gid_t>) {
+        self.users = users
+        self.groups = groups
+    }
+
     func allows(_ peer: PeerCredentials) -> Bool {
         if users.contains(peer.uid) { return true }
         if groups.isEmpty { return false }

@@ -150,6 +150,9 @@ final class ClientConnection {
             } else {
                 replayBacklog.removeFirst()
             }
+            // Frames dropped before this line was sent are reported before it: a client that reads
+            // up to a device's removal has every count for that device's frames.
+            if !dropped.isEmpty { reportDrops() }
             next.line.withUnsafeBytes { push($0) }
             if next.seq > 0 {
                 lastSentSeq = next.seq

@@ -38,7 +38,7 @@ struct PeerPolicy: Sendable {
 
     /// Who may be a pressure source: root, penkitd's own user, and `pressure-sources`.
     static func pressureSources(config: DaemonConfig) throws -> PeerPolicy {
-        var policy = defaultPressureSources
+        var policy = PeerPolicy(users: [0, getuid()], groups: [])
         for entry in config.pressureSources {
             if entry.hasPrefix("@") {
                 guard let gid = Identity.groupID(String(entry.dropFirst())) else {
@@ -54,9 +54,6 @@ struct PeerPolicy: Sendable {
         }
         return policy
     }
-
-    /// Root and penkitd's own user: who produces when `pressure-sources` is empty.
-    static var defaultPressureSources: PeerPolicy { PeerPolicy(users: [0, getuid()], groups: []) }
 
     private init(users: Set<uid_t>, groups: Set<gid_t>) {
         self.users = users

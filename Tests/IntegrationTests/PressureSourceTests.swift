@@ -164,6 +164,34 @@ import Testing
         #expect(daemon.stop() == 0)
     }
 
+    /// docs/protocol.schema.json describes every pressure-source line in both directions, checked
+    /// by scripts/check-protocol-schema.py (a real validator, undeclared keys refused) on what
+    /// penkitd really sent and what a source really sends.
+    @Test func pressureSourceLinesAreValidAndDeclaredByTheSchema() throws {
+        let daemon = try DaemonProcess(["--replay", tracePath(Self.tap), "--realtime", "--loop"])
+        let reader = try daemon.connect()
+        try reader.subscribe(["devices"])
+        var lines = [Self.declaration().trimmingCharacters(in: .newlines)]
+        let source = try daemon.connect()
+        lines.append(try source.readLine() ?? "")
+        try source.send(lines[0] + "\n")
+        lines.append(try source.readLine() ?? "")
+        let now = monotonicMicroseconds()
+        let readings = ["{\"type\":\"pressure\",\"t\":\(now - 2_000),\"force\":0.25}", "{\"type\":\"pressure\",\"t\":\(now - 1_000),\"force\":1}"]
+        lines += readings
+        try source.send(readings.joined(separator: "\n") + "\n{\"type\":\"pressure\",\"t\":\(now),\"force\":2}\n")
+        lines += try source.read(until: { type($0) == "error" })
+        lines += try reader.read(until: { type($0) == "pressure-source" && object($0)["state"] as? String == "detached" })
+        for kind in ["pressure-source", "pressure", "error"] { #expect(lines.contains { type($0) == kind }) }
+        #expect(lines.contains { object($0)["state"] as? String == "attached" })
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("penkit-pressure-schema-\(UUID().uuidString).jsonl")
+        try (lines.joined(separator: "\n") + "\n").write(to: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let check = try run(["/usr/bin/python3", repositoryRoot + "/scripts/check-protocol-schema.py", "--strict", file.path])
+        #expect(check.status == 0, "\(check.output)")
+        #expect(daemon.stop() == 0)
+    }
+
     /// Lying and flooding sources are cut off with a clear error; their device falls back to
     /// in-band pressure, announced to readers, and a reader keeps receiving frames.
     @Test(arguments: ["time_in_future", "time_backwards", "out_of_range", "flood", "malformed"])

@@ -24,7 +24,7 @@ final class Hub: Sendable {
     let pressureInbox: PressureInbox?
 
     init(epoll: Epoll, config: DaemonConfig, settings: [String: String], policy: PeerPolicy, logger: Logger,
-         probe: LatencyProbe? = nil, sourcePolicy: PeerPolicy, pressureInbox: PressureInbox? = nil) {
+         probe: LatencyProbe? = nil, sourcePolicy: PeerPolicy = .defaultPressureSources, pressureInbox: PressureInbox? = nil) {
         self.epoll = epoll
         self.pressureInbox = pressureInbox
         self.logger = logger

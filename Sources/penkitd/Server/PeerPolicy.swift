@@ -38,7 +38,7 @@ struct PeerPolicy: Sendable {
 
     /// Who may be a pressure source: root, penkitd's own user, and `pressure-sources`.
     static func pressureSources(config: DaemonConfig) throws -> PeerPolicy {
-        var policy = PeerPolicy(users: [0, getuid()], groups: [])
+        var policy = defaultPressureSources
         for entry in config.pressureSources {
             if entry.hasPrefix("@") {
                 guard let gid = Identity.groupID(String(entry.dropFirst())) else {
@@ -54,6 +54,9 @@ struct PeerPolicy: Sendable {
         }
         return policy
     }
+
+    /// Root and penkitd's own user: who produces when `pressure-sources` is empty.
+    static var defaultPressureSources: PeerPolicy { PeerPolicy(users: [0, getuid()], groups: []) }
 
     private init(users: Set<uid_t>, groups: Set<gid_t>) {
         self.users = users

@@ -65,7 +65,7 @@ struct Penkitd: ParsableCommand {
     @Flag(inversion: .prefixedNo, help: "Keep the stroke journal (default: on).")
     var journal: Bool?
 
-    @Option(help: "When journal records reach the disk: always (before each stroke is sent), interval, never.")
+    @Option(help: "When journal records reach the disk: interval (default; synced off the input thread within journal-fsync-interval-ms), always (before each stroke is sent), never.")
     var journalFsync: String?
 
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")

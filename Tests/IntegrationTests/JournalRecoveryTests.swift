@@ -7,10 +7,12 @@ import Testing
 struct JournalRecoveryTests {
     static let trace = "wacom-dth2242-pen.evemu"
 
-    @Test func sinceWorksAcrossARestartAndSeqContinues() throws {
+    /// `interval` (the default) syncs on a background queue; `always` on the input thread.
+    @Test(arguments: ["always", "interval"])
+    func sinceWorksAcrossARestartAndSeqContinues(fsync: String) throws {
         let state = try StateDirectoryFixture()
         let expected = try tipDowns(in: Self.trace)
-        let first = try strokesOfOneRun(Self.trace, state: state)
+        let first = try strokesOfOneRun(Self.trace, state: state, fsync: fsync)
         #expect(first.count == expected)
 
         let daemon = try DaemonProcess(["--replay", tracePath(Self.trace), "--wait-clients", "1"], stateDir: state.path)

@@ -8,7 +8,7 @@ struct JournalWriter {
     private var segments: [JournalRecovery.Segment]
     private var fd: Int32 = -1
     private var directoryFD: Int32 = -1
-    private var lastSync: UInt64 = 0
+    private let backgroundSync: BackgroundSync?
     private var buffer: [UInt8] = []
     private let floor: SeqFloor
     /// The record buffer's storage kept between records; a larger one is freed.
@@ -19,6 +19,7 @@ struct JournalWriter {
         self.options = options
         self.segments = segments
         self.floor = floor
+        backgroundSync = options.fsync == .interval ? BackgroundSync(intervalMilliseconds: options.fsyncIntervalMilliseconds) : nil
         directoryFD = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard directoryFD >= 0 else { throw .system("cannot open journal directory \(directory)", errno) }
         buffer.reserveCapacity(64 << 10)
@@ -33,9 +34,12 @@ struct JournalWriter {
 
     /// Writes one record (and syncs a stroke as the policy says). On failure nothing of it stays in the file.
     mutating func append(kind: JournalFormat.Kind, seq: UInt64, strokeID: UInt64, payload: [UInt8],
-                         wallTime: UInt64, now: UInt64) throws(JournalError) {
+                         wallTime: UInt64) throws(JournalError) {
         // A long stroke's record can be tens of MiB: its storage is not kept once written.
         defer { if buffer.capacity > Self.keptBufferBytes { buffer = [] } }
+        // A background sync that failed fails this stroke: the journal is reported failing, and
+        // the next stroke tries again.
+        if kind == .stroke, let failure = backgroundSync?.takeFailure() { throw failure }
         buffer.removeAll(keepingCapacity: true)
         JournalFormat.encode(kind: kind, seq: seq, strokeID: strokeID, wallTime: wallTime, payload: payload, into: &buffer)
         try startSegmentIfNeeded(wallTime: wallTime)
@@ -47,10 +51,9 @@ struct JournalWriter {
         switch options.fsync {
         case .always:
             try JournalFiles.sync(fd, path: path(segments[index].number))
-        case .interval where now &- lastSync >= UInt64(options.fsyncIntervalMilliseconds) * 1000:
-            try JournalFiles.sync(fd, path: path(segments[index].number))
-            lastSync = now
-        case .interval, .never:
+        case .interval:
+            try backgroundSync?.schedule(fd, path: path(segments[index].number))
+        case .never:
             break
         }
     }

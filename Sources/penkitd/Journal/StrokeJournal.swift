@@ -103,10 +103,9 @@ final class StrokeJournal: Sendable {
     /// Appends a record on the input thread, before the line goes to any client.
     func record(_ kind: JournalFormat.Kind, seq: UInt64, strokeID: UInt64, line: [UInt8]) {
         let wall = Self.wallClock()
-        let now = MonotonicClock.now()
         let result = writer.withLock { writer -> JournalError? in
             do throws(JournalError) {
-                try writer.append(kind: kind, seq: seq, strokeID: strokeID, payload: line, wallTime: wall, now: now)
+                try writer.append(kind: kind, seq: seq, strokeID: strokeID, payload: line, wallTime: wall)
                 return nil
             } catch {
                 writer.storeFloor(seq: seq, strokeID: strokeID)

@@ -21,9 +21,10 @@ final class StateDirectoryFixture {
 }
 
 /// Replays `trace` once to one strokes client and returns the stroke lines it was sent.
-func strokesOfOneRun(_ trace: String, state: StateDirectoryFixture, extra: [String] = []) throws -> [String] {
+func strokesOfOneRun(_ trace: String, state: StateDirectoryFixture, fsync: String = "always",
+                     extra: [String] = []) throws -> [String] {
     let daemon = try DaemonProcess(["--replay", tracePath(trace), "--wait-clients", "1", "--exit-after-replay",
-                                    "--journal-fsync", "always"] + extra,
+                                    "--journal-fsync", fsync] + extra,
                                    stateDir: state.path)
     let client = try daemon.connect()
     try client.subscribe(["strokes"])

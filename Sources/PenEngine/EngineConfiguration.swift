@@ -31,8 +31,21 @@ public struct EngineConfiguration: Sendable, Hashable {
     public var defaultInk: Ink = Ink(.pen)
     /// Ink of a particular tool, by the serial its tablet reports (0 is never a serial); wins over `inks`.
     public var serialInks: [UInt64: Ink] = [:]
+    /// How each tool type feels (pressure curve, thresholds, hover cut-off).
+    public var feels: [ToolType: PenFeel] = [:]
+    /// How one tool feels, by serial, laid over its type's feel key by key.
+    public var serialFeels: [UInt64: PenFeel] = [:]
+    /// Where each device's positions go, by device id; devices left out keep sensor millimetres.
+    public var mappings: [UInt32: DeviceMapping] = [:]
 
     public init() {}
+
+    /// The feel of one tool: its type's, with its serial's fields over it.
+    public func feel(for tool: ToolIdentity) -> PenFeel {
+        let byType = feels[tool.type] ?? PenFeel()
+        guard tool.serial != 0, let own = serialFeels[tool.serial] else { return byType }
+        return byType.overlaid(by: own)
+    }
 
     public func ink(for tool: ToolType) -> Ink { inks[tool] ?? defaultInk }
 

@@ -50,7 +50,7 @@ extension StrokeEngine {
         strokes[id] = StrokeState(id: id, key: key, ink: ink)
         tools[key]?.activeStroke = id
         publicationOrder.append(id)
-        out.append(.began(StrokeBegan(stroke: id, tool: key.tool, ink: ink, time: event.time)))
+        out.append(.began(StrokeBegan(stroke: id, tool: key.tool, ink: ink, time: event.time, device: key.device)))
     }
 
     mutating func end(_ key: ToolKey, at time: UInt64, cancelled: Bool, into out: inout [EngineMessage]) {
@@ -60,7 +60,8 @@ extension StrokeEngine {
             return stroke.pending
         }) else { return }
         tools[key]?.activeStroke = nil
-        out.append(.ended(StrokeEnded(stroke: id, time: time, cancelled: cancelled, pendingUpdates: pending)))
+        out.append(.ended(StrokeEnded(stroke: id, time: time, cancelled: cancelled, pendingUpdates: pending,
+                                       device: key.device)))
     }
 
     /// Publishes, in begin order, every stroke at the head of the queue that has
@@ -72,7 +73,7 @@ extension StrokeEngine {
             guard let state = strokes.removeValue(forKey: id) else { break }
             let stroke = Stroke(id: id, tool: state.key.tool, ink: state.ink, cancelled: state.cancelled,
                                 samples: state.samples)
-            out.append(.stroke(FinalizedStroke(seq: nextSeq, stroke: stroke)))
+            out.append(.stroke(FinalizedStroke(seq: nextSeq, stroke: stroke, device: state.key.device)))
             nextSeq += 1
         }
     }

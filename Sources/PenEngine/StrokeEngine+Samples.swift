@@ -5,8 +5,13 @@ extension StrokeEngine {
     mutating func emitSample(_ event: TabletEvent, key: ToolKey, contact: Bool, into out: inout [EngineMessage]) {
         guard let state = tools[key] else { return }
         let strokeID = contact ? state.activeStroke : nil
+        let feel = configuration.feel(for: key.tool)
+        // Beyond the hover cut-off nothing is sent: the frame, its prediction and its tilt wait.
+        if strokeID == nil, event.toolAxes.contains(.distance), feel.isBeyondHoverCutoff(event.axes.distance) { return }
         let source = pressureSources[key.device].flatMap { $0.covers(key.tool) ? $0 : nil }
-        var sample = makeSample(event, state: state, stroke: strokeID.flatMap { strokes[$0] }, source: source)
+        var sample = makeSample(event, state: state, stroke: strokeID.flatMap { strokes[$0] }, feel: feel, source: source)
+        let mapping = configuration.mappings[key.device]
+        if let point = mapping?.outputPoint(x: sample.x, y: sample.y) { (sample.outputX, sample.outputY) = point }
         if !sample.expectingUpdates.isEmpty {
             sample.updateIndex = nextUpdateIndex
             nextUpdateIndex += 1
@@ -47,13 +52,21 @@ extension StrokeEngine {
             }
             if prediction != nil { predicted = prediction!.predict(after: sample, touching: false) }
         }
+        if let mapping, mapping.output != nil {
+            for i in predicted.indices {
+                if let point = mapping.outputPoint(x: predicted[i].x, y: predicted[i].y) {
+                    (predicted[i].outputX, predicted[i].outputY) = point
+                }
+            }
+        }
         let confidence = prediction?.confidence ?? PredictionConfidence()
         out.append(.frame(Frame(tool: key.tool, stroke: strokeID, sample: sample, predicted: predicted,
                                 expectedError: predicted.isEmpty ? nil : confidence.expectedError,
-                                liftProbability: predicted.isEmpty ? nil : confidence.liftProbability)))
+                                liftProbability: predicted.isEmpty ? nil : confidence.liftProbability,
+                                device: key.device)))
     }
 
-    func makeSample(_ event: TabletEvent, state: ToolState, stroke: StrokeState?,
+    func makeSample(_ event: TabletEvent, state: ToolState, stroke: StrokeState?, feel: PenFeel,
                     source: PressureSourceAttachment? = nil) -> Sample {
         let axes = event.axes
         var estimated: SampleProperties = []
@@ -79,11 +92,13 @@ extension StrokeEngine {
         }
 
         var force = 0.0
+        var rawForce: Double?
         if let stroke, source != nil {
             // An attached source will send the real value; meanwhile the tablet's own
             // pressure is the best estimate, else the stroke's (or tool's) last reading.
             if event.toolAxes.contains(.pressure) {
-                force = axes.pressure
+                force = feel.force(fromRaw: axes.pressure)
+                if feel.shapesPressure { rawForce = axes.pressure }
             } else {
                 force = stroke.lastMeasuredForce ?? state.lastMeasuredForce ?? configuration.defaultForce
             }
@@ -93,7 +108,8 @@ extension StrokeEngine {
             switch configuration.pressureSource {
             case .inBand:
                 if event.toolAxes.contains(.pressure) {
-                    force = axes.pressure
+                    force = feel.force(fromRaw: axes.pressure)
+                    if feel.shapesPressure { rawForce = axes.pressure }
                 } else {
                     force = configuration.defaultForce
                     estimated.insert(.force)
@@ -108,6 +124,6 @@ extension StrokeEngine {
         let distance = stroke == nil && event.toolAxes.contains(.distance) ? axes.distance : 0
         return Sample(time: event.time, x: axes.x, y: axes.y, force: force, azimuth: angles.azimuth,
                       altitude: angles.altitude, roll: roll, distance: distance,
-                      estimated: estimated, expectingUpdates: expecting)
+                      estimated: estimated, expectingUpdates: expecting, rawForce: rawForce)
     }
 }

@@ -22,8 +22,8 @@ extension StrokeEngine {
             if stroke.samples[index].expectingUpdates.isEmpty { stroke.pending -= 1 }
             return (stroke.samples[index], resolved)
         }
-        guard let (sample, resolved) = settled ?? nil else { return }
-        out.append(.update(Self.update(stroke: id, sample: sample, resolved, how: how)))
+        guard let (sample, resolved) = settled ?? nil, let device = strokes[id]?.key.device else { return }
+        out.append(.update(Self.update(stroke: id, sample: sample, resolved, how: how, device: device)))
     }
 
     mutating func resolve(stroke id: UInt64, index: Int, properties: SampleProperties, measured: Bool,
@@ -39,10 +39,11 @@ extension StrokeEngine {
         sample.expectingUpdates.subtract(resolved)
     }
 
-    static func update(stroke: UInt64?, sample: Sample, _ resolved: SampleProperties, how: Resolution) -> SampleUpdate {
+    static func update(stroke: UInt64?, sample: Sample, _ resolved: SampleProperties, how: Resolution,
+                       device: UInt32) -> SampleUpdate {
         SampleUpdate(stroke: stroke, updateIndex: sample.updateIndex ?? 0,
                      updated: how == .expired ? [] : resolved,
-                     expired: how == .expired ? resolved : [], sample: sample)
+                     expired: how == .expired ? resolved : [], sample: sample, device: device)
     }
 
     /// Tilt changed for the first time in this proximity: it is real from now on,
@@ -88,7 +89,7 @@ extension StrokeEngine {
                 let resolved = sample.expectingUpdates.intersection([.azimuth, .altitude])
                 guard !resolved.isEmpty else { continue }
                 Self.resolve(&sample, resolved, how: how, apply: apply)
-                out.append(.update(Self.update(stroke: nil, sample: sample, resolved, how: how)))
+                out.append(.update(Self.update(stroke: nil, sample: sample, resolved, how: how, device: key.device)))
             }
         }
     }

@@ -49,6 +49,9 @@ public struct StrokeEngine {
     // MARK: - Input
 
     public mutating func handle(_ event: TabletEvent, device: UInt32 = 0, into out: inout [EngineMessage]) {
+        var event = event
+        // Mapped first, so samples, predictions, azimuth and strokes all live in the mapped space.
+        if let mapping = configuration.mappings[device] { mapping.apply(to: &event.axes) }
         advance(to: event.time, into: &out)
         let key = ToolKey(device: device, tool: event.tool)
         if event.kind == .proximity, event.state == .proximityOut {
@@ -104,7 +107,10 @@ public struct StrokeEngine {
             return
         }
         let p = pendingForce.remove(at: i)
-        let force = min(max(report.pressure.isFinite ? report.pressure : 0, 0), 1)
+        let raw = min(max(report.pressure.isFinite ? report.pressure : 0, 0), 1)
+        guard let tool = strokes[p.stroke]?.key.tool else { return }
+        let feel = configuration.feel(for: tool)
+        let force = feel.force(fromRaw: raw)
         guard let key = withStroke(p.stroke, { stroke -> ToolKey in
             stroke.lastMeasuredForce = force
             return stroke.key
@@ -112,6 +118,7 @@ public struct StrokeEngine {
         tools[key]?.lastMeasuredForce = force
         resolve(stroke: p.stroke, index: p.index, properties: .force, measured: true, into: &out) { s in
             s.force = force
+            if feel.shapesPressure { s.rawForce = raw }
         }
         publishReady(into: &out)
     }

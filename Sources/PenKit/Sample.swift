@@ -49,11 +49,19 @@ public struct Sample: Sendable, Hashable {
     /// `estimationUpdateIndex`); increases monotonically per engine. Nil when
     /// the sample expected no update when it was first published.
     public var updateIndex: UInt64?
+    /// The pressure before the tool's feel (thresholds, curve) shaped `force`; nil when no feel shapes it.
+    public var rawForce: Double?
+    /// The position on the device's configured output rectangle (client units); nil without one.
+    public var outputX: Double?
+    public var outputY: Double?
 
     public init(time: UInt64, x: Double, y: Double, force: Double = 0, azimuth: Double = 0,
                 altitude: Double = .pi / 2, roll: Double = 0, distance: Double = 0,
                 estimated: SampleProperties = [], expectingUpdates: SampleProperties = [],
-                updateIndex: UInt64? = nil) {
+                updateIndex: UInt64? = nil, rawForce: Double? = nil, outputX: Double? = nil, outputY: Double? = nil) {
+        self.rawForce = rawForce
+        self.outputX = outputX
+        self.outputY = outputY
         self.time = time
         self.x = x
         self.y = y

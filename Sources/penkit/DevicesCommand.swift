@@ -15,19 +15,12 @@ struct DevicesCommand: AsyncParsableCommand {
         for try await message in client.messages {
             if case .hello(let version, let devices, let lastSeq, _, let settings) = message {
                 if devices.isEmpty { print("no tablets") }
-                for d in devices {
-                    print("#\(d.id)  \(d.name)  [\(hex(d.vendor)):\(hex(d.product))]  \(d.source)")
-                }
+                for d in devices { print(DeviceListing.text(d)) }
                 print("protocol \(version), last stroke \(lastSeq), " + settings.keys.sorted().map { "\($0)=\(settings[$0]!)" }.joined(separator: " "))
                 client.disconnect()
                 return
             }
             if case .error(let code, let text, _) = message { throw ServerError(code: code, message: text) }
         }
-    }
-
-    private func hex(_ v: UInt16) -> String {
-        let s = String(v, radix: 16)
-        return String(repeating: "0", count: max(0, 4 - s.count)) + s
     }
 }

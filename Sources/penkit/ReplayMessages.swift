@@ -53,7 +53,8 @@ func decodeForEngine(_ path: String, options: DecoderOptions, speed: Double = 1)
             let events = try TabletDecoder.decode(device.events, device: device.description, options: options)
             usable += 1
             for event in events {
-                inputs.append((inputs.count, EngineReplay.Input(device: UInt32(index), event: event)))
+                // Numbered from 1, as penkitd numbers a replay's devices in `hello`.
+                inputs.append((inputs.count, EngineReplay.Input(device: UInt32(index + 1), event: event)))
             }
         } catch let error as DecoderError {
             FileHandle.standardError.write(Data("penkit: \(path): device \(index) \"\(device.description.name)\" ignored: \(error)\n".utf8))

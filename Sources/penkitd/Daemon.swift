@@ -21,6 +21,8 @@ final class Daemon: Sendable {
     private let journal: StrokeJournal.Opened
     /// The config's inks, shared with the input thread.
     private let inks: SharedInkChoice
+    /// The config's device and tool sections, shared with the input thread.
+    private let tablets: SharedSetting<TabletSettings>
     /// The config's preferred actions, shared with the input thread.
     private let actions: SharedSetting<ActionMap>
 
@@ -32,6 +34,7 @@ final class Daemon: Sendable {
         self.journal = journal
         self.config = Mutex(config)
         self.inks = SharedInkChoice(config.inks)
+        self.tablets = SharedSetting(config.tabletSettings)
         self.actions = SharedSetting(config.actions)
         self.logger = logger
         self.logLevel = logLevel
@@ -78,7 +81,8 @@ final class Daemon: Sendable {
             return
         }
         // Devices first, so that the first client's hello already lists them.
-        for device in devices { server.hub.deviceAdded(device) }
+        let tabletSettings = config.withLock { $0.tabletSettings }
+        for device in devices { server.hub.deviceAdded(tabletSettings.described(device)) }
         // The journal's strokes, in the history before any client can ask for them with `since`.
         server.hub.restoreHistory(journal.history.map { (seq: $0.seq, line: $0.payload) })
         // What this run starts with, read as late as possible: a SIGHUP during the startup has
@@ -96,6 +100,7 @@ final class Daemon: Sendable {
         let live = replay == nil ? LiveSource() : nil
         let journal = self.journal
         let inks = self.inks
+        let tablets = self.tablets
         let actions = self.actions
         let thread = Thread { [logger] in
             defer { inputDone.signal() }
@@ -104,10 +109,11 @@ final class Daemon: Sendable {
             _ = penkit_set_timer_slack_ns(1)
             var pipeline = MessagePipeline(prediction: EnginePrediction.penkit(inputSmoothing: smoothed ? 4 : 1),
                                            journal: journal.journal, afterSeq: journal.lastSeq,
-                                           afterStroke: journal.lastStrokeID, inks: inks,
+                                           afterStroke: journal.lastStrokeID, inks: inks, tablets: tablets,
                                            variants: hub.predictionVariants, actions: actions, pressure: hub.pressureInbox)
             var lastTime: UInt64 = 0
             if let replay {
+                for device in devices { _ = pipeline.addDevice(device) }
                 while waitClients > 0, !replay.isStopping,
                       hub.subscribedCount < waitClients {
                     usleep(5_000)
@@ -169,6 +175,14 @@ final class Daemon: Sendable {
             logLevel.level = Logger.Level(rawValue: new.logLevel) ?? .info
             let old = config.withLock { $0 }
             if new.inks != old.inks { inks.replace(new.inks) }
+            if new.tabletSettings != old.tabletSettings {
+                tablets.replace(new.tabletSettings)
+                // Clients learn of a device's new mapped space at once; samples follow from its next proximity.
+                for device in server.hub.currentDevices {
+                    let described = new.tabletSettings.described(device)
+                    if described != device { server.hub.deviceUpdated(described) }
+                }
+            }
             if new.actions != old.actions { actions.replace(new.actions) }
             var restart: [String] = []
             if new.socketPath != old.socketPath { restart.append("socket") }

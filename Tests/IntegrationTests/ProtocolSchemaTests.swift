@@ -43,6 +43,21 @@ struct ProtocolSchemaTests {
         #expect(status == 0, "\(report)")
     }
 
+    /// The same for a device the config file maps and a tool whose feel shapes its pressure, so that
+    /// the device's `mapping`, samples' `outputX`/`outputY` and `rawForce`, and every message's `device` occur.
+    @Test func aMappedReplayWithAPressureCurveIsValidAndDeclared() throws {
+        let config = "[device *]\nrotation = 90\narea = 10, 10, 300, 200\noutput = 0, 0, 1080, 1920\n"
+            + "[tool pen]\npressure-curve = 0.2, 0.5, 0.8, 0.9\npressure-min = 0.02\n"
+        let capture = try ReplayCapture(trace: "wacom-cintiq-22hdt-pen.evemu", config: config)
+        let seen = Set(capture.messages.compactMap { $0["type"] as? String })
+        #expect(seen.isSuperset(of: ["hello", "subscribed", "proximity", "frame", "update", "began", "ended", "stroke", "device"]))
+        #expect(capture.device["mapping"] != nil)
+        #expect(capture.frames.contains { $0.dictionary("sample")["rawForce"] != nil })
+        #expect(capture.frames.contains { $0.dictionary("sample")["outputX"] != nil })
+        let (status, report) = try checkSchema(capture.lines)
+        #expect(status == 0, "\(report)")
+    }
+
     private func checkSchema(_ lines: [String]) throws -> (Int32, String) {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("penkit-schema-\(getpid())-\(UUID().uuidString).jsonl")
         try (lines.joined(separator: "\n") + "\n").write(to: file, atomically: true, encoding: .utf8)

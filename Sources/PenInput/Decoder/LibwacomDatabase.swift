@@ -15,6 +15,9 @@ public struct LibwacomDatabase: Sendable {
     struct Tablet: Sendable {
         var matches: [String]
         var styli: [String]
+        var name: String?
+        /// IntegratedIn: Display, System (lower-cased).
+        var integration: [String] = []
     }
 
     var styli: [Int: Stylus] = [:]
@@ -39,22 +42,19 @@ public struct LibwacomDatabase: Sendable {
             guard let keyFile = KeyFile(path: directory + "/" + file),
                   let device = keyFile.sections.first(where: { $0.name == "Device" }) else { continue }
             tablets.append(Tablet(matches: KeyFile.list(device.value("DeviceMatch")).map { $0.lowercased() },
-                                  styli: KeyFile.list(device.value("Styli"))))
+                                  styli: KeyFile.list(device.value("Styli")), name: device.value("Name"),
+                                  integration: KeyFile.list(device.value("IntegratedIn")).map { $0.lowercased() }))
         }
     }
 
     /// Shared per process: the files do not change while penkit runs.
-    static let installed: LibwacomDatabase? = LibwacomDatabase()
+    public static let installed: LibwacomDatabase? = LibwacomDatabase()
 
     func stylus(id: UInt32) -> Stylus? { styli[Int(Int32(bitPattern: id))] }
 
     /// libinput's tablet_is_aes: a Wacom tablet whose supported styli include the AES pen 0x11.
     func isAES(_ d: DeviceDescription) -> Bool {
-        guard d.vendor == Code.vendorWacom, let bus = Self.busName(d.bustype) else { return false }
-        let key = String(format: "%@:%04x:%04x", bus, d.vendor, d.product)
-        guard let tablet = tablets.first(where: { t in
-            t.matches.contains { $0 == key || $0 == key + ":" + d.name.lowercased() }
-        }) else { return false }
+        guard d.vendor == Code.vendorWacom, let tablet = tablet(for: d) else { return false }
         for entry in tablet.styli {
             if entry.hasPrefix("@") {
                 let group = String(entry.dropFirst())
@@ -64,6 +64,18 @@ public struct LibwacomDatabase: Sendable {
             }
         }
         return false
+    }
+
+    /// The database's entry for a device: by bus and ids, or bus, ids and name.
+    func tablet(for d: DeviceDescription) -> Tablet? {
+        guard let bus = Self.busName(d.bustype) else { return nil }
+        let key = String(format: "%@:%04x:%04x", bus, d.vendor, d.product)
+        return tablets.first { t in t.matches.contains { $0 == key || $0 == key + ":" + d.name.lowercased() } }
+    }
+
+    /// libwacom's model name and integration flags for a device it knows.
+    public func model(of d: DeviceDescription) -> (name: String?, integration: [String])? {
+        tablet(for: d).map { ($0.name, $0.integration) }
     }
 
     static func busName(_ bus: UInt16) -> String? {

@@ -115,6 +115,17 @@ extension DeviceInfo: Decodable {
         let c = try decoder.container(keyedBy: Keys.self)
         self.init(id: try c.get("id"), name: try c.maybe("name") ?? "", vendor: try c.maybe("vendor") ?? 0,
                   product: try c.maybe("product") ?? 0, source: try c.maybe("source") ?? "")
+        if let width: Double = try c.maybe("width"), let height: Double = try c.maybe("height") {
+            let resolution = try c.maybe("resolution", as: [String: Int].self) ?? [:]
+            geometry = TabletGeometry(width: width, height: height, resolutionX: resolution["x"] ?? 0,
+                                      resolutionY: resolution["y"] ?? 0, axes: try c.maybe("axes") ?? [],
+                                      tools: try c.maybe("tools") ?? [], buttons: try c.maybe("buttons") ?? [],
+                                      integration: try c.maybe("integration") ?? [], model: try c.maybe("model"))
+        }
+        if let space = try c.maybe("mapping", as: [String: Double].self), let width = space["width"],
+           let height = space["height"] {
+            mapping = MappedSpace(width: width, height: height, rotation: Int(space["rotation"] ?? 0))
+        }
     }
 }
 

@@ -7,8 +7,15 @@ public struct DeviceInfo: Sendable, Hashable {
     public var product: UInt16
     /// The event node (/dev/input/eventN), or the trace file for a replay.
     public var source: String
+    /// Size, resolution and capabilities; nil where penkitd could not read them.
+    public var geometry: TabletGeometry?
+    /// The mapped space's size in mm and its rotation, when the config file maps this device.
+    public var mapping: MappedSpace?
 
-    public init(id: Int, name: String, vendor: UInt16, product: UInt16, source: String) {
+    public init(id: Int, name: String, vendor: UInt16, product: UInt16, source: String,
+                geometry: TabletGeometry? = nil, mapping: MappedSpace? = nil) {
+        self.geometry = geometry
+        self.mapping = mapping
         self.id = id
         self.name = name
         self.vendor = vendor
@@ -24,13 +31,36 @@ public struct DeviceInfo: Sendable, Hashable {
         w.field("vendor", vendor)
         w.field("product", product)
         w.field("source", string: source)
+        geometry?.writeFields(to: &w)
+        if let mapping {
+            w.key("mapping"); w.raw("{")
+            w.field("width", mapping.width)
+            w.field("height", mapping.height)
+            w.field("rotation", mapping.rotation)
+            w.raw("}")
+        }
         w.raw("}")
+    }
+}
+
+/// The space a mapped device's positions are in: mm from the active area's top-left after rotation.
+public struct MappedSpace: Sendable, Hashable {
+    public var width: Double
+    public var height: Double
+    /// Clockwise degrees, left-handed included.
+    public var rotation: Int
+
+    public init(width: Double, height: Double, rotation: Int) {
+        self.width = width
+        self.height = height
+        self.rotation = rotation
     }
 }
 
 /// `{"type":"device","change":"added"|"removed","device":{…}}` on the `devices` channel.
 public struct DeviceChangeMessage: Sendable, Hashable, WireMessage {
-    public enum Change: String, Sendable { case added, removed }
+    /// `changed`: the device's description changed (a SIGHUP changed its mapping).
+    public enum Change: String, Sendable { case added, removed, changed }
     public var change: Change
     public var device: DeviceInfo
 

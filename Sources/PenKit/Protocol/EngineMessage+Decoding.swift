@@ -63,7 +63,8 @@ extension Sample: Decodable {
                   force: try c.get("force"), azimuth: try c.get("azimuth"), altitude: try c.get("altitude"),
                   roll: try c.get("roll"), distance: try c.get("distance"),
                   estimated: try c.get("estimated"), expectingUpdates: try c.get("expecting"),
-                  updateIndex: try c.maybe("updateIndex"))
+                  updateIndex: try c.maybe("updateIndex"), rawForce: try c.maybe("rawForce"),
+                  outputX: try c.maybe("outputX"), outputY: try c.maybe("outputY"))
     }
 }
 
@@ -120,14 +121,15 @@ extension Frame: Decodable {
         let c = try decoder.container(keyedBy: Keys.self)
         self.init(tool: try c.get("tool"), stroke: try c.maybe("stroke"), sample: try c.get("sample"),
                   predicted: try c.maybe("predicted") ?? [], expectedError: try c.maybe("expectedError"),
-                  liftProbability: try c.maybe("liftProbability"))
+                  liftProbability: try c.maybe("liftProbability"), device: try c.maybe("device") ?? 0)
     }
 }
 
 extension StrokeBegan: Decodable {
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: Keys.self)
-        self.init(stroke: try c.get("stroke"), tool: try c.get("tool"), ink: try c.get("ink"), time: try c.get("t"))
+        self.init(stroke: try c.get("stroke"), tool: try c.get("tool"), ink: try c.get("ink"), time: try c.get("t"),
+                  device: try c.maybe("device") ?? 0)
     }
 }
 
@@ -135,7 +137,8 @@ extension SampleUpdate: Decodable {
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: Keys.self)
         self.init(stroke: try c.maybe("stroke"), updateIndex: try c.get("updateIndex"),
-                  updated: try c.get("updated"), expired: try c.get("expired"), sample: try c.get("sample"))
+                  updated: try c.get("updated"), expired: try c.get("expired"), sample: try c.get("sample"),
+                  device: try c.maybe("device") ?? 0)
     }
 }
 
@@ -143,13 +146,13 @@ extension StrokeEnded: Decodable {
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: Keys.self)
         self.init(stroke: try c.get("stroke"), time: try c.get("t"), cancelled: try c.get("cancelled"),
-                  pendingUpdates: try c.get("pendingUpdates"))
+                  pendingUpdates: try c.get("pendingUpdates"), device: try c.maybe("device") ?? 0)
     }
 }
 
 extension FinalizedStroke: Decodable {
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: Keys.self)
-        self.init(seq: try c.get("seq"), stroke: try c.get("stroke"))
+        self.init(seq: try c.get("seq"), stroke: try c.get("stroke"), device: try c.maybe("device") ?? 0)
     }
 }

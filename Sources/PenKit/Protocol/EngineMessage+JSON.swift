@@ -35,6 +35,7 @@ extension EngineMessage: WireMessage {
             w.field("seq", m.seq)
             w.key("stroke"); w.write(m.stroke)
         }
+        w.field("device", device)
         w.raw("}")
     }
 }
@@ -79,6 +80,11 @@ extension JSONWriter {
         key("estimated"); write(s.estimated)
         key("expecting"); write(s.expectingUpdates)
         if let index = s.updateIndex { field("updateIndex", index) }
+        if let raw = s.rawForce { field("rawForce", raw) }
+        if let x = s.outputX, let y = s.outputY {
+            field("outputX", x)
+            field("outputY", y)
+        }
         raw("}")
     }
 

@@ -12,6 +12,17 @@ public enum EngineMessage: Sendable, Hashable {
     /// A stroke once nothing is pending; exactly once per stroke, in begin order.
     case stroke(FinalizedStroke)
 
+    /// The device the message comes from.
+    public var device: UInt32 {
+        switch self {
+        case .frame(let m): m.device
+        case .began(let m): m.device
+        case .update(let m): m.device
+        case .ended(let m): m.device
+        case .stroke(let m): m.device
+        }
+    }
+
     public var typeName: String {
         switch self {
         case .frame: "frame"
@@ -35,9 +46,12 @@ public struct Frame: Sendable, Hashable {
     public var expectedError: Double?
     /// Probability that the pen lifts before the last predicted sample's time (contact only).
     public var liftProbability: Double?
+    /// The device id of `hello` and `device` messages (0 outside penkitd).
+    public var device: UInt32
 
     public init(tool: ToolIdentity, stroke: UInt64?, sample: Sample, predicted: [Sample] = [],
-                expectedError: Double? = nil, liftProbability: Double? = nil) {
+                expectedError: Double? = nil, liftProbability: Double? = nil, device: UInt32 = 0) {
+        self.device = device
         self.tool = tool
         self.stroke = stroke
         self.sample = sample
@@ -53,8 +67,10 @@ public struct StrokeBegan: Sendable, Hashable {
     public var ink: Ink
     /// Time in µs of the tip-down.
     public var time: UInt64
+    public var device: UInt32
 
-    public init(stroke: UInt64, tool: ToolIdentity, ink: Ink, time: UInt64) {
+    public init(stroke: UInt64, tool: ToolIdentity, ink: Ink, time: UInt64, device: UInt32 = 0) {
+        self.device = device
         self.stroke = stroke
         self.tool = tool
         self.ink = ink
@@ -72,9 +88,11 @@ public struct SampleUpdate: Sendable, Hashable {
     public var expired: SampleProperties
     /// The sample as it is now (`expectingUpdates` says what is still pending).
     public var sample: Sample
+    public var device: UInt32
 
     public init(stroke: UInt64?, updateIndex: UInt64, updated: SampleProperties,
-                expired: SampleProperties, sample: Sample) {
+                expired: SampleProperties, sample: Sample, device: UInt32 = 0) {
+        self.device = device
         self.stroke = stroke
         self.updateIndex = updateIndex
         self.updated = updated
@@ -90,8 +108,10 @@ public struct StrokeEnded: Sendable, Hashable {
     public var cancelled: Bool
     /// How many samples still expect an update.
     public var pendingUpdates: Int
+    public var device: UInt32
 
-    public init(stroke: UInt64, time: UInt64, cancelled: Bool, pendingUpdates: Int) {
+    public init(stroke: UInt64, time: UInt64, cancelled: Bool, pendingUpdates: Int, device: UInt32 = 0) {
+        self.device = device
         self.stroke = stroke
         self.time = time
         self.cancelled = cancelled
@@ -103,8 +123,10 @@ public struct FinalizedStroke: Sendable, Hashable {
     /// 1, 2, 3 … per engine, in the order strokes began; clients resume with it.
     public var seq: UInt64
     public var stroke: Stroke
+    public var device: UInt32
 
-    public init(seq: UInt64, stroke: Stroke) {
+    public init(seq: UInt64, stroke: Stroke, device: UInt32 = 0) {
+        self.device = device
         self.seq = seq
         self.stroke = stroke
     }

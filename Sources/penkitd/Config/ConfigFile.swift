@@ -38,17 +38,34 @@ enum ConfigFile {
         guard let text = String(validating: bytes, as: UTF8.self) else {
             throw Error(path: path, line: 0, message: "is not UTF-8 text")
         }
+        // A re-read starts the sections afresh: they are the file's, not merged with an earlier read.
+        config.devices = DeviceSections()
+        config.feel = ToolFeelChoice()
+        var section = ConfigSection.top
         for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let line = raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
             let trimmed = line.trimmingCharacters(in: .whitespaces)
             if trimmed.isEmpty { continue }
+            do {
+                if let header = try ConfigSection.header(trimmed) {
+                    section = header
+                    if case .device(let match) = header { config.devices.begin(match) }
+                    continue
+                }
+            } catch {
+                throw Error(path: path, line: index + 1, message: error.message)
+            }
             guard let eq = trimmed.firstIndex(of: "=") else {
                 throw Error(path: path, line: index + 1, message: "expected key = value")
             }
             let key = trimmed[..<eq].trimmingCharacters(in: .whitespaces)
             let value = trimmed[trimmed.index(after: eq)...].trimmingCharacters(in: .whitespaces)
             do {
-                try set(key: key, value: value, in: &config)
+                switch section {
+                case .top: try set(key: key, value: value, in: &config)
+                case .device: try config.devices.set(key: key, value: value)
+                case .tool(let target): try config.feel.set(key: key, value: value, for: target)
+                }
             } catch {
                 throw Error(path: path, line: index + 1, message: error.message)
             }
@@ -63,13 +80,7 @@ enum ConfigFile {
             guard let n = Int(value), n > 0 else { throw ConfigValueError("\(key) must be a positive integer, not \"\(value)\"") }
             return n
         }
-        func boolean() throws(ConfigValueError) -> Bool {
-            switch value {
-            case "true", "yes", "on", "1": return true
-            case "false", "no", "off", "0": return false
-            default: throw ConfigValueError("\(key) must be true or false")
-            }
-        }
+        func boolean() throws(ConfigValueError) -> Bool { try ConfigValues.boolean(key, value) }
         switch key {
         case "socket": config.socketPath = value.isEmpty ? nil : value
         case "socket-group": config.socketGroup = value.isEmpty ? nil : value

@@ -34,6 +34,10 @@ struct DaemonConfig: Sendable, Equatable {
     var journal = JournalOptions()
     /// Ink per tool type and tool serial (`ink-TOOL`, `ink-serial-SERIAL`); reloaded on SIGHUP.
     var inks = InkChoice()
+    /// `[device MATCH]` sections: per-tablet settings (mapping); reloaded on SIGHUP.
+    var devices = DeviceSections()
+    /// `[tool TOOL]` and `[tool serial SERIAL]` sections: pressure curve, thresholds, hover cut-off; reloaded on SIGHUP.
+    var feel = ToolFeelChoice()
     /// Preferred actions of stylus and pad buttons (`action-TRIGGER`, `action-double-press-ms`); reloaded on SIGHUP.
     var actions = ActionMap()
 

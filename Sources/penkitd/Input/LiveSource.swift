@@ -87,9 +87,11 @@ final class LiveSource: Sendable {
                     let id = nextID
                     nextID += 1
                     ids[device.sysname] = id
-                    let info = DeviceInfo(id: id, name: device.name, vendor: UInt16(truncatingIfNeeded: device.vendor),
-                                          product: UInt16(truncatingIfNeeded: device.product),
-                                          source: nodes[device.sysname] ?? "/dev/input/\(device.sysname)")
+                    let node = nodes[device.sysname] ?? "/dev/input/\(device.sysname)"
+                    let info = pipeline.addDevice(DeviceInfo(
+                        id: id, name: device.name, vendor: UInt16(truncatingIfNeeded: device.vendor),
+                        product: UInt16(truncatingIfNeeded: device.product), source: node,
+                        geometry: DeviceDescription.read(devnode: node).map { TabletGeometry($0) }))
                     infos[id] = info
                     logger.info(device.isTabletPad && !device.isTabletTool ? "tablet pad added" : "tablet added",
                                 metadata: ["device": "\(id)", "name": "\(device.name)", "node": "\(info.source)"])

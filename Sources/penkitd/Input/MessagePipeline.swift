@@ -16,6 +16,13 @@ struct MessagePipeline {
     /// The config file's inks, picked up when a tip goes down after a reload.
     private let inks: SharedInkChoice?
     private var inksSeen: UInt64 = .max
+    private var inkChoice: InkChoice?
+    /// The config file's device and tool sections, picked up at proximity and tip events after a reload.
+    private let tablets: SharedSetting<TabletSettings>?
+    private var tabletsSeen: UInt64 = .max
+    private var tabletSettings = TabletSettings()
+    /// The devices in use, whose mappings follow the config file.
+    private var devices: [Int: DeviceInfo] = [:]
     private let baseConfiguration: EngineConfiguration
     /// The horizons clients asked for beyond the default; nil: every client gets the default.
     private let variants: PredictionVariants?
@@ -39,17 +46,46 @@ struct MessagePipeline {
     init(configuration: EngineConfiguration = EngineConfiguration(),
          prediction: EnginePrediction? = EnginePrediction.penkit(),
          journal: StrokeJournal? = nil, afterSeq: UInt64 = 0, afterStroke: UInt64 = 0,
-         inks: SharedInkChoice? = nil, variants: PredictionVariants? = nil,
-         actions: SharedSetting<ActionMap>? = nil, pressure: PressureInbox? = nil) {
+         inks: SharedInkChoice? = nil, tablets: SharedSetting<TabletSettings>? = nil,
+         variants: PredictionVariants? = nil, actions: SharedSetting<ActionMap>? = nil,
+         pressure: PressureInbox? = nil) {
         baseConfiguration = configuration
         self.pressure = pressure
         self.inks = inks
+        self.tablets = tablets
         self.actionMap = actions
         self.variants = variants
         engine = StrokeEngine(configuration: configuration, prediction: prediction)
         engine.continueNumbering(afterSeq: afterSeq, afterStroke: afterStroke)
         self.journal = journal
         engineOutput.reserveCapacity(16)
+        refreshSettings()
+    }
+
+    /// A device appeared: its mapping comes from the config file's sections. Returns the device
+    /// as clients should see it (with its mapped space, when it is mapped).
+    mutating func addDevice(_ info: DeviceInfo) -> DeviceInfo {
+        devices[info.id] = info
+        applySettings()
+        return tabletSettings.described(info)
+    }
+
+    /// Takes a reloaded config's inks and tablet sections; false when neither changed.
+    @discardableResult
+    private mutating func refreshSettings() -> Bool {
+        var changed = false
+        if let choice = inks?.changed(since: &inksSeen) { inkChoice = choice; changed = true }
+        if let settings = tablets?.changed(since: &tabletsSeen) { tabletSettings = settings; changed = true }
+        if changed { applySettings() }
+        return changed
+    }
+
+    private mutating func applySettings() {
+        var configuration = inkChoice?.applied(to: baseConfiguration) ?? baseConfiguration
+        configuration.feels = tabletSettings.feel.byType
+        configuration.serialFeels = tabletSettings.feel.bySerial
+        for (id, info) in devices { configuration.mappings[UInt32(id)] = tabletSettings.mapping(for: info) }
+        engine.configuration = configuration
     }
 
     mutating func consume(_ event: TabletEvent, device: Int, into out: inout OutboundBatch) {
@@ -57,6 +93,8 @@ struct MessagePipeline {
         actions.advance(to: event.time, into: &out)
         switch event.kind {
         case .proximity:
+            // Mapping and feel change between proximities, never within a stroke.
+            refreshSettings()
             out.append(.frames, ProximityMessage(device: device, time: event.time,
                                                  entering: event.state == .proximityIn, tool: event.tool))
         case .button:
@@ -70,7 +108,7 @@ struct MessagePipeline {
             }
         case .tip:
             // Inks are chosen when a stroke begins, so a reload takes effect from the next one.
-            if let choice = inks?.changed(since: &inksSeen) { engine.configuration = choice.applied(to: baseConfiguration) }
+            if event.tipDown { refreshSettings() }
         case .axis:
             break
         }
@@ -108,6 +146,7 @@ struct MessagePipeline {
 
     /// A device went away: its open strokes end cancelled.
     mutating func removeDevice(_ device: Int, at time: UInt64, into out: inout OutboundBatch) {
+        devices[device] = nil
         actions.release(device: device, into: &out)
         lastEventTime[device] = nil
         engineOutput.removeAll(keepingCapacity: true)

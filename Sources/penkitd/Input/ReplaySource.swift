@@ -68,7 +68,8 @@ final class ReplaySource: Sendable {
         loaded.withLock { $0 = trace }
         return trace.devices.enumerated().map { index, device in
             DeviceInfo(id: index + 1, name: device.description.name, vendor: device.description.vendor,
-                       product: device.description.product, source: path)
+                       product: device.description.product, source: path,
+                       geometry: TabletGeometry(device.description))
         }
     }
 

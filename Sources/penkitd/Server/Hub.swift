@@ -84,10 +84,18 @@ final class Hub: Sendable {
         deviceChanged(DeviceChangeMessage(change: .removed, device: device))
     }
 
+    /// A device's description changed (a reload changed its mapping).
+    func deviceUpdated(_ device: DeviceInfo) {
+        deviceChanged(DeviceChangeMessage(change: .changed, device: device))
+    }
+
+    /// The devices `hello` lists now.
+    var currentDevices: [DeviceInfo] { state.withLock { $0.devices.values.sorted { $0.id < $1.id } } }
+
     private func deviceChanged(_ change: DeviceChangeMessage) {
         let line = change.jsonBytes() + [UInt8(ascii: "\n")]
         state.withLock { state in
-            state.devices[change.device.id] = change.change == .added ? change.device : nil
+            state.devices[change.device.id] = change.change == .removed ? nil : change.device
             for client in state.clients.values { client.deliverReliable(seq: 0, line: line, channel: .devices) }
             reapFinished(&state)
         }

@@ -1,0 +1,44 @@
+/// How a tool feels: what its raw pressure becomes and how far from the surface it still hovers.
+/// Every field is optional so that a tool serial's feel can be laid over its type's key by key.
+public struct PenFeel: Sendable, Hashable {
+    /// Applied after the thresholds.
+    public var curve: PressureCurve?
+    /// Raw pressure (libinput's normalized [0,1]) at and below which the force is 0.
+    public var pressureMin: Double?
+    /// Raw pressure at and above which the force is 1.
+    public var pressureMax: Double?
+    /// Normalized hover distance [0,1] beyond which hover frames are not sent.
+    public var hoverCutoff: Double?
+
+    public init(curve: PressureCurve? = nil, pressureMin: Double? = nil, pressureMax: Double? = nil,
+                hoverCutoff: Double? = nil) {
+        self.curve = curve
+        self.pressureMin = pressureMin
+        self.pressureMax = pressureMax
+        self.hoverCutoff = hoverCutoff
+    }
+
+    /// This feel with `other`'s fields where it has them.
+    public func overlaid(by other: PenFeel) -> PenFeel {
+        PenFeel(curve: other.curve ?? curve, pressureMin: other.pressureMin ?? pressureMin,
+                pressureMax: other.pressureMax ?? pressureMax, hoverCutoff: other.hoverCutoff ?? hoverCutoff)
+    }
+
+    /// Whether the force differs from the raw pressure at all.
+    public var shapesPressure: Bool { curve != nil || pressureMin != nil || pressureMax != nil }
+
+    /// The force for a raw pressure: the thresholds' range stretched to [0,1], then the curve.
+    public func force(fromRaw raw: Double) -> Double {
+        let low = pressureMin ?? 0, high = pressureMax ?? 1
+        var p = raw
+        if high > low { p = (raw - low) / (high - low) } else { p = raw >= high ? 1 : 0 }
+        p = min(max(p, 0), 1)
+        return curve?.value(at: p) ?? p
+    }
+
+    /// Whether a hover sample `distance` away is beyond the cut-off.
+    public func isBeyondHoverCutoff(_ distance: Double) -> Bool {
+        guard let hoverCutoff else { return false }
+        return distance > hoverCutoff
+    }
+}

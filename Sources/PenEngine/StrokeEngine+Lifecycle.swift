@@ -5,6 +5,11 @@ extension StrokeEngine {
         let tilt: TiltPhase
         if !event.toolAxes.isSuperset(of: [.tiltX, .tiltY]) {
             tilt = .unsupported
+        } else if Self.isMeasuredTilt(event) {
+            // The proximity's own frame carries a real tilt: its first sample uses it,
+            // whether the tool arrives hovering or already in contact.
+            toolsWithoutTilt.remove(key)
+            tilt = .measured
         } else if toolsWithoutTilt.contains(key) {
             tilt = .absent
         } else {
@@ -14,6 +19,17 @@ extension StrokeEngine {
         tools[key] = ToolState(tilt: tilt)
         // A new proximity: libinput's smoothing restarts, and earlier motion says nothing.
         prediction?.reset()
+    }
+
+    /// Whether a proximity-in event's tilt is a measurement. libinput reports the
+    /// device's last tilt at proximity-in, and a pen that never sent tilt leaves the
+    /// kernel's initial raw value 0 there, which libinput's tilt normalization turns
+    /// into exactly −64°/−64° (a range starting at 0, mapped onto ±64°) or 0°/0° (a
+    /// range centred on 0). Any other pair was sent by the pen.
+    static func isMeasuredTilt(_ event: TabletEvent) -> Bool {
+        let x = event.axes.tiltX, y = event.axes.tiltY
+        guard x.isFinite, y.isFinite else { return false }
+        return !((x == -64 && y == -64) || (x == 0 && y == 0))
     }
 
     mutating func proximityOut(_ key: ToolKey, at time: UInt64, into out: inout [EngineMessage]) {

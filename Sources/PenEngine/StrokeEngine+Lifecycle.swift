@@ -25,11 +25,13 @@ extension StrokeEngine {
     /// device's last tilt at proximity-in, and a pen that never sent tilt leaves the
     /// kernel's initial raw value 0 there, which libinput's tilt normalization turns
     /// into exactly −64°/−64° (a range starting at 0, mapped onto ±64°) or 0°/0° (a
-    /// range centred on 0). Any other pair was sent by the pen.
+    /// range centred on 0). Any other pair was sent by the pen. The signs are not looked at:
+    /// a configured rotation or left-handed mapping turns (−64°, −64°) into (±64°, ±64°)
+    /// before the engine sees it.
     static func isMeasuredTilt(_ event: TabletEvent) -> Bool {
         let x = event.axes.tiltX, y = event.axes.tiltY
         guard x.isFinite, y.isFinite else { return false }
-        return !((x == -64 && y == -64) || (x == 0 && y == 0))
+        return !((abs(x) == 64 && abs(y) == 64) || (x == 0 && y == 0))
     }
 
     mutating func proximityOut(_ key: ToolKey, at time: UInt64, into out: inout [EngineMessage]) {

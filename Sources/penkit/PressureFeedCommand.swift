@@ -53,7 +53,27 @@ struct PressureFeedCommand: AsyncParsableCommand {
         var target = device
         var feed: PressureFeed?
         for try await line in reader.lines {
-            guard let message = PenMessage(line: line.text) else { continue }
+            // Frames are most of the stream: scanned, not decoded, so that the feed keeps up
+            // with the pen even where decoding is slow (FrameTimeScan says why). Only lines it
+            // does not recognise are decoded.
+            let scan = FrameTimeScan(line: line.text)
+            if scan == .otherFrame { continue }
+            let message = scan == .unrecognised ? PenMessage(line: line.text) : nil
+            var contactTime: UInt64?
+            if case .contactExpectingForce(let time) = scan { contactTime = time }
+            if case .engine(.frame(let frame)) = message, frame.stroke != nil, frame.sample.expectingUpdates.contains(.force) {
+                contactTime = frame.sample.time
+            }
+            if let contactTime {
+                guard let feed else { continue }
+                if try await feed.sampleSeen(at: contactTime) {
+                    try await feed.finish()
+                    reader.disconnect()
+                    return
+                }
+                continue
+            }
+            guard let message else { continue }
             switch message {
             case .hello(_, let devices, _, _, _):
                 // Attached before following frames: a replay waiting for clients (--wait-clients)
@@ -66,26 +86,19 @@ struct PressureFeedCommand: AsyncParsableCommand {
             case .device(let change) where change.change == .added && feed == nil:
                 target = target ?? change.device.id
                 if change.device.id == target { feed = try await attach(device: change.device.id, late: late, pressures: pressures) }
-            case .engine(.frame(let frame)) where frame.stroke != nil && frame.sample.expectingUpdates.contains(.force):
-                guard let feed else { continue }
-                if try await feed.sampleSeen(at: frame.sample.time) {
-                    await feed.finish()
-                    reader.disconnect()
-                    return
-                }
             case .dropped:
                 throw RuntimeFailure("penkitd dropped frames for pressure-feed: the trace and penkitd's samples no longer line up")
             case .error(let code, let text, let fatal):
                 FileHandle.standardError.write(Data("penkitd: \(code): \(text)\n".utf8))
                 if fatal { throw ServerError(code: code, message: text) }
             case .shutdown:
-                await feed?.finish()
+                try await feed?.finish()
                 return
             default:
                 break
             }
         }
-        await feed?.finish()
+        try await feed?.finish()
     }
 
     private func attach(device: Int, late: LatePressure, pressures: [Double]) async throws -> PressureFeed {
@@ -107,8 +120,9 @@ actor PressureFeed {
     private var delays: LatePressure.Delays
     private var next = 0
     private var lastDue: UInt64 = 0
-    private let queue: AsyncStream<(due: UInt64, line: String)>.Continuation
-    private let sender: Task<Void, Error>
+    private let queue: AsyncStream<(due: UInt64, sampleTime: UInt64, line: String)>.Continuation
+    /// Ends with the longest time a reading went out after its sample (µs).
+    private let sender: Task<UInt64, Error>
     private let watcher: Task<Void, Never>
     private let status: AsyncStream<String?>
 
@@ -116,14 +130,17 @@ actor PressureFeed {
         self.source = source
         self.pressures = pressures
         self.delays = delays
-        let (stream, queue) = AsyncStream<(due: UInt64, line: String)>.makeStream()
+        let (stream, queue) = AsyncStream<(due: UInt64, sampleTime: UInt64, line: String)>.makeStream()
         self.queue = queue
         sender = Task {
+            var latest: UInt64 = 0
             for await item in stream {
                 let now = monotonicMicroseconds()
                 if item.due > now { try await Task.sleep(for: .microseconds(item.due - now)) }
                 try source.send(item.line)
+                latest = max(latest, monotonicMicroseconds() &- item.sampleTime)
             }
+            return latest
         }
         // The source's own connection: penkitd's word that it is attached, or why it was refused
         // or cut off. One task reads it (a stream has one reader); `attached` waits on `status`.
@@ -163,16 +180,25 @@ actor PressureFeed {
         guard next < pressures.count else { throw RuntimeFailure("penkitd sent more contact frames than the trace has samples") }
         let due = max(time &+ delays.next(), lastDue)
         lastDue = due
-        queue.yield((due, PressureReading(time: time, force: pressures[next]).jsonLine()))
+        queue.yield((due, time, PressureReading(time: time, force: pressures[next]).jsonLine()))
         next += 1
         return next == pressures.count
     }
 
     /// Waits until every scheduled reading is sent, then leaves (penkitd detaches the source).
-    func finish() async {
+    /// Says how late the latest reading went out: one later than penkitd's timeout for the source
+    /// (its latency plus jitter, at least penkitd's update timeout) only expired its sample.
+    func finish() async throws {
         queue.finish()
-        _ = try? await sender.value
+        let outcome = await sender.result
         source.disconnect()
         _ = await watcher.value
+        switch outcome {
+        case .success(let latest):
+            FileHandle.standardError.write(Data(("pressure-feed: sent \(next) readings; the latest went out "
+                + "\(latest / 1000) ms after its sample\n").utf8))
+        case .failure(let error):
+            throw RuntimeFailure("sending readings failed after \(next) were scheduled: \(error)")
+        }
     }
 }

@@ -1,22 +1,23 @@
 import PenKit
 
-/// Every tunable of the stroke engine, with its unit. Times are µs.
+/// Every tunable of the stroke engine, with its unit. Checked once where it is made
+/// (`validated()`): nothing is clamped later.
 public struct EngineConfiguration: Sendable, Hashable {
     public enum PressureSource: Sendable, Hashable {
         /// Pressure comes with position in each tablet event (libinput).
         case inBand
         /// Pressure comes in a second stream (`StrokeEngine.handlePressure`);
         /// in-band pressure is ignored. A report matches the contact sample
-        /// nearest its timestamp within `matchTolerance` µs.
-        case separate(matchTolerance: UInt64)
+        /// nearest its timestamp within `matchTolerance`.
+        case separate(matchTolerance: Duration)
     }
 
     public var pressureSource: PressureSource = .inBand
-    /// How long a sample waits for a late value before "no update coming", µs after the sample.
-    public var updateTimeout: UInt64 = 100_000
+    /// How long a sample waits for a late value before "no update coming", after the sample.
+    public var updateTimeout: Duration = .milliseconds(100)
     /// How long after proximity-in a tool that declares tilt may go without
     /// changing it before the engine concludes that no real tilt is coming.
-    public var tiltTimeout: UInt64 = 100_000
+    public var tiltTimeout: Duration = .milliseconds(100)
     /// Force assumed while the real one is unknown (no pressure axis, or not arrived yet
     /// and no earlier value in this stroke).
     public var defaultForce: Double = 0.5
@@ -39,6 +40,29 @@ public struct EngineConfiguration: Sendable, Hashable {
     public var mappings: [UInt32: DeviceMapping] = [:]
 
     public init() {}
+
+    /// The longest any timeout or tolerance may be: a late value 10 s after its sample is not late, it is lost.
+    public static let longestWait: Duration = .seconds(10)
+
+    /// This configuration, or the first setting out of its range, named with its unit.
+    public func validated() throws(EngineConfigurationError) -> EngineConfiguration {
+        func wait(_ name: String, _ value: Duration, allowZero: Bool = false) throws(EngineConfigurationError) {
+            guard value <= Self.longestWait, allowZero ? value >= .zero : value > .zero else {
+                throw EngineConfigurationError("\(name) must be \(allowZero ? "from 0" : "over 0") to \(Self.longestWait), not \(value)")
+            }
+        }
+        try wait("updateTimeout", updateTimeout)
+        try wait("tiltTimeout", tiltTimeout)
+        if case .separate(let tolerance) = pressureSource { try wait("pressure matchTolerance", tolerance, allowZero: true) }
+        guard defaultForce.isFinite, (0...1).contains(defaultForce) else {
+            throw EngineConfigurationError("defaultForce must be a force from 0 to 1, not \(defaultForce)")
+        }
+        guard maxSamplesPerStroke >= 1 else { throw EngineConfigurationError("maxSamplesPerStroke must be at least 1, not \(maxSamplesPerStroke)") }
+        guard maxHoverSamplesAwaitingTilt >= 1 else {
+            throw EngineConfigurationError("maxHoverSamplesAwaitingTilt must be at least 1, not \(maxHoverSamplesAwaitingTilt)")
+        }
+        return self
+    }
 
     /// The feel of one tool: its type's, with its serial's fields over it.
     public func feel(for tool: ToolIdentity) -> PenFeel {
@@ -70,4 +94,10 @@ public struct PressureReport: Sendable, Hashable {
         self.time = time
         self.pressure = pressure
     }
+}
+
+/// An engine setting out of its range.
+public struct EngineConfigurationError: Error, CustomStringConvertible, Equatable {
+    public let description: String
+    public init(_ description: String) { self.description = description }
 }

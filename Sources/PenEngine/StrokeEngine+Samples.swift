@@ -27,8 +27,9 @@ extension StrokeEngine {
             } ?? nil
             if let index = kept {
                 if sample.expectingUpdates.contains(.force) {
-                    let deadline = source?.deadline(after: sample.time, updateTimeout: configuration.updateTimeout)
-                        ?? sample.time &+ configuration.updateTimeout
+                    let updateTimeout = configuration.updateTimeout.wholeMicroseconds
+                    let deadline = source?.deadline(after: sample.time, updateTimeout: updateTimeout)
+                        ?? sample.time &+ updateTimeout
                     pendingForce.append(PendingForce(device: key.device, stroke: id, index: index, time: sample.time,
                                                      deadline: deadline))
                 }

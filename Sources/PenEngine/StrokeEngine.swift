@@ -38,8 +38,14 @@ public struct StrokeEngine {
     var pressureSources: [UInt32: PressureSourceAttachment] = [:]
     var unknownTiltTools = 0
 
+    /// `configuration` must be valid: what a user sets is checked with `validated()` where it is
+    /// read (a command's options, the config file), so one out of range here is a programming error.
     public init(configuration: EngineConfiguration = EngineConfiguration(), prediction: EnginePrediction? = nil) {
-        self.configuration = configuration
+        do {
+            self.configuration = try configuration.validated()
+        } catch {
+            preconditionFailure("StrokeEngine: \(error)")
+        }
         self.prediction = prediction
     }
 
@@ -91,7 +97,7 @@ public struct StrokeEngine {
         if let source = pressureSources[report.device] {
             tolerance = source.matchTolerance
         } else if case .separate(let replayTolerance) = configuration.pressureSource {
-            tolerance = replayTolerance
+            tolerance = replayTolerance.wholeMicroseconds
         } else {
             unmatchedPressureReports += 1
             return
@@ -168,7 +174,7 @@ public struct StrokeEngine {
     /// every ended stroke: what a replay does when its input is exhausted.
     public mutating func flush(into out: inout [EngineMessage]) {
         let latest = max(now, pendingForce.map(\.deadline).max() ?? 0)
-        let horizon = max(configuration.updateTimeout, configuration.tiltTimeout)
+        let horizon = max(configuration.updateTimeout, configuration.tiltTimeout).wholeMicroseconds
         advance(to: latest &+ horizon &+ 1, into: &out)
     }
 

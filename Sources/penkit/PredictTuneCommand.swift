@@ -173,7 +173,7 @@ struct TuneCandidate {
 
     var label: String {
         let p = parameters
-        return "inv \(fixed(blendWeight)) dec \(ms(p.smoothedDecay))/\(ms(p.decay))\(p.rawOriginFromFit ? "f" : "") sm \(ms(p.motionSmoothing))/\(Int(p.motionSmoothingSpeed)) tr \(fixed(p.travelGain)) ta \(fixed(p.tangentialGain))"
+        return "inv \(fixed(blendWeight)) dec \(ms(p.smoothedDecaySeconds))/\(ms(p.decaySeconds))\(p.rawOriginFromFit ? "f" : "") sm \(ms(p.motionSmoothingSeconds))/\(Int(p.motionSmoothingSpeedMMPerSecond)) tr \(fixed(p.travelGain)) ta \(fixed(p.tangentialGain))"
     }
 
     private func ms(_ seconds: Double) -> String { String(Int((seconds * 1000).rounded())) }
@@ -184,7 +184,7 @@ struct TuneCandidate {
         for blend in [0.0, 0.5, 1.0] {
             for smoothingTime in [0.0, 0.004, 0.008, 0.016] {
                 var p = PenkitPredictor.Parameters()
-                p.motionSmoothing = smoothingTime
+                p.motionSmoothingSeconds = smoothingTime
                 result.append(TuneCandidate(blendWeight: blend, parameters: p))
             }
         }
@@ -204,11 +204,11 @@ struct TuneCandidate {
                             for travel in [0.9, 1.0] {
                                 for tangential in [0.0, 0.25] {
                                     var p = PenkitPredictor.Parameters()
-                                    p.smoothedDecay = smoothedDecay
-                                    p.decay = decay
+                                    p.smoothedDecaySeconds = smoothedDecay
+                                    p.decaySeconds = decay
                                     p.rawOriginFromFit = originFromFit
-                                    p.motionSmoothing = smoothingTime
-                                    p.motionSmoothingSpeed = smoothingSpeed
+                                    p.motionSmoothingSeconds = smoothingTime
+                                    p.motionSmoothingSpeedMMPerSecond = smoothingSpeed
                                     p.travelGain = travel
                                     p.tangentialGain = tangential
                                     result.append(TuneCandidate(blendWeight: blend, parameters: p))

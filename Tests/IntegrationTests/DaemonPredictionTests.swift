@@ -45,8 +45,9 @@ struct DaemonPredictionTests {
                     let client = try RawConnection(path: socket)
                     guard type(try client.readLine() ?? "") == "hello" else { throw TestFailure("no hello") }
                     try client.send(#"{"type":"subscribe","version":1,"channels":["frames"]"# + requests[i] + "}\n")
-                    guard type(try client.readLine() ?? "") == "subscribed" else { throw TestFailure("not subscribed") }
-                    return try client.readAll()
+                    let subscribed = try client.readLine() ?? ""
+                    guard type(subscribed) == "subscribed" else { throw TestFailure("not subscribed") }
+                    return [subscribed] + (try client.readAll())
                 }
                 results.withLock { $0[i] = result }
                 done.leave()
@@ -54,9 +55,16 @@ struct DaemonPredictionTests {
         }
         // Only bounds a failure: each read gives up on its own after 30 s without a line.
         _ = done.wait(timeout: .now() + 600)
-        let frames = try (0..<requests.count).map { i in
-            Self.contactFrames(try (results.withLock { $0[i] } ?? .failure(TestFailure("client \(i) never finished"))).get())
+        let lines = try (0..<requests.count).map { i in
+            try (results.withLock { $0[i] } ?? .failure(TestFailure("client \(i) never finished"))).get()
         }
+        // `subscribed` says what each client gets, the cap included.
+        let inForce = lines.map { object($0[0])["predict"] }
+        #expect((inForce[0] as? [String: Any])?["horizonMs"] as? Double == 24)
+        #expect((inForce[1] as? [String: Any])?["horizonMs"] as? Double == 16)
+        #expect(inForce[2] as? String == "none")
+        #expect((inForce[3] as? [String: Any])?["horizonMs"] as? Double == 50)
+        let frames = lines.map(Self.contactFrames)
         for received in frames { #expect(received.count > 20) }
         // 24 ms, the default 16 ms, none, and 80 ms capped at 50 ms: the last predicted sample lies
         // exactly there on every frame but those a predicted lift cut short.

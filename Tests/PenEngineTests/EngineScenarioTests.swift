@@ -154,8 +154,8 @@ private func run(_ events: [TabletEvent], engine: inout StrokeEngine) -> [Engine
 
 @Test func latePressureUpdatesAfterPenUpAndTimeoutSaysNoUpdateComing() {
     var config = EngineConfiguration()
-    config.pressureSource = .separate(matchTolerance: 0)
-    config.updateTimeout = 50_000
+    config.pressureSource = .separate(matchTolerance: .zero)
+    config.updateTimeout = .milliseconds(50)
     var engine = StrokeEngine(configuration: config)
     var out: [EngineMessage] = []
     for e in strokeEvents(start: 0, frames: 2) { engine.handle(e, into: &out) }
@@ -181,7 +181,7 @@ private func run(_ events: [TabletEvent], engine: inout StrokeEngine) -> [Engine
 @Test func strokeThatFinalizesLateStillPublishesFirst() {
     // Stroke 1's pressure is slow; stroke 2 begins, ends and gets its pressure before stroke 1 does.
     var config = EngineConfiguration()
-    config.pressureSource = .separate(matchTolerance: 0)
+    config.pressureSource = .separate(matchTolerance: .zero)
     var engine = StrokeEngine(configuration: config)
     var out: [EngineMessage] = []
     for e in strokeEvents(start: 0, frames: 1) { engine.handle(e, into: &out) }        // samples 5, 10 ms
@@ -203,8 +203,8 @@ private func run(_ events: [TabletEvent], engine: inout StrokeEngine) -> [Engine
 /// `advance(to:)` for time passing without input (MessagePipeline, LiveSource's tick).
 @Test func timeoutsFireWhenTimeAdvances() {
     var config = EngineConfiguration()
-    config.pressureSource = .separate(matchTolerance: 1_000)
-    config.updateTimeout = 30_000
+    config.pressureSource = .separate(matchTolerance: .milliseconds(1))
+    config.updateTimeout = .milliseconds(30)
     var engine = StrokeEngine(configuration: config)
     var all: [EngineMessage] = []
     for e in strokeEvents(start: 0, frames: 1) { engine.handle(e, into: &all) }

@@ -6,7 +6,7 @@ import Testing
 /// and where the pen really is at its time.
 private func tips(motionSmoothing: Double, noise: Double) -> [(tip: PredictionSample, real: SIMD2<Double>)] {
     var parameters = PenkitPredictor.Parameters()
-    parameters.motionSmoothing = motionSmoothing
+    parameters.motionSmoothingSeconds = motionSmoothing
     parameters.travelGain = 1  // no deliberate shrinkage: the tip should reach the real pen
     var stage = PredictionStage(predictor: PenkitPredictor(parameters: parameters),
                                 configuration: PredictionConfiguration(horizon: 0.016))

@@ -64,12 +64,12 @@ public struct KalmanPredictor: Predictor {
         public var jerkWeight = 0.1
         public var desiredSampleCount = 20
         /// mm between the last input and the filtered position at which confidence is 0.
-        public var maxEstimationDistance = 1.5
+        public var maxEstimationDistanceMM = 1.5
         /// mm/s over the horizon: confidence 0 below the first, 1 above the second.
-        public var minTravelSpeed = 10.0
-        public var maxTravelSpeed = 50.0
+        public var minTravelSpeedMMPerSecond = 10.0
+        public var maxTravelSpeedMMPerSecond = 50.0
         /// mm between the cubic and the linear prediction at which linearity bottoms out.
-        public var maxLinearDeviation = 1.0
+        public var maxLinearDeviationMM = 1.0
         public var baselineLinearityConfidence = 0.4
         public init() {}
     }
@@ -132,13 +132,13 @@ public struct KalmanPredictor: Predictor {
         let p = parameters
         let sampleRatio = min(1, Double(xAxis.iterations) / Double(p.desiredSampleCount))
         let estimateError = distance(newest.x - sx[0], newest.y - sy[0])
-        let errorConfidence = 1 - normalize(estimateError, 0, p.maxEstimationDistance)
+        let errorConfidence = 1 - normalize(estimateError, 0, p.maxEstimationDistanceMM)
         let endX = Self.cubic(sx, horizon), endY = Self.cubic(sy, horizon)
         let travelSpeed = distance(endX - sx[0], endY - sy[0]) / horizon
-        let speedConfidence = normalize(travelSpeed, p.minTravelSpeed, p.maxTravelSpeed)
+        let speedConfidence = normalize(travelSpeed, p.minTravelSpeedMMPerSecond, p.maxTravelSpeedMMPerSecond)
         let deviation = distance(endX - (sx[0] + sx[1] * horizon), endY - (sy[0] + sy[1] * horizon))
         let linearity = p.baselineLinearityConfidence
-            + (1 - p.baselineLinearityConfidence) * (1 - normalize(deviation, 0, p.maxLinearDeviation))
+            + (1 - p.baselineLinearityConfidence) * (1 - normalize(deviation, 0, p.maxLinearDeviationMM))
         return sampleRatio * errorConfidence * speedConfidence * linearity
     }
 }

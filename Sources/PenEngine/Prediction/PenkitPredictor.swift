@@ -17,23 +17,23 @@ import Foundation
 public struct PenkitPredictor: Predictor {
     public struct Parameters: Sendable, Hashable {
         /// Seconds of history fitted.
-        public var window = 0.100
+        public var windowSeconds = 0.100
         /// Age (s) at which a sample's weight has fallen to 1/e.
-        public var decay = 0.007
+        public var decaySeconds = 0.007
         /// The same for smoothed samples fitted through libinput's filter (`.model`): each
         /// already averages four raw positions, so it weighs more of the past than a raw one.
         /// Chosen from 7, 4, 3 and 2.5 ms on the shared traces (in-sample; docs/prediction.md).
-        public var smoothedDecay = 0.003
+        public var smoothedDecaySeconds = 0.003
         /// Share of the fitted change of speed kept (0: constant speed).
         public var tangentialGain = 0.0
         /// Share of the fitted turn rate kept.
         public var turnGain = 0.5
         /// Largest turn (radians) the arc may make over any horizon.
-        public var maxTurn = 0.8
+        public var maxTurnRadians = 0.8
         /// Share of the extrapolated travel kept.
         public var travelGain = 0.9
         /// Seconds after a stroke starts over which predictions grow to full length.
-        public var rampTime = 0.040
+        public var rampSeconds = 0.040
         /// Fit against evenly spaced times instead of the timestamps.
         public var uniformTime = true
         /// Gain of the force and orientation trend.
@@ -44,11 +44,11 @@ public struct PenkitPredictor: Predictor {
         /// In seconds, not samples, so it means the same at every report rate. 8 ms: chosen by
         /// `penkit bench predict-tune --structural --no-worse` from 0, 4, 8 and 16 ms, the same
         /// choice with any one trace left out (docs/prediction.md).
-        public var motionSmoothing = 0.008
+        public var motionSmoothingSeconds = 0.008
         /// Speed (mm/s) at which that time constant has halved, as a 1€ filter's cutoff rises
         /// with speed: slow pens, whose velocity estimates are mostly noise, are smoothed most,
         /// fast ones, whose changes of speed cost most when followed late, least. 0: constant.
-        public var motionSmoothingSpeed = 0.0
+        public var motionSmoothingSpeedMMPerSecond = 0.0
         /// Start raw samples' predictions from the fitted position, as smoothed samples' always
         /// do, instead of from the newest sample itself (which carries the pen's and the
         /// sensor's noise into every prediction).
@@ -87,8 +87,8 @@ public struct PenkitPredictor: Predictor {
     public mutating func update(_ sample: PredictionSample) {
         history.append(sample)
         if startTime == nil { startTime = sample.time }
-        let decay = sample.smoothingWindow > 1 ? parameters.smoothedDecay : parameters.decay
-        fit = PolynomialFit.fit(history, maxSamples: history.capacity, window: parameters.window, degree: 2,
+        let decay = sample.smoothingWindow > 1 ? parameters.smoothedDecaySeconds : parameters.decaySeconds
+        fit = PolynomialFit.fit(history, maxSamples: history.capacity, window: parameters.windowSeconds, degree: 2,
                                 uniformTime: parameters.uniformTime, weight: { age in exp(-age / decay) })
         attributeReference = AttributeTrend.reference(in: history, span: 0.008)
         smoothMotion(at: sample.time)
@@ -101,16 +101,16 @@ public struct PenkitPredictor: Predictor {
             motionTime = nil
             return
         }
-        guard parameters.motionSmoothing > 0, let previous = motionTime, time > previous else {
+        guard parameters.motionSmoothingSeconds > 0, let previous = motionTime, time > previous else {
             velocity = fit.velocity
             acceleration = fit.acceleration
             motionTime = time
             return
         }
-        var timeConstant = parameters.motionSmoothing
-        if parameters.motionSmoothingSpeed > 0 {
+        var timeConstant = parameters.motionSmoothingSeconds
+        if parameters.motionSmoothingSpeedMMPerSecond > 0 {
             let speed = (velocity * velocity).sum().squareRoot()
-            timeConstant /= 1 + speed / parameters.motionSmoothingSpeed
+            timeConstant /= 1 + speed / parameters.motionSmoothingSpeedMMPerSecond
         }
         let share = 1 - exp(-Double(time - previous) * 1e-6 / timeConstant)
         velocity += (fit.velocity - velocity) * share
@@ -137,9 +137,9 @@ public struct PenkitPredictor: Predictor {
             // A pen slowing down stops; it never runs backwards.
             let moving = tangential < 0 ? min(dt, speed / -tangential) : dt
             let age = Double(newest.time - (startTime ?? newest.time)) * 1e-6
-            let ramp = p.rampTime > 0 ? min(1, age / p.rampTime) : 1
+            let ramp = p.rampSeconds > 0 ? min(1, age / p.rampSeconds) : 1
             let travel = ramp * p.travelGain * max(0, speed * moving + 0.5 * tangential * moving * moving)
-            let turn = clamp(turnRate * dt, -p.maxTurn, p.maxTurn)
+            let turn = clamp(turnRate * dt, -p.maxTurnRadians, p.maxTurnRadians)
             // The chord of an arc of length `travel` turning by `turn`, in the (tangent, normal) frame.
             let along: Double, across: Double
             if abs(turn) < 1e-6 {

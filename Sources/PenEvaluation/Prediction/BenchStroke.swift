@@ -58,7 +58,7 @@ public struct BenchEntrant: Sendable {
     /// penkit's design alternatives, for measuring what each part brings.
     public static var penkitVariants: [BenchEntrant] {
         var unsmoothed = PenkitPredictor.Parameters()
-        unsmoothed.motionSmoothing = 0
+        unsmoothed.motionSmoothingSeconds = 0
         var before = BenchEntrant(name: "pk-before", kind: .penkit, compensation: .model)
         before.penkitParameters = unsmoothed
         var still = BenchEntrant(name: "pk-nosmth", kind: .penkit, compensation: .defaultChoice)

@@ -31,7 +31,7 @@ public struct EngineReplay {
     /// pending updates expire.
     public func run(_ inputs: [Input], emit: (EngineMessage) -> Void) {
         var config = configuration
-        if latePressure != nil { config.pressureSource = .separate(matchTolerance: 0) }
+        if latePressure != nil { config.pressureSource = .separate(matchTolerance: .zero) }
         var engine = StrokeEngine(configuration: config, prediction: prediction)
         var buffer: [EngineMessage] = []
         buffer.reserveCapacity(64)

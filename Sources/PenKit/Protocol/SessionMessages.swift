@@ -3,10 +3,14 @@
 public struct SubscribedMessage: Sendable, Hashable, WireMessage {
     public var channels: ChannelSet
     public var replaying: Int
+    /// The predictions the client gets, as in force: a horizon asked past the 50 ms cap reads
+    /// 50 here, so the cap is never silent.
+    public var predict: PredictionRequest?
 
-    public init(channels: ChannelSet, replaying: Int) {
+    public init(channels: ChannelSet, replaying: Int, predict: PredictionRequest? = nil) {
         self.channels = channels
         self.replaying = replaying
+        self.predict = predict
     }
 
     public func write(to w: inout JSONWriter) {
@@ -14,6 +18,7 @@ public struct SubscribedMessage: Sendable, Hashable, WireMessage {
         w.field("type", plain: "subscribed")
         w.key("channels"); w.write(channels)
         w.field("replaying", replaying)
+        if let predict { w.key("predict"); predict.write(to: &w) }
         w.raw("}")
     }
 }

@@ -24,6 +24,10 @@ struct DrawOptions: ParsableArguments {
                 throw ValidationError("--ink \(entry): \(error)")
             }
         }
-        return configuration
+        do {
+            return try configuration.validated()
+        } catch {
+            throw ValidationError("\(error)")
+        }
     }
 }

@@ -82,8 +82,7 @@ struct ReplayViewFeed: ViewFeed {
         while next < lines.count {
             let offset = Duration.microseconds(Int64(lines[next].time - first))
             try await Task.sleep(until: start + offset, clock: .continuous)
-            let elapsed = (ContinuousClock.now - start).components
-            let now = first + UInt64(elapsed.seconds) * 1_000_000 + UInt64(elapsed.attoseconds / 1_000_000_000_000)
+            let now = first + (ContinuousClock.now - start).wholeMicroseconds
             var batch = ViewClock(time: now).jsonLine()
             while next < lines.count, lines[next].time <= now {
                 batch += "\n" + lines[next].text

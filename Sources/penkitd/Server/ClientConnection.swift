@@ -281,9 +281,7 @@ final class ClientConnection {
         return pendingShutdown != nil ? shutdownDeadline : .max
     }
 
-    static func microseconds(_ d: Duration) -> UInt64 {
-        UInt64(d.components.seconds) * 1_000_000 + UInt64(d.components.attoseconds / 1_000_000_000_000)
-    }
+    static func microseconds(_ d: Duration) -> UInt64 { d.wholeMicroseconds }
 
     /// The peer is gone or the socket failed.
     func markFinished() { finished = true }

@@ -284,7 +284,7 @@ final class Hub: Sendable {
             }
             replay = state.history.after(since)
         }
-        client.sendControl(SubscribedMessage(channels: request.channels, replaying: replay.count))
+        client.sendControl(SubscribedMessage(channels: request.channels, replaying: replay.count, predict: client.prediction))
         client.replay(replay)
     }
 

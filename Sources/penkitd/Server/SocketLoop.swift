@@ -1,6 +1,7 @@
 import CSocketEvents
 import Foundation
 import Glibc
+import PenKit
 import Synchronization
 
 /// The socket loop's thread: accepts clients, reads their requests, sends what a
@@ -45,7 +46,7 @@ final class SocketLoop: Sendable {
 
     private func run() {
         var events = [penkit_socket_event](repeating: penkit_socket_event(), count: 64)
-        let pingInterval = watchdog.map { UInt64($0.components.seconds) * 1_000_000 + UInt64($0.components.attoseconds / 1_000_000_000_000) }
+        let pingInterval = watchdog.map(\.wholeMicroseconds)
         // The first ping an interval after start, so that systemd hears READY=1 first.
         var nextPing = MonotonicClock.now() + (pingInterval ?? 0)
         var nextClose = UInt64.max

@@ -21,6 +21,9 @@ export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 failures=0
 fail() { echo "systemd-guest: FAIL: $*"; failures=$((failures + 1)); }
 ok() { echo "systemd-guest: ok: $*"; }
+# The node a `penkit replay --uinput` log names: its first line only. Once a reader opens the
+# node (here logind opens keyboards), the log names it again, "opened by a reader".
+node_in() { sed -n 's/^uinput: \(\/dev\/input\/event[0-9]*\) ".*/\1/p' "$1" | head -n 1; }
 count() { local n; n=$(grep -c -- "$1" "$2" 2>/dev/null); echo "${n:-0}"; }
 # wait_until SECONDS COMMAND...: polls COMMAND every 0.2 s until it succeeds or SECONDS pass.
 wait_until() {
@@ -71,7 +74,7 @@ play() {   # play NAME CLIENT_LOG
         penkit replay "$OUT/trace.evemu" --uinput >"$OUT/$name.replay.txt" 2>&1 &
     REPLAY=$!
     wait_until 120 grep -q '^uinput: /dev/input/event' "$OUT/$name.replay.txt" || { fail "$name: no uinput device: $(cat "$OUT/$name.replay.txt")"; return 1; }
-    NODE=$(sed -n 's/^uinput: \(\/dev\/input\/event[0-9]*\) .*/\1/p' "$OUT/$name.replay.txt")
+    NODE=$(node_in "$OUT/$name.replay.txt")
     wait_until 300 grep -q "\"change\":\"added\".*\"source\":\"$NODE\"" "$log" || {
         fail "$name: the client never saw $NODE added; penkitd: $(journalctl -u penkit.service -o cat --no-pager | tail -3 | tr '\n' ' ')"
         kill $REPLAY 2>/dev/null; return 1; }
@@ -113,7 +116,7 @@ printf '%s\n' '# EVEMU 1.3' 'N: penkit guest keyboard' 'I: 0003 1234 5678 0001' 
 penkit replay "$OUT/keyboard.evemu" --uinput >"$OUT/keyboard.replay.txt" 2>&1 &
 KBD=$!
 wait_until 120 grep -q '^uinput: /dev/input/event' "$OUT/keyboard.replay.txt" || fail "keyboard: no uinput device: $(cat "$OUT/keyboard.replay.txt")"
-kbd=$(sed -n 's/^uinput: \(\/dev\/input\/event[0-9]*\) .*/\1/p' "$OUT/keyboard.replay.txt")
+kbd=$(node_in "$OUT/keyboard.replay.txt")
 wait_until 120 test -c "$kbd" || fail "keyboard: $kbd never appeared"
 udevadm settle --timeout=120
 # penkitd has had the keyboard's udev event by now if it were going to act on it: its own tablet

@@ -112,8 +112,10 @@ else fail "mallory: exit $code, $(cat "$OUT/mallory.out" "$OUT/mallory.err")"; f
 printf '%s\n' '# EVEMU 1.3' 'N: penkit guest keyboard' 'I: 0003 1234 5678 0001' 'P: 00 00 00 00 00 00 00 00' \
     'B: 00 03 00 00 00 00 00 00 00' 'B: 01 fe ff ff ff 00 00 00 00' 'E: 0.000000 0001 001e 1' 'E: 0.000000 0000 0000 0' \
     'E: 0.050000 0001 001e 0' 'E: 0.050000 0000 0000 0' >"$OUT/keyboard.evemu"
-# No reader will open it, so the replay keeps the device (it waits for one) until it is killed.
-penkit replay "$OUT/keyboard.evemu" --uinput >"$OUT/keyboard.replay.txt" 2>&1 &
+# logind opens keyboards, and a replay plays once a reader opens its node and then removes the
+# device: a start file that is never created keeps the device until the replay is killed.
+rm -f "$OUT/keyboard.never"
+PENKIT_UINPUT_START_FILE=$OUT/keyboard.never penkit replay "$OUT/keyboard.evemu" --uinput >"$OUT/keyboard.replay.txt" 2>&1 &
 KBD=$!
 wait_until 120 grep -q '^uinput: /dev/input/event' "$OUT/keyboard.replay.txt" || fail "keyboard: no uinput device: $(cat "$OUT/keyboard.replay.txt")"
 kbd=$(node_in "$OUT/keyboard.replay.txt")
@@ -129,7 +131,7 @@ for node in $held; do
     udevadm info -q property -n "$node" | grep -qx 'ID_INPUT_TABLET=1' || nontablet="$nontablet $node"
 done
 if [ -n "$nontablet" ]; then fail "penkitd holds non-tablet nodes:$nontablet"
-elif [ -z "$kbd" ] || [ ! -c "$kbd" ]; then fail "keyboard: no device to check"
+elif [ -z "$kbd" ] || [ ! -c "$kbd" ]; then fail "keyboard: no device to check (${kbd:-no node}): $(tr '\n' ' ' <"$OUT/keyboard.replay.txt")"
 else ok "penkitd (pid $MAIN) holds only tablets (${held:-none open now}), not the keyboard $kbd ($(stat -c 'group %G, mode %a' "$kbd"); $(udevadm info -q property -n "$kbd" | grep -E '^ID_INPUT_(KEYBOARD|TABLET)=' | tr '\n' ' '))"
 fi
 [ "$(stat -c %G "$kbd" 2>/dev/null)" != penkit ] || fail "the keyboard $kbd belongs to group penkit"

@@ -20,6 +20,7 @@
 # E2E_TRACES="traces/a.evemu ..." chooses the traces (default: all of traces/); E2E_SPEED plays
 # them at that multiple of their pace (default 1), penkit replay decoding them at the same speed;
 # E2E_SKIP_PADS=1 skips the pad scenario (traces/pads/, checked in the guest against libinput debug-events);
+# E2E_SKIP_PRESSURE=1 skips the late-pressure scenario (E2E_PRESSURE_TRACE fed by penkit pressure-feed 20±10 ms late).
 # E2E_SKIP_UNPLUG=1 skips the unplug scenario (E2E_UNPLUG_TRACE, cut at E2E_UNPLUG_AT seconds). The guest runs release builds (E2E_BUILD_FLAGS):
 # debug Swift under software emulation falls so far behind that the kernel drops events
 # (SYN_DROPPED). They are the package's build (debian/rules: the Swift runtime linked statically),
@@ -59,6 +60,8 @@ main() {
         printf 'E2E_SKIP_UNPLUG=%q\n' "${E2E_SKIP_UNPLUG:-}"
         printf 'E2E_UNPLUG_TRACE=%q\n' "$unplug_trace"
         printf 'E2E_SKIP_PADS=%q\n' "${E2E_SKIP_PADS:-}"
+        printf 'E2E_SKIP_PRESSURE=%q\n' "${E2E_SKIP_PRESSURE:-}"
+        printf 'E2E_PRESSURE_TRACE=%q\n' "${E2E_PRESSURE_TRACE:-traces/wacom-intuos4-6x9-stylus-drag.evemu}"
     } >"$out/settings.sh"
     local started status=0
     started=$(date +%s)

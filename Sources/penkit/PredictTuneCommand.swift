@@ -34,6 +34,9 @@ struct PredictTuneCommand: ParsableCommand {
     @Flag(help: "Search only the two structural choices (blend weight 0, ½, 1; motion smoothing 0, 4, 8, 16 ms), every other parameter as shipped.")
     var structural = false
 
+    @Flag(help: "Search how the raw path is recovered: blend ½ (inverted and modelled), inverted, or estimated at jerk noise 1e8…1e12 mm²/s⁵; with motion smoothing 0 and 8 ms.")
+    var recovery = false
+
     @Option(help: "Also print per-trace figures of the candidates whose label contains this.")
     var show: String?
 
@@ -55,7 +58,7 @@ struct PredictTuneCommand: ParsableCommand {
         let kalman = scores(BenchEntrant(name: "kalman", kind: .kalman, compensation: .none))
         let shipped = scores(BenchEntrant.standard.first { $0.kind == .penkit }!)
         let before = scores(BenchEntrant.penkitVariants.first { $0.name == "pk-before" }!)
-        let candidates = structural ? TuneCandidate.structuralGrid : TuneCandidate.grid
+        let candidates = recovery ? TuneCandidate.recoveryGrid : structural ? TuneCandidate.structuralGrid : TuneCandidate.grid
         let table = candidates.map { scores($0.entrant) }
 
         func best(on traces: [Int]) -> Int {
@@ -162,18 +165,23 @@ struct TuneScore {
 struct TuneCandidate {
     var blendWeight: Double
     var parameters: PenkitPredictor.Parameters
+    /// Set: the raw path is estimated (`.estimate`) with this jerk noise, and `blendWeight` is unused.
+    var estimationJerkNoise: Double? = nil
 
     var entrant: BenchEntrant {
-        let compensation: SmoothingCompensation = blendWeight <= 0 ? .model : blendWeight >= 1 ? .invert : .blend
+        let compensation: SmoothingCompensation = estimationJerkNoise != nil ? .estimate
+            : blendWeight <= 0 ? .model : blendWeight >= 1 ? .invert : .blend
         var entrant = BenchEntrant(name: "penkit", kind: .penkit, compensation: compensation)
         entrant.penkitParameters = parameters
         entrant.blendWeight = blendWeight
+        if let estimationJerkNoise { entrant.estimationJerkNoise = estimationJerkNoise }
         return entrant
     }
 
     var label: String {
         let p = parameters
-        return "inv \(fixed(blendWeight)) dec \(ms(p.smoothedDecaySeconds))/\(ms(p.decaySeconds))\(p.rawOriginFromFit ? "f" : "") sm \(ms(p.motionSmoothingSeconds))/\(Int(p.motionSmoothingSpeedMMPerSecond)) tr \(fixed(p.travelGain)) ta \(fixed(p.tangentialGain))"
+        let recovery = estimationJerkNoise.map { "est 1e\(Int(log10($0).rounded()))" } ?? "inv \(fixed(blendWeight))"
+        return "\(recovery) dec \(ms(p.smoothedDecaySeconds))/\(ms(p.decaySeconds))\(p.rawOriginFromFit ? "f" : "") sm \(ms(p.motionSmoothingSeconds))/\(Int(p.motionSmoothingSpeedMMPerSecond)) tr \(fixed(p.travelGain)) ta \(fixed(p.tangentialGain))"
     }
 
     private func ms(_ seconds: Double) -> String { String(Int((seconds * 1000).rounded())) }
@@ -186,6 +194,21 @@ struct TuneCandidate {
                 var p = PenkitPredictor.Parameters()
                 p.motionSmoothingSeconds = smoothingTime
                 result.append(TuneCandidate(blendWeight: blend, parameters: p))
+            }
+        }
+        return result
+    }
+
+    /// The raw path blended (½), inverted, or estimated (jerk noise in decades), with and
+    /// without motion smoothing; every other parameter as shipped.
+    static var recoveryGrid: [TuneCandidate] {
+        var result: [TuneCandidate] = []
+        for smoothingTime in [0.0, 0.008] {
+            var p = PenkitPredictor.Parameters()
+            p.motionSmoothingSeconds = smoothingTime
+            for blend in [0.5, 1.0] { result.append(TuneCandidate(blendWeight: blend, parameters: p)) }
+            for jerk in [1e8, 1e9, 1e10, 1e11, 1e12] {
+                result.append(TuneCandidate(blendWeight: 1, parameters: p, estimationJerkNoise: jerk))
             }
         }
         return result

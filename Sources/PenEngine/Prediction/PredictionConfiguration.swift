@@ -19,6 +19,12 @@ public struct PredictionConfiguration: Sendable, Hashable {
     /// With `.blend`, the share of the prediction from the inverted path (the rest: the modelled one).
     public var blendWeight = Self.defaultBlendWeight
     public static let defaultBlendWeight = 0.5
+    /// With `.estimate`, the jerk noise density (mm²/s⁵) of `SmoothingRecovery`'s motion model
+    /// against its 0.01 mm observation noise: larger follows the samples more closely (towards
+    /// exact inversion), smaller smooths more. Chosen in decades (docs/prediction.md); the
+    /// figures are flat from 10¹⁰ to 10¹².
+    public var estimationJerkNoise = Self.defaultEstimationJerkNoise
+    public static let defaultEstimationJerkNoise = 1e11
 
     public init(horizon: Double = 0.016, gapReset: Double = 0.020, liftPressure: Double = 0.01,
                 hoverHorizonScale: Double = 0.5, inputSmoothing: Int = 1,

@@ -21,10 +21,13 @@ public struct PredictionStage<P: Predictor>: Sendable {
     public private(set) var cutByLift = false
     /// The newest sample as handed to the predictor.
     private var newest: PredictionSample?
-    /// The newest real position as best known: the raw one recovered from smoothed input.
+    /// The newest real position as best known: the raw one recovered from smoothed input
+    /// (estimated with `.estimate`, inverted otherwise).
     public private(set) var reference: PredictionSample?
     private var interval = ReportInterval()
     private var inverse: SmoothingInverse
+    /// Estimates the raw path instead of inverting it, for `.estimate`.
+    private var recovery: SmoothingRecovery
     private var contactCalibration = PredictionCalibration()
     private var hoverCalibration = PredictionCalibration()
     /// `predictions` as the engine's samples (PredictionStage+Frames), reused frame to frame.
@@ -35,6 +38,7 @@ public struct PredictionStage<P: Predictor>: Sendable {
         invertedPredictor = predictor
         self.configuration = configuration
         inverse = SmoothingInverse(window: configuration.inputSmoothing)
+        recovery = SmoothingRecovery(window: configuration.inputSmoothing, jerkNoise: configuration.estimationJerkNoise)
         // Enough for the cap at the shortest interval ReportInterval admits, plus the horizon's own.
         predictions.reserveCapacity(Int(PredictionConfiguration.horizonCap / ReportInterval.minimum) + 2)
         frameSamples.reserveCapacity(predictions.capacity)
@@ -50,6 +54,7 @@ public struct PredictionStage<P: Predictor>: Sendable {
         invertedPredictor.reset()
         interval.reset()
         inverse.reset()
+        recovery.reset()
         newest = nil
         reference = nil
         contactCalibration.dropPending()
@@ -68,6 +73,7 @@ public struct PredictionStage<P: Predictor>: Sendable {
 
     /// Takes a real sample without predicting.
     public mutating func receive(_ sample: PredictionSample) {
+        var step = 0.0
         if let previous = newest {
             let gapMicros = UInt64(configuration.gapReset * 1e6)
             if sample.time <= previous.time {
@@ -81,6 +87,7 @@ public struct PredictionStage<P: Predictor>: Sendable {
                 if sample.touching != previous.touching {
                     // libinput restarts its smoothing at a contact change; the motion carries on.
                     inverse.reset()
+                    recovery.restartHistory()
                     predictor.contactChanged()
                     invertedPredictor.contactChanged()
                     contactCalibration.dropPending()
@@ -88,13 +95,17 @@ public struct PredictionStage<P: Predictor>: Sendable {
                 }
                 interval.add(Double(sample.time - previous.time) * 1e-6)
             }
+            // Evenly spaced, as the reports are (their timestamps carry USB polling jitter).
+            step = interval.value ?? (sample.time > previous.time ? Double(sample.time - previous.time) * 1e-6 : 0)
         }
         var real = sample
         real.predicted = false
         real.smoothingWindow = 1
         real.smoothedSamples = 1
         var raw = real
-        let position = inverse.raw(from: SIMD2(sample.x, sample.y))
+        let smoothed = SIMD2(sample.x, sample.y)
+        var position = inverse.raw(from: smoothed)
+        if configuration.compensation == .estimate { position = recovery.raw(from: smoothed, step: step) }
         raw.x = position[0]
         raw.y = position[1]
         reference = raw
@@ -105,7 +116,7 @@ public struct PredictionStage<P: Predictor>: Sendable {
         }
         switch configuration.compensation {
         case .none: break
-        case .invert: real = raw
+        case .invert, .estimate: real = raw
         case .model, .blend:
             real.smoothingWindow = UInt8(inverse.window)
             real.smoothedSamples = UInt8(inverse.distinct)

@@ -57,6 +57,7 @@ public struct PredictionBenchmark: Sendable {
             hoverHorizonScale: self.configuration.hoverHorizonScale, inputSmoothing: self.configuration.inputSmoothing,
             compensation: entrant.compensation)
         configuration.blendWeight = entrant.blendWeight
+        configuration.estimationJerkNoise = entrant.estimationJerkNoise
         return PredictionStage(predictor: AnyPredictor(entrant.makePredictor()), configuration: configuration)
     }
 

@@ -34,8 +34,9 @@ public struct SmoothingRecovery: Sendable {
 
     public init(window: Int, jerkNoise: Double, observationNoise: Double = 0.0001) {
         self.window = max(window, 1)
-        self.jerkNoise = jerkNoise
-        self.observationNoise = observationNoise
+        // Out-of-range values fall back to the default rather than trapping on the hot path.
+        self.jerkNoise = jerkNoise.isFinite && jerkNoise > 0 ? jerkNoise : PredictionConfiguration.defaultEstimationJerkNoise
+        self.observationNoise = observationNoise.isFinite && observationNoise > 0 ? observationNoise : 0.0001
         size = 3 + self.window - 1
         x = Array(repeating: 0, count: size)
         y = Array(repeating: 0, count: size)

@@ -28,8 +28,8 @@ public struct PredictionStage<P: Predictor>: Sendable {
     private var inverse: SmoothingInverse
     /// Estimates the raw path instead of inverting it, for `.estimate`.
     private var recovery: SmoothingRecovery
-    private var contactCalibration = PredictionCalibration()
-    private var hoverCalibration = PredictionCalibration()
+    /// Each pen's learned expected error and lift spread.
+    private var calibrations = PenCalibrations()
     /// `predictions` as the engine's samples (PredictionStage+Frames), reused frame to frame.
     var frameSamples: [Sample] = []
 
@@ -47,8 +47,15 @@ public struct PredictionStage<P: Predictor>: Sendable {
     /// The measured report interval (s), once two samples have arrived.
     public var reportInterval: Double? { interval.value }
 
+    /// A new proximity of `pen` (any number that tells the engine's pens apart): forgets the
+    /// motion, and makes what the calibration learned about this pen current (each pen keeps its own).
+    public mutating func reset(pen: Int) {
+        reset()
+        calibrations.select(pen: pen)
+    }
+
     /// Forgets the motion (a new proximity: libinput's smoothing restarts too); keeps what
-    /// the calibration learned about this pen.
+    /// the calibration learned about the current pen.
     public mutating func reset() {
         predictor.reset()
         invertedPredictor.reset()
@@ -57,8 +64,7 @@ public struct PredictionStage<P: Predictor>: Sendable {
         recovery.reset()
         newest = nil
         reference = nil
-        contactCalibration.dropPending()
-        hoverCalibration.dropPending()
+        calibrations.dropPending()
         predictions.removeAll(keepingCapacity: true)
         expectedError = nil
         liftProbability = nil
@@ -90,8 +96,7 @@ public struct PredictionStage<P: Predictor>: Sendable {
                     recovery.restartHistory()
                     predictor.contactChanged()
                     invertedPredictor.contactChanged()
-                    contactCalibration.dropPending()
-                    hoverCalibration.dropPending()
+                    calibrations.dropPending()
                 }
                 interval.add(Double(sample.time - previous.time) * 1e-6)
             }
@@ -110,9 +115,9 @@ public struct PredictionStage<P: Predictor>: Sendable {
         raw.y = position[1]
         reference = raw
         if sample.touching {
-            contactCalibration.observe(time: raw.time, x: raw.x, y: raw.y, pressure: raw.pressure)
+            calibrations.contact.observe(time: raw.time, x: raw.x, y: raw.y, pressure: raw.pressure)
         } else {
-            hoverCalibration.observe(time: raw.time, x: raw.x, y: raw.y, pressure: raw.pressure)
+            calibrations.hover.observe(time: raw.time, x: raw.x, y: raw.y, pressure: raw.pressure)
         }
         switch configuration.compensation {
         case .none: break
@@ -169,13 +174,13 @@ public struct PredictionStage<P: Predictor>: Sendable {
         let travel = distance(tip.x - reference.x, tip.y - reference.y)
         let scored = abs(requested - configuration.horizon) < 1e-9
         if reference.touching {
-            liftProbability = contactCalibration.liftProbability(
+            liftProbability = calibrations.contact.liftProbability(
                 predictedForce: lastForce, threshold: configuration.liftPressure, horizon: horizon)
             expectedError = Self.learn(from: scored ? predictions.last : nil, made: reference, travel: travel,
-                                       in: &contactCalibration)
+                                       in: &calibrations.contact)
         } else {
             expectedError = Self.learn(from: scored ? predictions.last : nil, made: reference, travel: travel,
-                                       in: &hoverCalibration)
+                                       in: &calibrations.hover)
         }
     }
 

@@ -131,8 +131,10 @@ struct SmoothingRecoveryTests {
             worstInverse = max(worstInverse, distance(inverted[0] - real[0], inverted[1] - real[1]))
             worstEstimate = max(worstEstimate, distance(estimated[0] - real[0], estimated[1] - real[1]))
         }
-        #expect(worstEstimate < 0.02)
-        #expect(worstEstimate < worstInverse / 2)
+        // Within the few device units (0.005 mm each) of libinput's rounding, as the exact
+        // inverse is on a fast stroke (above), and under half the inverse's worst here.
+        #expect(worstEstimate < 0.03)
+        #expect(worstEstimate < worstInverse / 2, "inverse \(worstInverse) mm, estimate \(worstEstimate) mm")
     }
 }
 

@@ -14,6 +14,19 @@ struct BadParameter<Parameters: Sendable>: Sendable, CustomTestStringConvertible
     }
 
     var testDescription: String { "\(name) \(value)" }
+
+    /// What making a predictor from `defaults` with this one value changed throws; nil if it is accepted.
+    func error(from defaults: Parameters,
+               making make: (Parameters) throws(PredictorParametersError) -> Void) -> PredictorParametersError? {
+        var parameters = defaults
+        apply(&parameters)
+        do throws(PredictorParametersError) {
+            try make(parameters)
+            return nil
+        } catch {
+            return error
+        }
+    }
 }
 
 /// Predictor parameters are checked once, where a predictor is made: each out-of-range value
@@ -51,13 +64,8 @@ struct BadParameter<Parameters: Sendable>: Sendable, CustomTestStringConvertible
 
     @Test(arguments: badPenkit)
     func anOutOfRangePenkitParameterIsRefusedByName(bad: BadParameter<PenkitPredictor.Parameters>) {
-        var parameters = PenkitPredictor.Parameters()
-        bad.apply(&parameters)
-        #expect {
-            _ = try PenkitPredictor(parameters: parameters)
-        } throws: { error in
-            "\(error)".hasPrefix("penkit \(bad.name) must be ")
-        }
+        let error = bad.error(from: .init()) { p throws(PredictorParametersError) in _ = try PenkitPredictor(parameters: p) }
+        #expect(error?.description.hasPrefix("penkit \(bad.name) must be ") == true, "\(String(describing: error))")
     }
 
     static let badKalman: [BadParameter<KalmanPredictor.Parameters>] = [
@@ -78,13 +86,8 @@ struct BadParameter<Parameters: Sendable>: Sendable, CustomTestStringConvertible
 
     @Test(arguments: badKalman)
     func anOutOfRangeKalmanParameterIsRefusedByName(bad: BadParameter<KalmanPredictor.Parameters>) {
-        var parameters = KalmanPredictor.Parameters()
-        bad.apply(&parameters)
-        #expect {
-            _ = try KalmanPredictor(parameters: parameters)
-        } throws: { error in
-            "\(error)".hasPrefix("kalman \(bad.name) must be ")
-        }
+        let error = bad.error(from: .init()) { p throws(PredictorParametersError) in _ = try KalmanPredictor(parameters: p) }
+        #expect(error?.description.hasPrefix("kalman \(bad.name) must be ") == true, "\(String(describing: error))")
     }
 
     @Test func theBoundsThemselvesAreAccepted() throws {

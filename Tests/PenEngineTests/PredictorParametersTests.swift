@@ -29,8 +29,8 @@ struct BadParameter<Parameters: Sendable>: Sendable, CustomTestStringConvertible
     }
 }
 
-/// Predictor parameters are checked once, where a predictor is made: each out-of-range value
-/// is refused with its name, never clamped later; the shipped defaults pass.
+/// Predictor parameters and prediction settings are checked once, where they are made: each
+/// out-of-range value is refused with its name, never clamped later; the shipped defaults pass.
 @Suite struct PredictorParametersTests {
     @Test func penkitDefaultsAreValid() throws {
         let parameters = try PenkitPredictor.Parameters().validated()
@@ -90,7 +90,37 @@ struct BadParameter<Parameters: Sendable>: Sendable, CustomTestStringConvertible
         #expect(error?.description.hasPrefix("kalman \(bad.name) must be ") == true, "\(String(describing: error))")
     }
 
+    @Test func theLiveSettingsAreValid() throws {
+        #expect(try PredictionConfiguration() == .standard())
+        #expect(try PredictionConfiguration(inputSmoothing: 4) == .standard(smoothed: true))
+        #expect(PredictionConfiguration.standard().horizon == .milliseconds(16))
+    }
+
+    /// Each setting of `PredictionConfiguration` set out of its range, the rest at their defaults.
+    @Test(arguments: [("horizon", "80 ms"), ("horizon", "-1 ms"), ("gapReset", "0"), ("gapReset", "11 s"),
+                      ("liftPressure", "1.5"), ("hoverHorizonScale", "nan"), ("inputSmoothing", "0"),
+                      ("inputSmoothing", "17"), ("blendWeight", "-0.5")])
+    func anOutOfRangePredictionSettingIsRefusedByName(name: String, value: String) {
+        #expect {
+            switch (name, value) {
+            case ("horizon", "80 ms"): _ = try PredictionConfiguration(horizon: .milliseconds(80))
+            case ("horizon", _): _ = try PredictionConfiguration(horizon: .milliseconds(-1))
+            case ("gapReset", "0"): _ = try PredictionConfiguration(gapReset: .zero)
+            case ("gapReset", _): _ = try PredictionConfiguration(gapReset: .seconds(11))
+            case ("liftPressure", _): _ = try PredictionConfiguration(liftPressure: 1.5)
+            case ("hoverHorizonScale", _): _ = try PredictionConfiguration(hoverHorizonScale: .nan)
+            case ("inputSmoothing", "0"): _ = try PredictionConfiguration(inputSmoothing: 0)
+            case ("inputSmoothing", _): _ = try PredictionConfiguration(inputSmoothing: 17)
+            default: _ = try PredictionConfiguration(blendWeight: -0.5)
+            }
+        } throws: { error in
+            "\(error)".hasPrefix("prediction \(name) must be ")
+        }
+    }
+
     @Test func theBoundsThemselvesAreAccepted() throws {
+        #expect(try PredictionConfiguration(horizon: .milliseconds(50)).horizon == .milliseconds(50))
+        #expect(try PredictionConfiguration(horizon: .zero, hoverHorizonScale: 1, inputSmoothing: 16).inputSmoothing == 16)
         var parameters = PenkitPredictor.Parameters()
         parameters.ramp = .zero
         parameters.motionSmoothing = .zero
@@ -105,6 +135,9 @@ struct BadParameter<Parameters: Sendable>: Sendable, CustomTestStringConvertible
         parameters.decay = .zero
         #expect(throws: PredictorParametersError("penkit decay must be over 0 to 1.0 seconds, not 0.0 seconds")) {
             try parameters.validated()
+        }
+        #expect(throws: PredictorParametersError("prediction horizon must be from 0 to 0.05 seconds, not 0.08 seconds")) {
+            try PredictionConfiguration(horizon: .milliseconds(80))
         }
     }
 

@@ -12,7 +12,7 @@ private func stroke(start: UInt64, count: Int, zigzag: Bool) -> [PredictionSampl
 }
 
 private func stage() -> PredictionStage<PenkitPredictor> {
-    PredictionStage(predictor: PenkitPredictor(), configuration: PredictionConfiguration(horizon: 0.016))
+    PredictionStage(predictor: PenkitPredictor(), configuration: .standard())
 }
 
 @Suite("Expected error per pen")

@@ -11,8 +11,15 @@ private func stroke(start: UInt64, count: Int, zigzag: Bool) -> [PredictionSampl
     }
 }
 
-private func stage() -> PredictionStage<PenkitPredictor> {
-    PredictionStage(predictor: PenkitPredictor(), configuration: .standard())
+/// Plays proximities through one stage, each by its pen (nil: a reset that names no pen), and
+/// returns the expected error after each.
+private func expectedErrors(_ proximities: [(pen: Int?, samples: [PredictionSample])]) -> [Double?] {
+    var stage = PredictionStage(predictor: PenkitPredictor(), configuration: .standard())
+    return proximities.map { pen, samples in
+        if let pen { stage.reset(pen: pen) } else { stage.reset() }
+        for sample in samples { stage.add(sample) }
+        return stage.expectedError
+    }
 }
 
 @Suite("Expected error per pen")
@@ -24,33 +31,16 @@ struct PenCalibrationTests {
         let again = stroke(start: 5_000_000, count: 3, zigzag: true)
 
         // Each pen alone: the steady one, and the erratic one coming back for a second stroke.
-        var steadyAlone = stage()
-        steadyAlone.reset(pen: 2)
-        for sample in steady { steadyAlone.add(sample) }
-        let steadyOwn = try #require(steadyAlone.expectedError)
-        var erraticAlone = stage()
-        erraticAlone.reset(pen: 1)
-        for sample in erratic { erraticAlone.add(sample) }
-        erraticAlone.reset(pen: 1)
-        for sample in again { erraticAlone.add(sample) }
-        let erraticOwn = try #require(erraticAlone.expectedError)
+        let steadyOwn = try #require(expectedErrors([(2, steady)])[0])
+        let erraticOwn = try #require(expectedErrors([(1, erratic), (1, again)])[1])
 
         // Both on one stage, taking turns: each gets exactly what it would alone.
-        var shared = stage()
-        shared.reset(pen: 1)
-        for sample in erratic { shared.add(sample) }
-        shared.reset(pen: 2)
-        for sample in steady { shared.add(sample) }
-        #expect(shared.expectedError == steadyOwn)
-        shared.reset(pen: 1)
-        for sample in again { shared.add(sample) }
-        #expect(shared.expectedError == erraticOwn)
+        let shared = expectedErrors([(1, erratic), (2, steady), (1, again)])
+        #expect(shared[1] == steadyOwn)
+        #expect(shared[2] == erraticOwn)
 
         // Without telling the pens apart, the erratic pen's record leaks into the steady one's.
-        var mixed = stage()
-        for sample in erratic { mixed.add(sample) }
-        mixed.reset()
-        for sample in steady { mixed.add(sample) }
-        #expect(try #require(mixed.expectedError) != steadyOwn)
+        let mixed = expectedErrors([(nil, erratic), (nil, steady)])
+        #expect(try #require(mixed[1]) != steadyOwn)
     }
 }

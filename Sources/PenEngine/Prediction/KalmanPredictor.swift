@@ -136,7 +136,7 @@ public struct KalmanPredictor: Predictor {
         result.x = Self.cubic(sx, dt)
         result.y = Self.cubic(sy, dt)
         AttributeTrend.extrapolate(&result, newest: newest,
-                                   reference: AttributeTrend.reference(in: history, span: 0.008), by: dt)
+                                   reference: AttributeTrend.reference(in: history), by: dt)
         return result
     }
 

@@ -26,7 +26,14 @@ public struct PredictionConfiguration: Sendable, Hashable {
     public let compensation: SmoothingCompensation
     /// With `.blend`, the share of the prediction from the inverted path (the rest: the modelled one).
     public let blendWeight: Double
+    /// The live path's settings, each in one place: `init`'s defaults and `standard(smoothed:)`.
+    public static let defaultHorizon: Duration = .milliseconds(16)
+    public static let defaultGapReset: Duration = .milliseconds(20)
+    public static let defaultLiftPressure = 0.01
+    public static let defaultHoverHorizonScale = 0.5
     public static let defaultBlendWeight = 0.5
+    /// libinput's smoothing window when it smooths (its default), and when it does not.
+    public static let libinputSmoothing = 4, noSmoothing = 1
     /// With `.estimate`, the jerk noise density (mm²/s⁵) of `SmoothingRecovery`'s motion model
     /// against its 0.01 mm observation noise: larger follows the samples more closely (towards
     /// exact inversion), smaller smooths more. Chosen in decades (docs/prediction.md); the
@@ -40,9 +47,9 @@ public struct PredictionConfiguration: Sendable, Hashable {
     let gapResetMicros: UInt64
 
     /// These settings, or the first one out of its range.
-    public init(horizon: Duration = .milliseconds(16), gapReset: Duration = .milliseconds(20), liftPressure: Double = 0.01,
-                hoverHorizonScale: Double = 0.5, inputSmoothing: Int = 1,
-                compensation: SmoothingCompensation = .defaultChoice,
+    public init(horizon: Duration = Self.defaultHorizon, gapReset: Duration = Self.defaultGapReset,
+                liftPressure: Double = Self.defaultLiftPressure, hoverHorizonScale: Double = Self.defaultHoverHorizonScale,
+                inputSmoothing: Int = Self.noSmoothing, compensation: SmoothingCompensation = .defaultChoice,
                 blendWeight: Double = Self.defaultBlendWeight,
                 estimationJerkNoise: Double = Self.defaultEstimationJerkNoise) throws(PredictorParametersError) {
         let check = ParameterCheck(owner: "prediction")
@@ -59,8 +66,8 @@ public struct PredictionConfiguration: Sendable, Hashable {
 
     /// The live path's settings, for input libinput smoothed over its 4 samples or not smoothed.
     public static func standard(smoothed: Bool = false) -> Self {
-        Self(checked: .milliseconds(16), .milliseconds(20), 0.01, 0.5, smoothed ? 4 : 1, .defaultChoice, defaultBlendWeight,
-             defaultEstimationJerkNoise)
+        Self(checked: defaultHorizon, defaultGapReset, defaultLiftPressure, defaultHoverHorizonScale,
+             smoothed ? libinputSmoothing : noSmoothing, .defaultChoice, defaultBlendWeight, defaultEstimationJerkNoise)
     }
 
     private init(checked horizon: Duration, _ gapReset: Duration, _ liftPressure: Double, _ hoverHorizonScale: Double,

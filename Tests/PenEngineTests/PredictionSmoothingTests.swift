@@ -34,9 +34,9 @@ private func constantVelocityStroke(count: Int) -> (truth: (UInt64) -> SIMD2<Dou
 }
 
 private func run(_ kind: PredictorKind, compensation: SmoothingCompensation,
-                 on samples: [PredictionSample]) -> PredictionStage<AnyPredictor> {
-    var stage = PredictionStage(predictor: AnyPredictor(kind.make()), configuration: PredictionConfiguration(
-        horizon: 0.016, inputSmoothing: 4, compensation: compensation))
+                 on samples: [PredictionSample]) throws -> PredictionStage<AnyPredictor> {
+    var stage = PredictionStage(predictor: AnyPredictor(kind.make()), configuration: try PredictionConfiguration(
+        inputSmoothing: 4, compensation: compensation))
     for sample in samples { stage.add(sample) }
     return stage
 }
@@ -44,32 +44,32 @@ private func run(_ kind: PredictorKind, compensation: SmoothingCompensation,
 @Suite("Prediction through libinput's smoothing")
 struct PredictionSmoothingTests {
     @Test("compensating the smoothing (penkit's default, the lag modelled in the fit): a constant-velocity prediction lands on the real pen at t0 + h")
-    func compensationLandsOnTheRealPen() {
+    func compensationLandsOnTheRealPen() throws {
         let compensation = SmoothingCompensation.model
         let (truth, samples) = constantVelocityStroke(count: 40)
         // penkit's fit without its deliberate shrinkage (it keeps 90 % of the travel by default).
         var parameters = PenkitPredictor.Parameters()
         parameters.travelGain = 1
-        var stage = PredictionStage(predictor: PenkitPredictor(parameters: parameters), configuration:
-            PredictionConfiguration(horizon: 0.016, inputSmoothing: 4, compensation: compensation))
+        var stage = PredictionStage(predictor: try PenkitPredictor(parameters: parameters), configuration:
+            try PredictionConfiguration(inputSmoothing: 4, compensation: compensation))
         for sample in samples { stage.add(sample) }
         let tip = stage.predictions.last!
         #expect(tip.time == samples.last!.time + 16_000)
         let real = truth(tip.time)
         #expect(distance(tip.x - real[0], tip.y - real[1]) < 0.05)
         // Without compensation the same predictor is about 1.5 reports (0.8 mm) behind.
-        var lagging = PredictionStage(predictor: PenkitPredictor(parameters: parameters), configuration:
-            PredictionConfiguration(horizon: 0.016, inputSmoothing: 4, compensation: .none))
+        var lagging = PredictionStage(predictor: try PenkitPredictor(parameters: parameters), configuration:
+            try PredictionConfiguration(inputSmoothing: 4, compensation: .none))
         for sample in samples { lagging.add(sample) }
         let late = lagging.predictions.last!
         #expect(distance(late.x - real[0], late.y - real[1]) > 0.5)
     }
 
     @Test("penkit's default predictor with the smoothing compensated stays on the real line",
-          arguments: [SmoothingCompensation.invert, .model, .blend])
-    func penkitOnTheRealLine(compensation: SmoothingCompensation) {
+          arguments: [SmoothingCompensation.invert, .model, .blend, .estimate])
+    func penkitOnTheRealLine(compensation: SmoothingCompensation) throws {
         let (truth, samples) = constantVelocityStroke(count: 40)
-        let stage = run(.penkit, compensation: compensation, on: samples)
+        let stage = try run(.penkit, compensation: compensation, on: samples)
         let tip = stage.predictions.last!
         let real = truth(tip.time)
         let speed = distance(100, 37)
@@ -83,7 +83,7 @@ struct PredictionSmoothingTests {
     }
 
     @Test("the recovered raw positions are libinput's input to within the rounding of a few device units")
-    func inversionRecoversRaw() {
+    func inversionRecoversRaw() throws {
         let (truth, samples) = constantVelocityStroke(count: 40)
         var inverse = SmoothingInverse(window: 4)
         for sample in samples {
@@ -96,16 +96,59 @@ struct PredictionSmoothingTests {
     }
 }
 
+@Suite("Estimating the raw path through libinput's smoothing")
+struct SmoothingRecoveryTests {
+    @Test("on a constant-velocity stroke the estimated raw positions settle on the real pen")
+    func estimateSettlesOnTheRealPen() {
+        let (truth, samples) = constantVelocityStroke(count: 40)
+        var recovery = SmoothingRecovery(window: 4, jerkNoise: PredictionConfiguration.defaultEstimationJerkNoise)
+        var previous: UInt64?
+        for (i, sample) in samples.enumerated() {
+            let step = previous.map { Double(sample.time - $0) * 1e-6 } ?? 0
+            previous = sample.time
+            let raw = recovery.raw(from: SIMD2(sample.x, sample.y), step: step)
+            let real = truth(sample.time)
+            // The first reports teach it the speed; after 10 (50 ms) it is within 0.03 mm.
+            if i >= 10 { #expect(distance(raw[0] - real[0], raw[1] - real[1]) < 0.03) }
+        }
+    }
+
+    @Test("libinput's rounding piles up in the exact inverse but not in the estimate")
+    func estimateDoesNotAccumulateRounding() {
+        // A slow diagonal stroke, 0.3 units per report: libinput's rounding down is most of
+        // what changes from report to report.
+        var sx = LibinputSmoothing(), sy = LibinputSmoothing()
+        var inverse = SmoothingInverse(window: 4)
+        var recovery = SmoothingRecovery(window: 4, jerkNoise: PredictionConfiguration.defaultEstimationJerkNoise)
+        var worstInverse = 0.0, worstEstimate = 0.0
+        for i in 0..<400 {
+            let real = SIMD2<Double>(10, 20) + SIMD2(0.0015, 0.001) * Double(i)
+            let x = Double(sx.smooth(Int32((real[0] * 200).rounded()))) / 200
+            let y = Double(sy.smooth(Int32((real[1] * 200).rounded()))) / 200
+            let inverted = inverse.raw(from: SIMD2(x, y))
+            let estimated = recovery.raw(from: SIMD2(x, y), step: 0.005)
+            guard i >= 10 else { continue }
+            worstInverse = max(worstInverse, distance(inverted[0] - real[0], inverted[1] - real[1]))
+            worstEstimate = max(worstEstimate, distance(estimated[0] - real[0], estimated[1] - real[1]))
+        }
+        // Within the few device units (0.005 mm each) of libinput's rounding, as the exact
+        // inverse is on a fast stroke (above), and under half the inverse's worst here.
+        #expect(worstEstimate < 0.03)
+        #expect(worstEstimate < worstInverse / 2, "inverse \(worstInverse) mm, estimate \(worstEstimate) mm")
+    }
+}
+
 @Suite("Reach of the predictions")
 struct PredictionReachTests {
     @Test("the last predicted sample lies exactly at t0 + h on every frame not cut by a predicted lift",
           arguments: PredictorKind.allCases)
-    func reach(kind: PredictorKind) {
+    func reach(kind: PredictorKind) throws {
         // Reports 8.001 ms apart (half of them reached only 8 ms before) and USB-jittered ones.
         for intervals in [[8_001], [3_000, 8_000], [5_000]] as [[UInt64]] {
-            for horizon in [0.008, 0.016, 0.024, 0.032, 0.050] {
+            for horizonMs in [8, 16, 24, 32, 50] {
+                let horizon = Duration.milliseconds(horizonMs)
                 var stage = PredictionStage(predictor: AnyPredictor(kind.make()),
-                                            configuration: PredictionConfiguration(horizon: horizon))
+                                            configuration: try PredictionConfiguration(horizon: horizon))
                 var time: UInt64 = 1_000_000
                 for i in 0..<60 {
                     time += intervals[i % intervals.count]
@@ -113,7 +156,7 @@ struct PredictionReachTests {
                     stage.add(PredictionSample(time: time, x: 50 + 20 * cos(t * 7), y: 40 + 20 * sin(t * 7),
                                                pressure: 0.4 + 0.2 * sin(t * 3)))
                     if stage.cutByLift { continue }
-                    #expect(stage.predictions.last?.time == time + UInt64((horizon * 1e6).rounded()))
+                    #expect(stage.predictions.last?.time == time + UInt64(horizonMs) * 1_000)
                 }
             }
         }
@@ -134,7 +177,7 @@ private func penEvent(_ kind: TabletEvent.Kind, _ time: UInt64, state: TabletEve
 }
 
 private func firstContactFrame(hoverFrames: Int) -> Frame? {
-    var engine = StrokeEngine(prediction: EnginePrediction.penkit(horizon: 0.016, inputSmoothing: 1))
+    var engine = StrokeEngine(prediction: EnginePrediction.penkit(smoothed: false))
     var out: [EngineMessage] = []
     let x = { (time: UInt64) in 10 + 100 * (Double(time) - 1_000_000) * 1e-6 }
     // Without hover, the pen comes into proximity already touching: one frame, as libinput reports it.

@@ -330,6 +330,15 @@ CONF
         fi
         local presses actions want motion
         presses=$(pad_lines_libinput "$dbg" | awk '$1 == "button" && $3 == "pressed" { printf "%s ", $2 }')
+        # The pad's `device` message counts its controls as libinput debug-events does at DEVICE_ADDED.
+        local caps_libinput caps_penkitd
+        caps_libinput=$(grep -m1 DEVICE_ADDED "$dbg" | grep -o 'buttons:[0-9]* strips:[0-9]* rings:[0-9]* mode groups:[0-9]*')
+        caps_penkitd=$(grep '"type":"device","change":"added"' "$m" | grep -F "\"source\":\"$NODE\"" | head -1 \
+            | sed -n 's/.*"pad":{"buttons":\([0-9]*\),"rings":\([0-9]*\),"strips":\([0-9]*\),"modes":\[\([0-9,]*\)\]}.*/\1 \3 \2 \4/p' \
+            | awk '{ printf "buttons:%s strips:%s rings:%s mode groups:%d", $1, $2, $3, split($4, g, ",") }')
+        if [ -n "$caps_libinput" ] && [ "$caps_penkitd" = "$caps_libinput" ]; then echo "e2e: $name: device pad $caps_penkitd, as libinput: ok"
+        else fail "$name: penkitd's device pad '$caps_penkitd', libinput debug-events '$caps_libinput'"
+        fi
         # libinput's ring and strip positions (with their modes), which the expected steps come from.
         motion=$(pad_lines_libinput "$dbg" | awk '$1 == "ring" || $1 == "strip" { printf "%s/%s ", $3, $6 }')
         # In press order (`t`): a held-back single goes out after a later button's immediate one.

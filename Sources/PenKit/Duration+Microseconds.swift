@@ -9,3 +9,12 @@ extension Duration {
         return overflow || carry ? .max : total
     }
 }
+
+extension Duration {
+    /// Seconds as a Double, for arithmetic done once at a boundary (not per sample). A duration
+    /// under a second is its attoseconds divided once, so `.milliseconds(7)` is exactly 0.007.
+    public var inSeconds: Double {
+        let (seconds, attoseconds) = components
+        return Double(seconds) + Double(attoseconds) / 1e18
+    }
+}

@@ -68,7 +68,7 @@ struct PredictBenchCommand: ParsableCommand {
         let benchmark = PredictionBenchmark(horizons: horizons, configuration: configuration)
         var entrants = BenchEntrant.standard
         // Without smoothing the compensations coincide: only the other variants differ.
-        if variants { entrants += BenchEntrant.penkitVariants.filter { smoothing || $0.compensation == .defaultChoice } }
+        if variants { entrants += try BenchEntrant.penkitVariants.filter { smoothing || $0.compensation == .defaultChoice } }
         let results = entrants.flatMap { benchmark.evaluate($0, strokes: strokes) }
         let frames = strokes.reduce(0) { $0 + $1.input.samples.count }
         if json {

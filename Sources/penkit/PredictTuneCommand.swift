@@ -54,8 +54,8 @@ struct PredictTuneCommand: ParsableCommand {
         }
         let kalman = scores(BenchEntrant(name: "kalman", kind: .kalman, compensation: .none))
         let shipped = scores(BenchEntrant.standard.first { $0.kind == .penkit }!)
-        let before = scores(BenchEntrant.penkitVariants.first { $0.name == "pk-before" }!)
-        let candidates = structural ? TuneCandidate.structuralGrid : TuneCandidate.grid
+        let before = scores(try BenchEntrant.penkitVariants.first { $0.name == "pk-before" }!)
+        let candidates = try structural ? TuneCandidate.structuralGrid() : TuneCandidate.grid()
         let table = candidates.map { scores($0.entrant) }
 
         func best(on traces: [Int]) -> Int {
@@ -161,57 +161,63 @@ struct TuneScore {
 /// A point of the parameter grid the tuning searches.
 struct TuneCandidate {
     var blendWeight: Double
-    var parameters: PenkitPredictor.Parameters
+    /// The predictor with this point's parameters, validated where the grid is made.
+    var predictor: PenkitPredictor
+
+    init(blendWeight: Double, parameters: PenkitPredictor.Parameters) throws(PredictorParametersError) {
+        self.blendWeight = blendWeight
+        predictor = try PenkitPredictor(parameters: parameters)
+    }
 
     var entrant: BenchEntrant {
         let compensation: SmoothingCompensation = blendWeight <= 0 ? .model : blendWeight >= 1 ? .invert : .blend
         var entrant = BenchEntrant(name: "penkit", kind: .penkit, compensation: compensation)
-        entrant.penkitParameters = parameters
+        entrant.tunedPenkit = predictor
         entrant.blendWeight = blendWeight
         return entrant
     }
 
     var label: String {
-        let p = parameters
-        return "inv \(fixed(blendWeight)) dec \(ms(p.smoothedDecaySeconds))/\(ms(p.decaySeconds))\(p.rawOriginFromFit ? "f" : "") sm \(ms(p.motionSmoothingSeconds))/\(Int(p.motionSmoothingSpeedMMPerSecond)) tr \(fixed(p.travelGain)) ta \(fixed(p.tangentialGain))"
+        let p = predictor.parameters
+        return "inv \(fixed(blendWeight)) dec \(ms(p.smoothedDecay))/\(ms(p.decay))\(p.rawOriginFromFit ? "f" : "") sm \(ms(p.motionSmoothing))/\(Int(p.motionSmoothingSpeedMMPerSecond)) tr \(fixed(p.travelGain)) ta \(fixed(p.tangentialGain))"
     }
 
-    private func ms(_ seconds: Double) -> String { String(Int((seconds * 1000).rounded())) }
+    private func ms(_ time: Duration) -> String { String(Int((time.inSeconds * 1000).rounded())) }
 
     /// The smoothing compensation (model, blend, invert) and the motion smoothing only.
-    static var structuralGrid: [TuneCandidate] {
+    static func structuralGrid() throws(PredictorParametersError) -> [TuneCandidate] {
         var result: [TuneCandidate] = []
         for blend in [0.0, 0.5, 1.0] {
-            for smoothingTime in [0.0, 0.004, 0.008, 0.016] {
+            for smoothingMs in [0, 4, 8, 16] {
                 var p = PenkitPredictor.Parameters()
-                p.motionSmoothingSeconds = smoothingTime
-                result.append(TuneCandidate(blendWeight: blend, parameters: p))
+                p.motionSmoothing = .milliseconds(smoothingMs)
+                result.append(try TuneCandidate(blendWeight: blend, parameters: p))
             }
         }
         return result
     }
 
     /// Round values only, in steps coarse enough that the choice cannot fit the traces' noise.
-    static var grid: [TuneCandidate] {
+    static func grid() throws(PredictorParametersError) -> [TuneCandidate] {
         var result: [TuneCandidate] = []
         for blend in [0.0, 0.25, 0.5, 0.75, 1.0] {
             // The modelled path uses only smoothedDecay, the inverted one only decay and rawOriginFromFit.
-            for smoothedDecay in blend < 1 ? [0.003, 0.004] : [0.003] {
-                for decay in blend > 0 ? [0.005, 0.007] : [0.007] {
+            for smoothedDecayMs in blend < 1 ? [3, 4] : [3] {
+                for decayMs in blend > 0 ? [5, 7] : [7] {
                     for originFromFit in blend > 0 ? [false, true] : [false] {
-                        for (smoothingTime, smoothingSpeed) in [(0.0, 0.0), (0.008, 0.0), (0.016, 0.0), (0.016, 50.0),
-                                                                (0.032, 50.0), (0.032, 100.0), (0.064, 50.0)] {
+                        for (smoothingMs, smoothingSpeed) in [(0, 0.0), (8, 0.0), (16, 0.0), (16, 50.0),
+                                                              (32, 50.0), (32, 100.0), (64, 50.0)] {
                             for travel in [0.9, 1.0] {
                                 for tangential in [0.0, 0.25] {
                                     var p = PenkitPredictor.Parameters()
-                                    p.smoothedDecaySeconds = smoothedDecay
-                                    p.decaySeconds = decay
+                                    p.smoothedDecay = .milliseconds(smoothedDecayMs)
+                                    p.decay = .milliseconds(decayMs)
                                     p.rawOriginFromFit = originFromFit
-                                    p.motionSmoothingSeconds = smoothingTime
+                                    p.motionSmoothing = .milliseconds(smoothingMs)
                                     p.motionSmoothingSpeedMMPerSecond = smoothingSpeed
                                     p.travelGain = travel
                                     p.tangentialGain = tangential
-                                    result.append(TuneCandidate(blendWeight: blend, parameters: p))
+                                    result.append(try TuneCandidate(blendWeight: blend, parameters: p))
                                 }
                             }
                         }

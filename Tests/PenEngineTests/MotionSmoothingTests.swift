@@ -4,11 +4,11 @@ import Testing
 /// A pen moving along x at 100 mm/s, reported every 5 ms, each report off its path by up to
 /// `noise` mm across it (a fixed pseudo-random sequence): each frame's last predicted sample,
 /// and where the pen really is at its time.
-private func tips(motionSmoothing: Double, noise: Double) -> [(tip: PredictionSample, real: SIMD2<Double>)] {
+private func tips(motionSmoothing: Duration, noise: Double) throws -> [(tip: PredictionSample, real: SIMD2<Double>)] {
     var parameters = PenkitPredictor.Parameters()
-    parameters.motionSmoothingSeconds = motionSmoothing
+    parameters.motionSmoothing = motionSmoothing
     parameters.travelGain = 1  // no deliberate shrinkage: the tip should reach the real pen
-    var stage = PredictionStage(predictor: PenkitPredictor(parameters: parameters),
+    var stage = PredictionStage(predictor: try PenkitPredictor(parameters: parameters),
                                 configuration: PredictionConfiguration(horizon: 0.016))
     var state: UInt64 = 12345
     let start: UInt64 = 1_000_000
@@ -35,15 +35,15 @@ private func jitter(_ tips: [(tip: PredictionSample, real: SIMD2<Double>)]) -> D
 @Suite("Motion smoothing")
 struct MotionSmoothingTests {
     @Test("steady motion is predicted as without it: the tip lands on the real pen")
-    func steadyMotionUntouched() {
-        let last = tips(motionSmoothing: 0.008, noise: 0).last!
+    func steadyMotionUntouched() throws {
+        let last = try tips(motionSmoothing: .milliseconds(8), noise: 0).last!
         #expect(abs(last.tip.x - last.real[0]) < 0.05 && abs(last.tip.y - last.real[1]) < 0.05)
     }
 
     @Test("noisy reports move the predictions less from frame to frame")
-    func noiseDamped() {
-        let plain = jitter(tips(motionSmoothing: 0, noise: 0.05))
-        let smoothed = jitter(tips(motionSmoothing: 0.008, noise: 0.05))
+    func noiseDamped() throws {
+        let plain = jitter(try tips(motionSmoothing: .zero, noise: 0.05))
+        let smoothed = jitter(try tips(motionSmoothing: .milliseconds(8), noise: 0.05))
         #expect(smoothed < 0.8 * plain, "jitter \(smoothed) mm against \(plain) mm without")
     }
 }

@@ -44,13 +44,13 @@ private func run(_ kind: PredictorKind, compensation: SmoothingCompensation,
 @Suite("Prediction through libinput's smoothing")
 struct PredictionSmoothingTests {
     @Test("compensating the smoothing (penkit's default, the lag modelled in the fit): a constant-velocity prediction lands on the real pen at t0 + h")
-    func compensationLandsOnTheRealPen() {
+    func compensationLandsOnTheRealPen() throws {
         let compensation = SmoothingCompensation.model
         let (truth, samples) = constantVelocityStroke(count: 40)
         // penkit's fit without its deliberate shrinkage (it keeps 90 % of the travel by default).
         var parameters = PenkitPredictor.Parameters()
         parameters.travelGain = 1
-        var stage = PredictionStage(predictor: PenkitPredictor(parameters: parameters), configuration:
+        var stage = PredictionStage(predictor: try PenkitPredictor(parameters: parameters), configuration:
             PredictionConfiguration(horizon: 0.016, inputSmoothing: 4, compensation: compensation))
         for sample in samples { stage.add(sample) }
         let tip = stage.predictions.last!
@@ -58,7 +58,7 @@ struct PredictionSmoothingTests {
         let real = truth(tip.time)
         #expect(distance(tip.x - real[0], tip.y - real[1]) < 0.05)
         // Without compensation the same predictor is about 1.5 reports (0.8 mm) behind.
-        var lagging = PredictionStage(predictor: PenkitPredictor(parameters: parameters), configuration:
+        var lagging = PredictionStage(predictor: try PenkitPredictor(parameters: parameters), configuration:
             PredictionConfiguration(horizon: 0.016, inputSmoothing: 4, compensation: .none))
         for sample in samples { lagging.add(sample) }
         let late = lagging.predictions.last!

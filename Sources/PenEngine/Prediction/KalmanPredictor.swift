@@ -54,14 +54,20 @@ struct JerkKalmanAxis: Sendable {
 /// horizon shortened by a confidence built from sample count, distance from the last input,
 /// speed and linearity. Parameters are ink-stroke-modeler's, converted to mm.
 public struct KalmanPredictor: Predictor {
+    /// Every tunable, with its unit where it has one; checked once by `validated()`.
     public struct Parameters: Sendable, Hashable {
+        /// Variance of the random jerk impulse added at each sample step.
         public var processNoise = 0.01
+        /// Variance of a position report (mm²).
         public var measurementNoise = 0.1
+        /// Samples taken before the filter predicts at all.
         public var minStableIterations = 4
         /// Samples averaged for the report interval that rescales the per-sample state.
         public var maxTimeSamples = 20
+        /// Shares of the filtered acceleration and jerk kept in the extrapolation.
         public var accelerationWeight = 0.5
         public var jerkWeight = 0.1
+        /// Samples after which the sample count no longer lowers the confidence.
         public var desiredSampleCount = 20
         /// mm between the last input and the filtered position at which confidence is 0.
         public var maxEstimationDistanceMM = 1.5
@@ -70,6 +76,7 @@ public struct KalmanPredictor: Predictor {
         public var maxTravelSpeedMMPerSecond = 50.0
         /// mm between the cubic and the linear prediction at which linearity bottoms out.
         public var maxLinearDeviationMM = 1.0
+        /// Linearity's share of the confidence however curved the prediction (0 to 1).
         public var baselineLinearityConfidence = 0.4
         public init() {}
     }
@@ -77,13 +84,23 @@ public struct KalmanPredictor: Predictor {
     public let parameters: Parameters
     private var xAxis: JerkKalmanAxis
     private var yAxis: JerkKalmanAxis
-    private var history = SampleHistory(capacity: 20)
+    private var history: SampleHistory
 
-    public init(parameters: Parameters = .init()) {
+    /// The filter with ink-stroke-modeler's parameters (its defaults are checked by a test).
+    public init() {
+        self.init(checked: Parameters())
+    }
+
+    /// The filter with other parameters, or the first one out of its range.
+    public init(parameters: Parameters) throws(PredictorParametersError) {
+        self.init(checked: try parameters.validated())
+    }
+
+    private init(checked parameters: Parameters) {
         self.parameters = parameters
         xAxis = JerkKalmanAxis(processNoise: parameters.processNoise, measurementNoise: parameters.measurementNoise)
         yAxis = xAxis
-        history = SampleHistory(capacity: max(2, parameters.maxTimeSamples))
+        history = SampleHistory(capacity: parameters.maxTimeSamples)
     }
 
     public var name: String { "kalman" }

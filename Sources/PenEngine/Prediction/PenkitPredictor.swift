@@ -15,15 +15,16 @@ import Foundation
 ///   milliseconds of a stroke, when velocity estimates swing from frame to frame.
 /// Parameters were chosen on the shared traces; see docs/prediction.md.
 public struct PenkitPredictor: Predictor {
+    /// Every tunable, with its unit; checked once by `validated()` (`init(parameters:)` calls it).
     public struct Parameters: Sendable, Hashable {
-        /// Seconds of history fitted.
-        public var windowSeconds = 0.100
-        /// Age (s) at which a sample's weight has fallen to 1/e.
-        public var decaySeconds = 0.007
+        /// History fitted.
+        public var window: Duration = .milliseconds(100)
+        /// Age at which a sample's weight has fallen to 1/e.
+        public var decay: Duration = .milliseconds(7)
         /// The same for smoothed samples fitted through libinput's filter (`.model`): each
         /// already averages four raw positions, so it weighs more of the past than a raw one.
         /// Chosen from 7, 4, 3 and 2.5 ms on the shared traces (in-sample; docs/prediction.md).
-        public var smoothedDecaySeconds = 0.003
+        public var smoothedDecay: Duration = .milliseconds(3)
         /// Share of the fitted change of speed kept (0: constant speed).
         public var tangentialGain = 0.0
         /// Share of the fitted turn rate kept.
@@ -32,19 +33,19 @@ public struct PenkitPredictor: Predictor {
         public var maxTurnRadians = 0.8
         /// Share of the extrapolated travel kept.
         public var travelGain = 0.9
-        /// Seconds after a stroke starts over which predictions grow to full length.
-        public var rampSeconds = 0.040
+        /// Time after a stroke starts over which predictions grow to full length (0: at once).
+        public var ramp: Duration = .milliseconds(40)
         /// Fit against evenly spaced times instead of the timestamps.
         public var uniformTime = true
         /// Gain of the force and orientation trend.
         public var attributeGain = 0.75
-        /// Time constant (s) of an exponential filter on the fitted velocity and acceleration
+        /// Time constant of an exponential filter on the fitted velocity and acceleration
         /// across real samples: it damps how much the prediction changes from frame to frame
         /// (jitter), at the cost of following changes of speed that much later. 0: no filter.
-        /// In seconds, not samples, so it means the same at every report rate. 8 ms: chosen by
+        /// A time, not a count of samples, so it means the same at every report rate. 8 ms: chosen by
         /// `penkit bench predict-tune --structural --no-worse` from 0, 4, 8 and 16 ms, the same
         /// choice with any one trace left out (docs/prediction.md).
-        public var motionSmoothingSeconds = 0.008
+        public var motionSmoothing: Duration = .milliseconds(8)
         /// Speed (mm/s) at which that time constant has halved, as a 1€ filter's cutoff rises
         /// with speed: slow pens, whose velocity estimates are mostly noise, are smoothed most,
         /// fast ones, whose changes of speed cost most when followed late, least. 0: constant.
@@ -56,7 +57,22 @@ public struct PenkitPredictor: Predictor {
         public init() {}
     }
 
-    public var parameters: Parameters
+    /// The parameters' times in seconds, converted once at init: the per-sample path does no
+    /// `Duration` arithmetic.
+    private struct Seconds: Sendable {
+        let window, decay, smoothedDecay, ramp, motionSmoothing: Double
+
+        init(_ p: Parameters) {
+            window = p.window.inSeconds
+            decay = p.decay.inSeconds
+            smoothedDecay = p.smoothedDecay.inSeconds
+            ramp = p.ramp.inSeconds
+            motionSmoothing = p.motionSmoothing.inSeconds
+        }
+    }
+
+    public let parameters: Parameters
+    private let seconds: Seconds
     private var history = SampleHistory(capacity: 32)
     private var startTime: UInt64?
     /// Fitted once per real sample, so each predicted sample costs only the arc.
@@ -67,8 +83,19 @@ public struct PenkitPredictor: Predictor {
     private var acceleration = SIMD2<Double>(0, 0)
     private var motionTime: UInt64?
 
-    public init(parameters: Parameters = .init()) {
+    /// penkit's predictor as shipped (its defaults are checked by a test).
+    public init() {
+        self.init(checked: Parameters())
+    }
+
+    /// penkit's predictor with other parameters, or the first one out of its range.
+    public init(parameters: Parameters) throws(PredictorParametersError) {
+        self.init(checked: try parameters.validated())
+    }
+
+    private init(checked parameters: Parameters) {
         self.parameters = parameters
+        seconds = Seconds(parameters)
     }
 
     public var name: String { "penkit" }
@@ -87,8 +114,8 @@ public struct PenkitPredictor: Predictor {
     public mutating func update(_ sample: PredictionSample) {
         history.append(sample)
         if startTime == nil { startTime = sample.time }
-        let decay = sample.smoothingWindow > 1 ? parameters.smoothedDecaySeconds : parameters.decaySeconds
-        fit = PolynomialFit.fit(history, maxSamples: history.capacity, window: parameters.windowSeconds, degree: 2,
+        let decay = sample.smoothingWindow > 1 ? seconds.smoothedDecay : seconds.decay
+        fit = PolynomialFit.fit(history, maxSamples: history.capacity, window: seconds.window, degree: 2,
                                 uniformTime: parameters.uniformTime, weight: { age in exp(-age / decay) })
         attributeReference = AttributeTrend.reference(in: history, span: 0.008)
         smoothMotion(at: sample.time)
@@ -101,13 +128,13 @@ public struct PenkitPredictor: Predictor {
             motionTime = nil
             return
         }
-        guard parameters.motionSmoothingSeconds > 0, let previous = motionTime, time > previous else {
+        guard seconds.motionSmoothing > 0, let previous = motionTime, time > previous else {
             velocity = fit.velocity
             acceleration = fit.acceleration
             motionTime = time
             return
         }
-        var timeConstant = parameters.motionSmoothingSeconds
+        var timeConstant = seconds.motionSmoothing
         if parameters.motionSmoothingSpeedMMPerSecond > 0 {
             let speed = (velocity * velocity).sum().squareRoot()
             timeConstant /= 1 + speed / parameters.motionSmoothingSpeedMMPerSecond
@@ -137,7 +164,7 @@ public struct PenkitPredictor: Predictor {
             // A pen slowing down stops; it never runs backwards.
             let moving = tangential < 0 ? min(dt, speed / -tangential) : dt
             let age = Double(newest.time - (startTime ?? newest.time)) * 1e-6
-            let ramp = p.rampSeconds > 0 ? min(1, age / p.rampSeconds) : 1
+            let ramp = seconds.ramp > 0 ? min(1, age / seconds.ramp) : 1
             let travel = ramp * p.travelGain * max(0, speed * moving + 0.5 * tangential * moving * moving)
             let turn = clamp(turnRate * dt, -p.maxTurnRadians, p.maxTurnRadians)
             // The chord of an arc of length `travel` turning by `turn`, in the (tangent, normal) frame.

@@ -30,8 +30,8 @@ public struct BenchEntrant: Sendable {
     public var compensation: SmoothingCompensation
     /// Whether the hover motion before pen-down is fed in.
     public var useLeadIn: Bool
-    /// penkit's predictor with other parameters (for `penkit bench predict-tune`); nil: `kind`'s defaults.
-    public var penkitParameters: PenkitPredictor.Parameters?
+    /// penkit's predictor with other (already validated) parameters, for `penkit bench predict-tune`; nil: `kind`'s defaults.
+    public var tunedPenkit: PenkitPredictor?
     /// The stage's `.blend` weight.
     public var blendWeight = PredictionConfiguration.defaultBlendWeight
 
@@ -43,7 +43,7 @@ public struct BenchEntrant: Sendable {
     }
 
     func makePredictor() -> any Predictor {
-        if let penkitParameters { return PenkitPredictor(parameters: penkitParameters) }
+        if let tunedPenkit { return tunedPenkit }
         return kind.make()
     }
 
@@ -57,16 +57,19 @@ public struct BenchEntrant: Sendable {
 
     /// penkit's design alternatives, for measuring what each part brings.
     public static var penkitVariants: [BenchEntrant] {
-        var unsmoothed = PenkitPredictor.Parameters()
-        unsmoothed.motionSmoothingSeconds = 0
-        var before = BenchEntrant(name: "pk-before", kind: .penkit, compensation: .model)
-        before.penkitParameters = unsmoothed
-        var still = BenchEntrant(name: "pk-nosmth", kind: .penkit, compensation: .defaultChoice)
-        still.penkitParameters = unsmoothed
-        return [BenchEntrant(name: "pk-model", kind: .penkit, compensation: .model),
-                BenchEntrant(name: "pk-invert", kind: .penkit, compensation: .invert),
-                BenchEntrant(name: "pk-nocomp", kind: .penkit, compensation: .none),
-                BenchEntrant(name: "pk-nolead", kind: .penkit, compensation: .defaultChoice, useLeadIn: false),
-                still, before]
+        get throws(PredictorParametersError) {
+            var unsmoothed = PenkitPredictor.Parameters()
+            unsmoothed.motionSmoothing = .zero
+            let withoutMotionSmoothing = try PenkitPredictor(parameters: unsmoothed)
+            var before = BenchEntrant(name: "pk-before", kind: .penkit, compensation: .model)
+            before.tunedPenkit = withoutMotionSmoothing
+            var still = BenchEntrant(name: "pk-nosmth", kind: .penkit, compensation: .defaultChoice)
+            still.tunedPenkit = withoutMotionSmoothing
+            return [BenchEntrant(name: "pk-model", kind: .penkit, compensation: .model),
+                    BenchEntrant(name: "pk-invert", kind: .penkit, compensation: .invert),
+                    BenchEntrant(name: "pk-nocomp", kind: .penkit, compensation: .none),
+                    BenchEntrant(name: "pk-nolead", kind: .penkit, compensation: .defaultChoice, useLeadIn: false),
+                    still, before]
+        }
     }
 }

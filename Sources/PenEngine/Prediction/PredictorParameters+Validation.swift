@@ -1,0 +1,82 @@
+/// A predictor parameter out of its range: the message names it, its unit and the range allowed.
+public struct PredictorParametersError: Error, CustomStringConvertible, Equatable {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}
+
+extension PenkitPredictor.Parameters {
+    /// The longest any of the predictor's times may be: it predicts at most 50 ms ahead from
+    /// 32 samples, so a second of history, decay or smoothing is already far past anything useful.
+    public static let longestTime: Duration = .seconds(1)
+
+    /// These parameters, or the first one out of its range. Nothing is clamped later.
+    public func validated() throws(PredictorParametersError) -> Self {
+        let check = ParameterCheck(predictor: "penkit")
+        try check.time("window", window, longest: Self.longestTime)
+        try check.time("decay", decay, longest: Self.longestTime)
+        try check.time("smoothedDecay", smoothedDecay, longest: Self.longestTime)
+        try check.time("ramp", ramp, longest: Self.longestTime, allowZero: true)
+        try check.time("motionSmoothing", motionSmoothing, longest: Self.longestTime, allowZero: true)
+        try check.number("motionSmoothingSpeedMMPerSecond", motionSmoothingSpeedMMPerSecond, from: 0, to: 10_000, unit: " mm/s")
+        try check.number("tangentialGain", tangentialGain, from: 0, to: 1)
+        try check.number("turnGain", turnGain, from: 0, to: 1)
+        try check.number("maxTurnRadians", maxTurnRadians, from: 0, to: Double.pi, unit: " radians")
+        try check.number("travelGain", travelGain, from: 0, to: 1)
+        try check.number("attributeGain", attributeGain, from: 0, to: 1)
+        return self
+    }
+}
+
+extension KalmanPredictor.Parameters {
+    /// Bounds the sample counts, each of which sizes storage or a loop.
+    public static let largestCount = 1_000
+
+    /// These parameters, or the first one out of its range. Nothing is clamped later.
+    public func validated() throws(PredictorParametersError) -> Self {
+        let check = ParameterCheck(predictor: "kalman")
+        try check.number("processNoise", processNoise, over: 0)
+        try check.number("measurementNoise", measurementNoise, over: 0)
+        try check.count("minStableIterations", minStableIterations, from: 1, to: Self.largestCount)
+        try check.count("maxTimeSamples", maxTimeSamples, from: 2, to: Self.largestCount)
+        try check.number("accelerationWeight", accelerationWeight, from: 0, to: 1)
+        try check.number("jerkWeight", jerkWeight, from: 0, to: 1)
+        try check.count("desiredSampleCount", desiredSampleCount, from: 1, to: Self.largestCount)
+        try check.number("maxEstimationDistanceMM", maxEstimationDistanceMM, over: 0, unit: " mm")
+        try check.number("minTravelSpeedMMPerSecond", minTravelSpeedMMPerSecond, from: 0, to: 10_000, unit: " mm/s")
+        try check.number("maxTravelSpeedMMPerSecond", maxTravelSpeedMMPerSecond,
+                         from: minTravelSpeedMMPerSecond, to: 10_000, unit: " mm/s (from minTravelSpeedMMPerSecond)")
+        try check.number("maxLinearDeviationMM", maxLinearDeviationMM, over: 0, unit: " mm")
+        try check.number("baselineLinearityConfidence", baselineLinearityConfidence, from: 0, to: 1)
+        return self
+    }
+}
+
+/// The range checks the parameter types share; each error starts with the predictor and parameter name.
+private struct ParameterCheck {
+    let predictor: String
+
+    func time(_ name: String, _ value: Duration, longest: Duration, allowZero: Bool = false) throws(PredictorParametersError) {
+        guard value <= longest, allowZero ? value >= .zero : value > .zero else {
+            throw PredictorParametersError("\(predictor) \(name) must be \(allowZero ? "from 0" : "over 0") to \(longest), not \(value)")
+        }
+    }
+
+    func number(_ name: String, _ value: Double, from low: Double, to high: Double, unit: String = "") throws(PredictorParametersError) {
+        guard value.isFinite, (low...high).contains(value) else {
+            throw PredictorParametersError("\(predictor) \(name) must be from \(low) to \(high)\(unit), not \(value)")
+        }
+    }
+
+    /// A finite value strictly above `low`, with no upper bound of its own.
+    func number(_ name: String, _ value: Double, over low: Double, unit: String = "") throws(PredictorParametersError) {
+        guard value.isFinite, value > low else {
+            throw PredictorParametersError("\(predictor) \(name) must be a finite value over \(low)\(unit), not \(value)")
+        }
+    }
+
+    func count(_ name: String, _ value: Int, from low: Int, to high: Int) throws(PredictorParametersError) {
+        guard (low...high).contains(value) else {
+            throw PredictorParametersError("\(predictor) \(name) must be from \(low) to \(high), not \(value)")
+        }
+    }
+}

@@ -16,4 +16,13 @@ struct PadCapabilitiesTests {
         let pen = DeviceInfo(id: 1, name: "Wacom Intuos5 touch M Pen", vendor: 0x56a, product: 0x27, source: "/dev/input/event6")
         #expect(!json(pen).contains(#""pad""#))
     }
+
+    @Test func aClientReadsThePadBack() {
+        let pad = DeviceInfo(id: 2, name: "Pad", vendor: 0x56a, product: 0xb7, source: "/dev/input/event9",
+                             pad: PadCapabilities(buttons: 4, rings: 0, strips: 2, modes: [1]))
+        guard case .device(let change)? = PenMessage(line: DeviceChangeMessage(change: .added, device: pad).jsonLine()) else {
+            Issue.record("device did not decode"); return
+        }
+        #expect(change.device.pad == PadCapabilities(buttons: 4, rings: 0, strips: 2, modes: [1]))
+    }
 }

@@ -1,6 +1,6 @@
 /// What a tablet pad has, as libinput's tablet-pad API counts it: `"pad":{"buttons":N,"rings":N,"strips":N,"modes":[M…]}`
 /// in a device object. Present only for a device libinput gives the tablet-pad capability.
-public struct PadCapabilities: Sendable, Hashable {
+public struct PadCapabilities: Sendable, Hashable, Decodable {
     /// Buttons, numbered 0 ..< buttons as in `pad` messages.
     public var buttons: Int
     public var rings: Int

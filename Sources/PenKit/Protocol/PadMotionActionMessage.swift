@@ -86,20 +86,28 @@ public struct PadMotionActionMessage: Sendable, Hashable, WireMessage {
     }
 
     public func write(to w: inout JSONWriter) {
-        w.raw("{")
-        w.field("type", plain: "action")
-        w.field("action", plain: action)
-        w.field("device", device)
-        w.field("t", time)
-        w.key("source")
-        w.raw("{")
-        w.field("trigger", plain: trigger.name)
-        w.field("kind", plain: trigger.control.rawValue)
+        w.beginAction(action, device: device, time: time, trigger: trigger.name, kind: trigger.control.rawValue)
         w.field("number", trigger.number)
         w.field("direction", plain: trigger.direction)
         w.field("group", modeGroup)
         w.field("mode", mode)
         w.raw("}")
         w.raw("}")
+    }
+}
+
+extension JSONWriter {
+    /// An `action` message up to its source's `trigger` and `kind`; the caller adds the source's
+    /// other fields and closes both objects.
+    mutating func beginAction(_ action: String, device: Int, time: UInt64, trigger: String, kind: String) {
+        raw("{")
+        field("type", plain: "action")
+        field("action", plain: action)
+        field("device", device)
+        field("t", time)
+        key("source")
+        raw("{")
+        field("trigger", plain: trigger)
+        field("kind", plain: kind)
     }
 }

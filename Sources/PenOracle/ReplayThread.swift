@@ -5,9 +5,16 @@ import PenInputLinux
 /// Plays a uinput replay on its own thread, so the thread reading libinput never delays a
 /// frame and a frame never delays libinput. Completion is signalled on a pipe the
 /// reading thread can poll with its other descriptors.
+///
+/// Unchecked because the replay runs on a raw pthread, which the compiler cannot follow. Safe
+/// because each mutable part has one thread at a time: `player`, `start` and the two descriptors
+/// are set in init and never reassigned; `thread` is read and written only by the owner, in
+/// `launch()` and `join()`; `outcome` is written once by the replay thread and read by the owner
+/// only after `pthread_join`, which orders that write before the read; `player` (a class, not
+/// Sendable) is used only by the replay thread until the owner has joined it (LibinputOracle
+/// touches it only after `join()`); and `launch()` refuses to start a second thread while one is
+/// running.
 final class ReplayThread: @unchecked Sendable {
-    // Touched by the replay thread between start() and the eventfd signal, and by the
-    // owner only after join(): pthread_join orders the two.
     private let player: UinputPlayer
     private let start: UInt64
     private var outcome: Result<UinputPlayer.Report, Error>?
@@ -31,6 +38,7 @@ final class ReplayThread: @unchecked Sendable {
     }
 
     func launch() throws {
+        guard thread == nil else { throw UinputError("the replay thread is already running") }
         let context = Unmanaged.passRetained(self).toOpaque()
         var id = pthread_t()
         let rc = pthread_create(&id, nil, { raw in

@@ -53,7 +53,7 @@ struct CompareCommand: ParsableCommand {
             let inputs = try decodeForEngine(reference, options: options, speed: speed)
             var strokes: [Stroke] = []
             // the same engine set-up as `penkit replay --json` (ReplayMessages.swift)
-            EngineReplay(latePressure: nil, prediction: EnginePrediction.penkit(inputSmoothing: smoothing ? 4 : 1)).run(inputs) { message in
+            EngineReplay(latePressure: nil, prediction: EnginePrediction.penkit(smoothed: smoothing)).run(inputs) { message in
                 if case .stroke(let finalized) = message { strokes.append(finalized.stroke) }
             }
             expected = strokes

@@ -48,7 +48,7 @@ struct PredictBenchCommand: ParsableCommand {
 
     func parsedHorizons() throws -> [Double] {
         let values = horizons.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
-        let cap = PredictionConfiguration.horizonCap * 1000
+        let cap = PredictionConfiguration.horizonCapSeconds * 1000
         guard !values.isEmpty, values.allSatisfy({ $0 != nil && $0! > 0 && $0! <= cap }) else {
             throw ValidationError("--horizons takes milliseconds in (0, \(Int(cap))], e.g. 8,16,24,32")
         }
@@ -64,12 +64,12 @@ struct PredictBenchCommand: ParsableCommand {
         }
         guard !strokes.isEmpty else { throw RuntimeFailure("no \(hover ? "hover runs" : "strokes") of ≥ \(minFrames) frames in these traces") }
         // Hover is scored at the asked horizon too, not the live path's shorter one.
-        let configuration = PredictionConfiguration(hoverHorizonScale: 1, inputSmoothing: smoothing ? 4 : 1)
+        let configuration = try PredictionConfiguration(hoverHorizonScale: 1, inputSmoothing: smoothing ? 4 : 1)
         let benchmark = PredictionBenchmark(horizons: horizons, configuration: configuration)
         var entrants = BenchEntrant.standard
         // Without smoothing the compensations coincide: only the other variants differ.
         if variants { entrants += try BenchEntrant.penkitVariants.filter { smoothing || $0.compensation == .defaultChoice } }
-        let results = entrants.flatMap { benchmark.evaluate($0, strokes: strokes) }
+        let results = try entrants.flatMap { try benchmark.evaluate($0, strokes: strokes) }
         let frames = strokes.reduce(0) { $0 + $1.input.samples.count }
         if json {
             let report = PredictReport(traces: traces.map { ($0 as NSString).lastPathComponent }, strokes: strokes.count,

@@ -54,7 +54,7 @@ func writePredictionSVGs(strokes: [BenchStroke], benchmark: PredictionBenchmark,
         }
         func point(_ x: Double, _ y: Double) -> String { let (u, v) = coordinate(x, y); return "\(u),\(v)" }
         var body: [String] = []
-        for tip in benchmark.tips(BenchEntrant(name: "none", kind: .none, compensation: .none), stroke: stroke, horizon: horizon) {
+        for tip in try benchmark.tips(BenchEntrant(name: "none", kind: .none, compensation: .none), stroke: stroke, horizon: horizon) {
             let (x1, y1) = coordinate(tip.truth.x, tip.truth.y), (x2, y2) = coordinate(tip.tip.x, tip.tip.y)
             body.append("<line x1=\"\(x1)\" y1=\"\(y1)\" x2=\"\(x2)\" y2=\"\(y2)\" stroke=\"#bbb\" stroke-width=\"1\"/>")
         }
@@ -63,7 +63,7 @@ func writePredictionSVGs(strokes: [BenchStroke], benchmark: PredictionBenchmark,
         for (row, kind) in [PredictorKind.linear, .leastSquares, .kalman, .penkit].enumerated() {
             let color = colors[kind]!
             let entrant = BenchEntrant.standard.first { $0.kind == kind }!
-            let tips = benchmark.tips(entrant, stroke: stroke, horizon: horizon)
+            let tips = try benchmark.tips(entrant, stroke: stroke, horizon: horizon)
             body.append("<polyline fill=\"none\" stroke=\"\(color)\" stroke-width=\"1.2\" opacity=\"0.8\" points=\"\(tips.map { point($0.tip.x, $0.tip.y) }.joined(separator: " "))\"/>")
             legend.append("<text x=\"8\" y=\"\(36 + 18 * row)\" font-size=\"14\" fill=\"\(color)\">\(kind.rawValue)</text>")
         }

@@ -38,8 +38,8 @@ struct PredictCostCommand: ParsableCommand {
         guard frames > 0 else { throw RuntimeFailure("no strokes or hover runs in these traces") }
         // The live default: smoothed input, compensated as penkit's stage does; peers predict
         // the path they receive (as `bench predict` scores them), so they skip the compensation.
-        let configuration = PredictionConfiguration(horizon: horizon / 1000, inputSmoothing: 4)
-        let peers = PredictionConfiguration(horizon: horizon / 1000, inputSmoothing: 4, compensation: .none)
+        let configuration = try PredictionConfiguration(horizon: .milliseconds(horizon), inputSmoothing: 4)
+        let peers = try PredictionConfiguration(horizon: .milliseconds(horizon), inputSmoothing: 4, compensation: .none)
         print("frames per run: \(frames) (contact and hover), horizon \(Int(horizon)) ms, median of \(repeats) runs")
         print("predictor   ns/frame   predicted samples/frame")
         for kind in PredictorKind.allCases {
@@ -54,7 +54,7 @@ struct PredictCostCommand: ParsableCommand {
             row(kind.rawValue, nanos, perFrame)
         }
         // What the engine runs: the default predictor behind `AnyPredictor` (EnginePrediction.penkit).
-        let engine = measure(EnginePrediction.penkit(horizon: horizon / 1000).predictor, strokes, configuration)
+        let engine = measure(EnginePrediction(PenkitPredictor(), configuration: configuration).predictor, strokes, configuration)
         row("engine", engine.0, engine.1)
     }
 

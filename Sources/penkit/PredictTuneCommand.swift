@@ -47,16 +47,16 @@ struct PredictTuneCommand: ParsableCommand {
             perTrace.append(strokes)
         }
         guard perTrace.count >= 2 else { throw RuntimeFailure("leaving one trace out needs two traces with strokes of ≥ \(minFrames) frames") }
-        let configuration = PredictionConfiguration(hoverHorizonScale: 1, inputSmoothing: smoothing ? 4 : 1)
+        let configuration = try PredictionConfiguration(hoverHorizonScale: 1, inputSmoothing: smoothing ? 4 : 1)
         let benchmark = PredictionBenchmark(horizons: [0.016, 0.032], configuration: configuration)
-        func scores(_ entrant: BenchEntrant) -> [TuneScore] {
-            perTrace.map { TuneScore(benchmark.evaluate(entrant, strokes: $0)) }
+        func scores(_ entrant: BenchEntrant) throws -> [TuneScore] {
+            try perTrace.map { TuneScore(try benchmark.evaluate(entrant, strokes: $0)) }
         }
-        let kalman = scores(BenchEntrant(name: "kalman", kind: .kalman, compensation: .none))
-        let shipped = scores(BenchEntrant.standard.first { $0.kind == .penkit }!)
-        let before = scores(try BenchEntrant.penkitVariants.first { $0.name == "pk-before" }!)
+        let kalman = try scores(BenchEntrant(name: "kalman", kind: .kalman, compensation: .none))
+        let shipped = try scores(BenchEntrant.standard.first { $0.kind == .penkit }!)
+        let before = try scores(try BenchEntrant.penkitVariants.first { $0.name == "pk-before" }!)
         let candidates = try structural ? TuneCandidate.structuralGrid() : TuneCandidate.grid()
-        let table = candidates.map { scores($0.entrant) }
+        let table = try candidates.map { try scores($0.entrant) }
 
         func best(on traces: [Int]) -> Int {
             let limit = TuneScore.pooled(traces.map { kalman[$0] }).jitter16

@@ -107,7 +107,7 @@ final class Daemon: Sendable {
             // The default 50 µs timer slack would be added to every paced replay frame and to
             // libinput's timers; this thread sleeps rarely and briefly, so exact wake-ups cost nothing.
             _ = penkit_set_timer_slack_ns(1)
-            var pipeline = MessagePipeline(prediction: EnginePrediction.penkit(inputSmoothing: smoothed ? 4 : 1),
+            var pipeline = MessagePipeline(prediction: EnginePrediction.penkit(smoothed: smoothed),
                                            journal: journal.journal, afterSeq: journal.lastSeq,
                                            afterStroke: journal.lastStrokeID, inks: inks, tablets: tablets,
                                            variants: hub.predictionVariants, actions: actions, pressure: hub.pressureInbox)

@@ -254,10 +254,10 @@ private struct CountingPredictor: Predictor {
     }
 }
 
-@Test func predictorSeamFillsFramesFromEachFramesOwnSample() {
+@Test func predictorSeamFillsFramesFromEachFramesOwnSample() throws {
     // No hover predictions (scale 0), so contact frames alone carry them; the horizon is
     // shorter than the shortest report interval the stage believes (1 ms): one, at the horizon.
-    let configuration = PredictionConfiguration(horizon: 0.0005, hoverHorizonScale: 0)
+    let configuration = try PredictionConfiguration(horizon: .microseconds(500), hoverHorizonScale: 0)
     var engine = StrokeEngine(prediction: EnginePrediction(CountingPredictor(), configuration: configuration))
     let out = run(strokeEvents(start: 0, frames: 2), engine: &engine)
     for f in out.frames {

@@ -15,15 +15,15 @@ private func uniformStroke(count: Int, interval: UInt64 = 4_000, start: UInt64 =
     }
 }
 
-private func stage(_ kind: PredictorKind, horizon: Double = 0.016) -> PredictionStage<AnyPredictor> {
-    PredictionStage(predictor: AnyPredictor(kind.make()), configuration: PredictionConfiguration(horizon: horizon))
+private func stage(_ kind: PredictorKind, horizon: Duration = .milliseconds(16)) throws -> PredictionStage<AnyPredictor> {
+    PredictionStage(predictor: AnyPredictor(kind.make()), configuration: try PredictionConfiguration(horizon: horizon))
 }
 
 @Suite("Prediction contracts")
 struct PredictionContractTests {
     @Test("predictions are spaced at the report interval, the last exactly at the horizon", arguments: PredictorKind.allCases)
-    func spacing(kind: PredictorKind) {
-        var s = stage(kind, horizon: 0.016)
+    func spacing(kind: PredictorKind) throws {
+        var s = try stage(kind)
         for sample in uniformStroke(count: 30, interval: 5_000) { s.add(sample) }
         let newest = uniformStroke(count: 30, interval: 5_000).last!.time
         // 5 ms reports, 16 ms horizon: 5, 10 and 15 ms ahead, then the horizon itself.
@@ -33,9 +33,11 @@ struct PredictionContractTests {
     }
 
     @Test("the horizon is capped at 50 ms", arguments: PredictorKind.allCases)
-    func horizonCap(kind: PredictorKind) {
-        var s = stage(kind, horizon: 0.5)
-        #expect(s.configuration.horizon == 0.050)
+    func horizonCap(kind: PredictorKind) throws {
+        // A configured horizon past the cap is refused where it is made, not capped.
+        #expect(throws: PredictorParametersError.self) { try stage(kind, horizon: .milliseconds(500)) }
+        var s = try stage(kind, horizon: .milliseconds(50))
+        #expect(s.configuration.horizon == .milliseconds(50))
         let samples = uniformStroke(count: 30, interval: 4_000)
         for sample in samples { s.add(sample, horizon: 0.2) }
         // 4, 8, … 48 ms, then 50.
@@ -44,10 +46,10 @@ struct PredictionContractTests {
     }
 
     @Test("nothing is predicted past a predicted lift", arguments: PredictorKind.allCases)
-    func noPredictionPastLift(kind: PredictorKind) {
+    func noPredictionPastLift(kind: PredictorKind) throws {
         // Pressure falls 0.04 per 4 ms report to 0.06: a linear trend crosses zero within 8 ms.
         let samples = uniformStroke(count: 20, interval: 4_000) { i in 0.06 + 0.04 * Double(19 - i) }
-        var s = stage(kind, horizon: 0.016)
+        var s = try stage(kind)
         for sample in samples { s.add(sample) }
         #expect(s.predictions.allSatisfy { $0.pressure >= s.configuration.liftPressure })
         // Holding the last force never predicts a lift; every other predictor must.
@@ -58,9 +60,9 @@ struct PredictionContractTests {
     }
 
     @Test("the linear predictor stops exactly one report before the lift")
-    func linearLiftIsExact() {
+    func linearLiftIsExact() throws {
         let samples = uniformStroke(count: 20, interval: 4_000) { i in 0.06 + 0.04 * Double(19 - i) }
-        var s = stage(.linear, horizon: 0.016)
+        var s = try stage(.linear)
         for sample in samples { s.add(sample) }
         // 4 ms ahead: 0.02 (kept); 8 ms ahead: −0.02, a lift.
         #expect(s.predictions.count == 1)
@@ -68,8 +70,8 @@ struct PredictionContractTests {
     }
 
     @Test("a gap over 20 ms starts afresh", arguments: PredictorKind.allCases)
-    func resetAfterGap(kind: PredictorKind) {
-        var s = stage(kind)
+    func resetAfterGap(kind: PredictorKind) throws {
+        var s = try stage(kind)
         let before = uniformStroke(count: 20, interval: 4_000)
         for sample in before { s.add(sample) }
         #expect(!s.predictions.isEmpty || kind == .none)
@@ -84,8 +86,8 @@ struct PredictionContractTests {
     }
 
     @Test("a gap of 20 ms or less keeps the history")
-    func noResetWithinGap() {
-        var s = stage(.linear)
+    func noResetWithinGap() throws {
+        var s = try stage(.linear)
         let before = uniformStroke(count: 10, interval: 4_000)
         for sample in before { s.add(sample) }
         var next = before.last!
@@ -97,8 +99,8 @@ struct PredictionContractTests {
     }
 
     @Test("after a reset only new samples count")
-    func resetForgetsOldMotion() {
-        var s = stage(.linear)
+    func resetForgetsOldMotion() throws {
+        var s = try stage(.linear)
         for sample in uniformStroke(count: 10, interval: 4_000, velocity: 100) { s.add(sample) }
         // A new stroke 50 ms later moving at −50 mm/s along x from x = 100.
         let start: UInt64 = 2_000_000
@@ -110,8 +112,8 @@ struct PredictionContractTests {
     }
 
     @Test("a change of contact starts a predictor afresh unless it carries the motion over")
-    func resetOnContactChange() {
-        var s = stage(.linear)
+    func resetOnContactChange() throws {
+        var s = try stage(.linear)
         for sample in uniformStroke(count: 10, interval: 4_000) { s.add(sample) }
         var hover = uniformStroke(count: 11, interval: 4_000).last!
         hover.touching = false
@@ -121,8 +123,8 @@ struct PredictionContractTests {
     }
 
     @Test("hover predicts a shorter horizon, marked not touching")
-    func hoverHorizon() {
-        var s = stage(.linear, horizon: 0.016)
+    func hoverHorizon() throws {
+        var s = try stage(.linear)
         for sample in uniformStroke(count: 10, interval: 4_000, touching: false) { s.add(sample) }
         // Half of 16 ms at 4 ms reports.
         #expect(s.predictions.count == 2)
@@ -130,25 +132,25 @@ struct PredictionContractTests {
     }
 
     @Test("the same input gives the same predictions", arguments: PredictorKind.allCases)
-    func deterministic(kind: PredictorKind) {
+    func deterministic(kind: PredictorKind) throws {
         let samples = (0..<60).map { i -> PredictionSample in
             let t = Double(i) * 0.005
             return PredictionSample(time: 5_000_000 + UInt64(i) * 5_000 + UInt64((i * 7919) % 3) * 1_000,
                                     x: 30 + 20 * cos(t * 9), y: 40 + 15 * sin(t * 13),
                                     pressure: 0.3 + 0.2 * sin(t * 5), azimuth: 1 + t, altitude: 1, touching: true)
         }
-        func run() -> [[PredictionSample]] {
-            var s = stage(kind)
+        func run() throws -> [[PredictionSample]] {
+            var s = try stage(kind)
             return samples.map { s.add($0); return s.predictions }
         }
-        let first = run()
-        #expect(first == run())
+        let first = try run()
+        #expect(try first == run())
         #expect(first.contains { !$0.isEmpty } || kind == .none)
     }
 
     @Test("real samples are never marked predicted")
-    func realSamplesStayReal() {
-        var s = stage(.linear)
+    func realSamplesStayReal() throws {
+        var s = try stage(.linear)
         var sample = uniformStroke(count: 1).first!
         sample.predicted = true
         s.add(sample)
@@ -159,8 +161,8 @@ struct PredictionContractTests {
 @Suite("Prediction through the engine's seam")
 struct EnginePredictionTests {
     @Test("contact frames get predicted samples at the report interval, with force and angles")
-    func framePredictions() {
-        var seam = EnginePrediction.penkit(horizon: 0.016, inputSmoothing: 1)
+    func framePredictions() throws {
+        var seam = EnginePrediction.penkit(smoothed: false)
         var newest = Sample(time: 0, x: 0, y: 0)
         var last: [Sample] = []
         for i in 0..<20 {

@@ -34,9 +34,9 @@ private func constantVelocityStroke(count: Int) -> (truth: (UInt64) -> SIMD2<Dou
 }
 
 private func run(_ kind: PredictorKind, compensation: SmoothingCompensation,
-                 on samples: [PredictionSample]) -> PredictionStage<AnyPredictor> {
-    var stage = PredictionStage(predictor: AnyPredictor(kind.make()), configuration: PredictionConfiguration(
-        horizon: 0.016, inputSmoothing: 4, compensation: compensation))
+                 on samples: [PredictionSample]) throws -> PredictionStage<AnyPredictor> {
+    var stage = PredictionStage(predictor: AnyPredictor(kind.make()), configuration: try PredictionConfiguration(
+        inputSmoothing: 4, compensation: compensation))
     for sample in samples { stage.add(sample) }
     return stage
 }
@@ -51,7 +51,7 @@ struct PredictionSmoothingTests {
         var parameters = PenkitPredictor.Parameters()
         parameters.travelGain = 1
         var stage = PredictionStage(predictor: try PenkitPredictor(parameters: parameters), configuration:
-            PredictionConfiguration(horizon: 0.016, inputSmoothing: 4, compensation: compensation))
+            try PredictionConfiguration(inputSmoothing: 4, compensation: compensation))
         for sample in samples { stage.add(sample) }
         let tip = stage.predictions.last!
         #expect(tip.time == samples.last!.time + 16_000)
@@ -59,7 +59,7 @@ struct PredictionSmoothingTests {
         #expect(distance(tip.x - real[0], tip.y - real[1]) < 0.05)
         // Without compensation the same predictor is about 1.5 reports (0.8 mm) behind.
         var lagging = PredictionStage(predictor: try PenkitPredictor(parameters: parameters), configuration:
-            PredictionConfiguration(horizon: 0.016, inputSmoothing: 4, compensation: .none))
+            try PredictionConfiguration(inputSmoothing: 4, compensation: .none))
         for sample in samples { lagging.add(sample) }
         let late = lagging.predictions.last!
         #expect(distance(late.x - real[0], late.y - real[1]) > 0.5)
@@ -67,9 +67,9 @@ struct PredictionSmoothingTests {
 
     @Test("penkit's default predictor with the smoothing compensated stays on the real line",
           arguments: [SmoothingCompensation.invert, .model, .blend])
-    func penkitOnTheRealLine(compensation: SmoothingCompensation) {
+    func penkitOnTheRealLine(compensation: SmoothingCompensation) throws {
         let (truth, samples) = constantVelocityStroke(count: 40)
-        let stage = run(.penkit, compensation: compensation, on: samples)
+        let stage = try run(.penkit, compensation: compensation, on: samples)
         let tip = stage.predictions.last!
         let real = truth(tip.time)
         let speed = distance(100, 37)
@@ -83,7 +83,7 @@ struct PredictionSmoothingTests {
     }
 
     @Test("the recovered raw positions are libinput's input to within the rounding of a few device units")
-    func inversionRecoversRaw() {
+    func inversionRecoversRaw() throws {
         let (truth, samples) = constantVelocityStroke(count: 40)
         var inverse = SmoothingInverse(window: 4)
         for sample in samples {
@@ -100,12 +100,13 @@ struct PredictionSmoothingTests {
 struct PredictionReachTests {
     @Test("the last predicted sample lies exactly at t0 + h on every frame not cut by a predicted lift",
           arguments: PredictorKind.allCases)
-    func reach(kind: PredictorKind) {
+    func reach(kind: PredictorKind) throws {
         // Reports 8.001 ms apart (half of them reached only 8 ms before) and USB-jittered ones.
         for intervals in [[8_001], [3_000, 8_000], [5_000]] as [[UInt64]] {
-            for horizon in [0.008, 0.016, 0.024, 0.032, 0.050] {
+            for horizonMs in [8, 16, 24, 32, 50] {
+                let horizon = Duration.milliseconds(horizonMs)
                 var stage = PredictionStage(predictor: AnyPredictor(kind.make()),
-                                            configuration: PredictionConfiguration(horizon: horizon))
+                                            configuration: try PredictionConfiguration(horizon: horizon))
                 var time: UInt64 = 1_000_000
                 for i in 0..<60 {
                     time += intervals[i % intervals.count]
@@ -113,7 +114,7 @@ struct PredictionReachTests {
                     stage.add(PredictionSample(time: time, x: 50 + 20 * cos(t * 7), y: 40 + 20 * sin(t * 7),
                                                pressure: 0.4 + 0.2 * sin(t * 3)))
                     if stage.cutByLift { continue }
-                    #expect(stage.predictions.last?.time == time + UInt64((horizon * 1e6).rounded()))
+                    #expect(stage.predictions.last?.time == time + UInt64(horizonMs) * 1_000)
                 }
             }
         }
@@ -134,7 +135,7 @@ private func penEvent(_ kind: TabletEvent.Kind, _ time: UInt64, state: TabletEve
 }
 
 private func firstContactFrame(hoverFrames: Int) -> Frame? {
-    var engine = StrokeEngine(prediction: EnginePrediction.penkit(horizon: 0.016, inputSmoothing: 1))
+    var engine = StrokeEngine(prediction: EnginePrediction.penkit(smoothed: false))
     var out: [EngineMessage] = []
     let x = { (time: UInt64) in 10 + 100 * (Double(time) - 1_000_000) * 1e-6 }
     // Without hover, the pen comes into proximity already touching: one frame, as libinput reports it.

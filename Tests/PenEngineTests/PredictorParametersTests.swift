@@ -14,10 +14,23 @@ struct BadParameter<Parameters: Sendable>: Sendable, CustomTestStringConvertible
     }
 
     var testDescription: String { "\(name) \(value)" }
+
+    /// What making a predictor from `defaults` with this one value changed throws; nil if it is accepted.
+    func error(from defaults: Parameters,
+               making make: (Parameters) throws(PredictorParametersError) -> Void) -> PredictorParametersError? {
+        var parameters = defaults
+        apply(&parameters)
+        do throws(PredictorParametersError) {
+            try make(parameters)
+            return nil
+        } catch {
+            return error
+        }
+    }
 }
 
-/// Predictor parameters are checked once, where a predictor is made: each out-of-range value
-/// is refused with its name, never clamped later; the shipped defaults pass.
+/// Predictor parameters and prediction settings are checked once, where they are made: each
+/// out-of-range value is refused with its name, never clamped later; the shipped defaults pass.
 @Suite struct PredictorParametersTests {
     @Test func penkitDefaultsAreValid() throws {
         let parameters = try PenkitPredictor.Parameters().validated()
@@ -51,13 +64,8 @@ struct BadParameter<Parameters: Sendable>: Sendable, CustomTestStringConvertible
 
     @Test(arguments: badPenkit)
     func anOutOfRangePenkitParameterIsRefusedByName(bad: BadParameter<PenkitPredictor.Parameters>) {
-        var parameters = PenkitPredictor.Parameters()
-        bad.apply(&parameters)
-        #expect {
-            _ = try PenkitPredictor(parameters: parameters)
-        } throws: { error in
-            "\(error)".hasPrefix("penkit \(bad.name) must be ")
-        }
+        let error = bad.error(from: .init()) { p throws(PredictorParametersError) in _ = try PenkitPredictor(parameters: p) }
+        #expect(error?.description.hasPrefix("penkit \(bad.name) must be ") == true, "\(String(describing: error))")
     }
 
     static let badKalman: [BadParameter<KalmanPredictor.Parameters>] = [
@@ -78,16 +86,41 @@ struct BadParameter<Parameters: Sendable>: Sendable, CustomTestStringConvertible
 
     @Test(arguments: badKalman)
     func anOutOfRangeKalmanParameterIsRefusedByName(bad: BadParameter<KalmanPredictor.Parameters>) {
-        var parameters = KalmanPredictor.Parameters()
-        bad.apply(&parameters)
+        let error = bad.error(from: .init()) { p throws(PredictorParametersError) in _ = try KalmanPredictor(parameters: p) }
+        #expect(error?.description.hasPrefix("kalman \(bad.name) must be ") == true, "\(String(describing: error))")
+    }
+
+    @Test func theLiveSettingsAreValid() throws {
+        #expect(try PredictionConfiguration() == .standard())
+        #expect(try PredictionConfiguration(inputSmoothing: 4) == .standard(smoothed: true))
+        #expect(PredictionConfiguration.standard().horizon == .milliseconds(16))
+    }
+
+    /// Each setting of `PredictionConfiguration` set out of its range, the rest at their defaults.
+    @Test(arguments: [("horizon", "80 ms"), ("horizon", "-1 ms"), ("gapReset", "0"), ("gapReset", "11 s"),
+                      ("liftPressure", "1.5"), ("hoverHorizonScale", "nan"), ("inputSmoothing", "0"),
+                      ("inputSmoothing", "17"), ("blendWeight", "-0.5")])
+    func anOutOfRangePredictionSettingIsRefusedByName(name: String, value: String) {
         #expect {
-            _ = try KalmanPredictor(parameters: parameters)
+            switch (name, value) {
+            case ("horizon", "80 ms"): _ = try PredictionConfiguration(horizon: .milliseconds(80))
+            case ("horizon", _): _ = try PredictionConfiguration(horizon: .milliseconds(-1))
+            case ("gapReset", "0"): _ = try PredictionConfiguration(gapReset: .zero)
+            case ("gapReset", _): _ = try PredictionConfiguration(gapReset: .seconds(11))
+            case ("liftPressure", _): _ = try PredictionConfiguration(liftPressure: 1.5)
+            case ("hoverHorizonScale", _): _ = try PredictionConfiguration(hoverHorizonScale: .nan)
+            case ("inputSmoothing", "0"): _ = try PredictionConfiguration(inputSmoothing: 0)
+            case ("inputSmoothing", _): _ = try PredictionConfiguration(inputSmoothing: 17)
+            default: _ = try PredictionConfiguration(blendWeight: -0.5)
+            }
         } throws: { error in
-            "\(error)".hasPrefix("kalman \(bad.name) must be ")
+            "\(error)".hasPrefix("prediction \(name) must be ")
         }
     }
 
     @Test func theBoundsThemselvesAreAccepted() throws {
+        #expect(try PredictionConfiguration(horizon: .milliseconds(50)).horizon == .milliseconds(50))
+        #expect(try PredictionConfiguration(horizon: .zero, hoverHorizonScale: 1, inputSmoothing: 16).inputSmoothing == 16)
         var parameters = PenkitPredictor.Parameters()
         parameters.ramp = .zero
         parameters.motionSmoothing = .zero
@@ -102,6 +135,9 @@ struct BadParameter<Parameters: Sendable>: Sendable, CustomTestStringConvertible
         parameters.decay = .zero
         #expect(throws: PredictorParametersError("penkit decay must be over 0 to 1.0 seconds, not 0.0 seconds")) {
             try parameters.validated()
+        }
+        #expect(throws: PredictorParametersError("prediction horizon must be from 0 to 0.05 seconds, not 0.08 seconds")) {
+            try PredictionConfiguration(horizon: .milliseconds(80))
         }
     }
 

@@ -138,7 +138,7 @@ import Testing
     /// frames (of a drag) look further ahead, and nothing is predicted into the past.
     @Test func hoverFramesArePredictedAtHalfTheHorizon() throws {
         let horizon: UInt64 = 16_000
-        let replay = EngineReplay(prediction: EnginePrediction.penkit(horizon: Double(horizon) / 1e6))
+        let replay = EngineReplay(prediction: EnginePrediction(PenkitPredictor(), configuration: try PredictionConfiguration(horizon: .microseconds(horizon), inputSmoothing: 4)))
         let frames = replay.messages(try Traces.inputs("wacom-intuos4-6x9-stylus-hover.evemu")).frames
         let hover = frames.filter { $0.stroke == nil }
         let predictedHover = hover.filter { !$0.predicted.isEmpty }

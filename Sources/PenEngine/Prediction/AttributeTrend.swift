@@ -20,17 +20,19 @@ enum AttributeTrend {
         result.azimuth = azimuth
     }
 
-    /// The newest sample at least `span` seconds older than the newest, or the oldest held,
+    /// How far back (µs) the trend reaches: every predictor's force and angles follow the last 8 ms.
+    static let spanMicros: UInt64 = 8_000
+
+    /// The newest sample at least `spanMicros` older than the newest, or the oldest held,
     /// among those with the newest's contact state (force jumps at pen-down).
-    static func reference(in history: SampleHistory, span: Double) -> PredictionSample? {
+    static func reference(in history: SampleHistory) -> PredictionSample? {
         guard history.count >= 2 else { return nil }
         let newest = history[fromEnd: 0]
-        let spanMicros = UInt64(span * 1e6)
         var oldest: PredictionSample?
         for i in 1..<history.count {
             let sample = history[fromEnd: i]
             if sample.touching != newest.touching { break }
-            if newest.time - sample.time >= spanMicros { return sample }
+            if newest.time - sample.time >= Self.spanMicros { return sample }
             oldest = sample
         }
         return oldest

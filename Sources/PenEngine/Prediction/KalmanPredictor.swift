@@ -87,14 +87,10 @@ public struct KalmanPredictor: Predictor {
     private var history: SampleHistory
 
     /// The filter with ink-stroke-modeler's parameters (its defaults are checked by a test).
-    public init() {
-        self.init(checked: Parameters())
-    }
+    public init() { self.init(checked: Parameters()) }
 
     /// The filter with other parameters, or the first one out of its range.
-    public init(parameters: Parameters) throws(PredictorParametersError) {
-        self.init(checked: try parameters.validated())
-    }
+    public init(parameters: Parameters) throws(PredictorParametersError) { self.init(checked: try parameters.validated()) }
 
     private init(checked parameters: Parameters) {
         self.parameters = parameters
@@ -140,7 +136,7 @@ public struct KalmanPredictor: Predictor {
         result.x = Self.cubic(sx, dt)
         result.y = Self.cubic(sy, dt)
         AttributeTrend.extrapolate(&result, newest: newest,
-                                   reference: AttributeTrend.reference(in: history, span: 0.008), by: dt)
+                                   reference: AttributeTrend.reference(in: history), by: dt)
         return result
     }
 

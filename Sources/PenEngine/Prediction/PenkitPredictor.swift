@@ -117,7 +117,7 @@ public struct PenkitPredictor: Predictor {
         let decay = sample.smoothingWindow > 1 ? seconds.smoothedDecay : seconds.decay
         fit = PolynomialFit.fit(history, maxSamples: history.capacity, window: seconds.window, degree: 2,
                                 uniformTime: parameters.uniformTime, weight: { age in exp(-age / decay) })
-        attributeReference = AttributeTrend.reference(in: history, span: 0.008)
+        attributeReference = AttributeTrend.reference(in: history)
         smoothMotion(at: sample.time)
     }
 

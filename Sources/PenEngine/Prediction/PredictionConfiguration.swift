@@ -1,34 +1,84 @@
-/// What the live path asks of prediction, validated once here.
+/// What the live path asks of prediction. Made only through the throwing `init`, which refuses
+/// the first setting out of its range by name, or as `standard(smoothed:)`: nothing is clamped later.
 public struct PredictionConfiguration: Sendable, Hashable {
     /// The longest horizon any frame may predict: beyond this, predictions mislead more than help.
-    public static let horizonCap = 0.050
-    /// Seconds ahead to predict on each frame (capped at `horizonCap`); the horizon whose
-    /// predictions are scored to learn the expected error.
-    public private(set) var horizon: Double
-    /// An input gap longer than this (s) starts the predictor afresh, as Chromium does.
-    public private(set) var gapReset: Double
+    public static let horizonCap: Duration = .milliseconds(50)
+    /// `horizonCap` in seconds, for the per-frame cap on a requested horizon.
+    public static let horizonCapSeconds = horizonCap.inSeconds
+    /// The longest `gapReset`: input 10 s apart is not one motion.
+    public static let longestGapReset: Duration = .seconds(10)
+    /// The most raw positions an input filter may average into one (libinput's: 4).
+    public static let largestInputSmoothing = 16
+
+    /// How far ahead to predict on each frame; the horizon whose predictions are scored to learn
+    /// the expected error.
+    public let horizon: Duration
+    /// An input gap longer than this starts the predictor afresh, as Chromium does.
+    public let gapReset: Duration
     /// A predicted force below this while touching is a predicted lift: nothing is predicted past it.
-    public private(set) var liftPressure: Double
+    public let liftPressure: Double
     /// Share of the horizon predicted while hovering, where motion is less purposeful.
-    public private(set) var hoverHorizonScale: Double
+    public let hoverHorizonScale: Double
     /// How many raw positions libinput averages into each reported one: 4 by default, 1 when
     /// its smoothing is off (the quirk AttrTabletSmoothing=0, or `--no-smoothing` replays).
-    public private(set) var inputSmoothing: Int
+    public let inputSmoothing: Int
     /// How predictions undo that smoothing to aim at the real pen.
-    public var compensation: SmoothingCompensation
+    public let compensation: SmoothingCompensation
     /// With `.blend`, the share of the prediction from the inverted path (the rest: the modelled one).
-    public var blendWeight = Self.defaultBlendWeight
+    public let blendWeight: Double
+    /// The live path's settings, each in one place: `init`'s defaults and `standard(smoothed:)`.
+    public static let defaultHorizon: Duration = .milliseconds(16)
+    public static let defaultGapReset: Duration = .milliseconds(20)
+    public static let defaultLiftPressure = 0.01
+    public static let defaultHoverHorizonScale = 0.5
     public static let defaultBlendWeight = 0.5
+    /// libinput's smoothing window when it smooths (its default), and when it does not.
+    public static let libinputSmoothing = 4, noSmoothing = 1
 
-    public init(horizon: Double = 0.016, gapReset: Double = 0.020, liftPressure: Double = 0.01,
-                hoverHorizonScale: Double = 0.5, inputSmoothing: Int = 1,
-                compensation: SmoothingCompensation = .defaultChoice) {
-        self.horizon = clamp(horizon.isFinite ? horizon : 0, 0, Self.horizonCap)
-        // Out-of-range values fall back to sane ones rather than trapping on the hot path.
-        self.gapReset = gapReset.isFinite && gapReset > 0 ? min(gapReset, 10) : 0.020
-        self.liftPressure = liftPressure.isFinite ? liftPressure : 0.01
-        self.hoverHorizonScale = hoverHorizonScale.isFinite ? clamp(hoverHorizonScale, 0, 1) : 0.5
-        self.inputSmoothing = min(max(inputSmoothing, 1), 16)
+    /// `horizon` in seconds and `gapReset` in µs, converted once here: the per-sample path
+    /// does no `Duration` arithmetic.
+    let horizonSeconds: Double
+    let gapResetMicros: UInt64
+
+    /// These settings, or the first one out of its range.
+    public init(horizon: Duration = Self.defaultHorizon, gapReset: Duration = Self.defaultGapReset,
+                liftPressure: Double = Self.defaultLiftPressure, hoverHorizonScale: Double = Self.defaultHoverHorizonScale,
+                inputSmoothing: Int = Self.noSmoothing, compensation: SmoothingCompensation = .defaultChoice,
+                blendWeight: Double = Self.defaultBlendWeight) throws(PredictorParametersError) {
+        let check = ParameterCheck(owner: "prediction")
+        try check.time("horizon", horizon, longest: Self.horizonCap, allowZero: true)
+        try check.time("gapReset", gapReset, longest: Self.longestGapReset)
+        try check.number("liftPressure", liftPressure, from: 0, to: 1)
+        try check.number("hoverHorizonScale", hoverHorizonScale, from: 0, to: 1)
+        try check.count("inputSmoothing", inputSmoothing, from: 1, to: Self.largestInputSmoothing)
+        try check.number("blendWeight", blendWeight, from: 0, to: 1)
+        self.init(checked: horizon, gapReset, liftPressure, hoverHorizonScale, inputSmoothing, compensation, blendWeight)
+    }
+
+    /// The live path's settings, for input libinput smoothed over its 4 samples or not smoothed.
+    public static func standard(smoothed: Bool = false) -> Self {
+        Self(checked: defaultHorizon, defaultGapReset, defaultLiftPressure, defaultHoverHorizonScale,
+             smoothed ? libinputSmoothing : noSmoothing, .defaultChoice, defaultBlendWeight)
+    }
+
+    private init(checked horizon: Duration, _ gapReset: Duration, _ liftPressure: Double, _ hoverHorizonScale: Double,
+                 _ inputSmoothing: Int, _ compensation: SmoothingCompensation, _ blendWeight: Double) {
+        self.horizon = horizon
+        self.gapReset = gapReset
+        self.liftPressure = liftPressure
+        self.hoverHorizonScale = hoverHorizonScale
+        self.inputSmoothing = inputSmoothing
         self.compensation = compensation
+        self.blendWeight = blendWeight
+        horizonSeconds = horizon.inSeconds
+        gapResetMicros = gapReset.wholeMicroseconds
+    }
+
+    /// The same settings predicting `horizon` ahead, with another compensation and blend weight
+    /// (the benchmark's entrants), or the first setting out of its range.
+    public func with(horizon: Duration, compensation: SmoothingCompensation,
+                     blendWeight: Double) throws(PredictorParametersError) -> Self {
+        try Self(horizon: horizon, gapReset: gapReset, liftPressure: liftPressure, hoverHorizonScale: hoverHorizonScale,
+                 inputSmoothing: inputSmoothing, compensation: compensation, blendWeight: blendWeight)
     }
 }

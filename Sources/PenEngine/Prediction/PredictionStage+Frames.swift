@@ -6,14 +6,14 @@ import PenKit
 public typealias EnginePrediction = PredictionStage<AnyPredictor>
 
 extension PredictionStage where P == AnyPredictor {
-    public init(_ predictor: any Predictor, configuration: PredictionConfiguration = .init()) {
+    public init(_ predictor: any Predictor, configuration: PredictionConfiguration = .standard()) {
         self.init(predictor: AnyPredictor(predictor), configuration: configuration)
     }
 
-    /// penkit's default: its own predictor at the configured horizon (16 ms unless set), for
-    /// input that libinput smoothed over `inputSmoothing` samples (4: its default; 1: off).
-    public static func penkit(horizon: Double = 0.016, inputSmoothing: Int = 4) -> Self {
-        Self(PenkitPredictor(), configuration: PredictionConfiguration(horizon: horizon, inputSmoothing: inputSmoothing))
+    /// penkit's default: its own predictor with the live path's settings (a 16 ms horizon), for
+    /// input that libinput smoothed over its 4 samples (its default) or did not smooth.
+    public static func penkit(smoothed: Bool = true) -> Self {
+        Self(PenkitPredictor(), configuration: .standard(smoothed: smoothed))
     }
 }
 

@@ -9,7 +9,7 @@ public struct PredictionStage<P: Predictor>: Sendable {
     public private(set) var predictor: P
     /// A second copy of the predictor fed the inverted raw path, for `.blend` only.
     private var invertedPredictor: P
-    public var configuration: PredictionConfiguration
+    public let configuration: PredictionConfiguration
     /// The predicted samples for the newest real sample; replaced by the next one.
     public private(set) var predictions: [PredictionSample] = []
     /// Expected distance (mm) between the last predicted sample and the real pen at its time,
@@ -30,13 +30,13 @@ public struct PredictionStage<P: Predictor>: Sendable {
     /// `predictions` as the engine's samples (PredictionStage+Frames), reused frame to frame.
     var frameSamples: [Sample] = []
 
-    public init(predictor: P, configuration: PredictionConfiguration = .init()) {
+    public init(predictor: P, configuration: PredictionConfiguration = .standard()) {
         self.predictor = predictor
         invertedPredictor = predictor
         self.configuration = configuration
         inverse = SmoothingInverse(window: configuration.inputSmoothing)
         // Enough for the cap at the shortest interval ReportInterval admits, plus the horizon's own.
-        predictions.reserveCapacity(Int(PredictionConfiguration.horizonCap / ReportInterval.minimum) + 2)
+        predictions.reserveCapacity(Int(PredictionConfiguration.horizonCapSeconds / ReportInterval.minimum) + 2)
         frameSamples.reserveCapacity(predictions.capacity)
     }
 
@@ -63,16 +63,15 @@ public struct PredictionStage<P: Predictor>: Sendable {
     /// Takes a real sample and refreshes `predictions` for it.
     public mutating func add(_ sample: PredictionSample, horizon: Double? = nil) {
         receive(sample)
-        refreshPredictions(horizon: horizon ?? configuration.horizon)
+        refreshPredictions(horizon: horizon ?? configuration.horizonSeconds)
     }
 
     /// Takes a real sample without predicting.
     public mutating func receive(_ sample: PredictionSample) {
         if let previous = newest {
-            let gapMicros = UInt64(configuration.gapReset * 1e6)
             if sample.time <= previous.time {
                 reset()
-            } else if sample.time - previous.time > gapMicros {
+            } else if sample.time - previous.time > configuration.gapResetMicros {
                 // libinput keeps its smoothing history across a gap; only the motion is stale.
                 predictor.reset()
                 invertedPredictor.reset()
@@ -118,7 +117,7 @@ public struct PredictionStage<P: Predictor>: Sendable {
     /// The horizon (s) this frame will predict: capped, and shortened while hovering.
     public func effectiveHorizon(_ requested: Double) -> Double {
         guard let newest else { return 0 }
-        var horizon = clamp(requested.isFinite ? requested : 0, 0, PredictionConfiguration.horizonCap)
+        var horizon = clamp(requested.isFinite ? requested : 0, 0, PredictionConfiguration.horizonCapSeconds)
         if !newest.touching { horizon *= configuration.hoverHorizonScale }
         return horizon
     }
@@ -156,7 +155,7 @@ public struct PredictionStage<P: Predictor>: Sendable {
         }
         let tip = predictions.last ?? reference
         let travel = distance(tip.x - reference.x, tip.y - reference.y)
-        let scored = abs(requested - configuration.horizon) < 1e-9
+        let scored = abs(requested - configuration.horizonSeconds) < 1e-9
         if reference.touching {
             liftProbability = contactCalibration.liftProbability(
                 predictedForce: lastForce, threshold: configuration.liftPressure, horizon: horizon)

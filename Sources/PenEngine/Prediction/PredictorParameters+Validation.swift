@@ -1,4 +1,5 @@
-/// A predictor parameter out of its range: the message names it, its unit and the range allowed.
+/// A predictor parameter or prediction setting out of its range: the message names it, its unit
+/// and the range allowed.
 public struct PredictorParametersError: Error, CustomStringConvertible, Equatable {
     public let description: String
     public init(_ description: String) { self.description = description }
@@ -11,7 +12,7 @@ extension PenkitPredictor.Parameters {
 
     /// These parameters, or the first one out of its range. Nothing is clamped later.
     public func validated() throws(PredictorParametersError) -> Self {
-        let check = ParameterCheck(predictor: "penkit")
+        let check = ParameterCheck(owner: "penkit")
         try check.time("window", window, longest: Self.longestTime)
         try check.time("decay", decay, longest: Self.longestTime)
         try check.time("smoothedDecay", smoothedDecay, longest: Self.longestTime)
@@ -33,7 +34,7 @@ extension KalmanPredictor.Parameters {
 
     /// These parameters, or the first one out of its range. Nothing is clamped later.
     public func validated() throws(PredictorParametersError) -> Self {
-        let check = ParameterCheck(predictor: "kalman")
+        let check = ParameterCheck(owner: "kalman")
         try check.number("processNoise", processNoise, over: 0)
         try check.number("measurementNoise", measurementNoise, over: 0)
         try check.count("minStableIterations", minStableIterations, from: 1, to: Self.largestCount)
@@ -51,32 +52,32 @@ extension KalmanPredictor.Parameters {
     }
 }
 
-/// The range checks the parameter types share; each error starts with the predictor and parameter name.
-private struct ParameterCheck {
-    let predictor: String
+/// The range checks the parameter types share; each error starts with the owner's and the parameter's name.
+struct ParameterCheck {
+    let owner: String
 
     func time(_ name: String, _ value: Duration, longest: Duration, allowZero: Bool = false) throws(PredictorParametersError) {
         guard value <= longest, allowZero ? value >= .zero : value > .zero else {
-            throw PredictorParametersError("\(predictor) \(name) must be \(allowZero ? "from 0" : "over 0") to \(longest), not \(value)")
+            throw PredictorParametersError("\(owner) \(name) must be \(allowZero ? "from 0" : "over 0") to \(longest), not \(value)")
         }
     }
 
     func number(_ name: String, _ value: Double, from low: Double, to high: Double, unit: String = "") throws(PredictorParametersError) {
         guard value.isFinite, (low...high).contains(value) else {
-            throw PredictorParametersError("\(predictor) \(name) must be from \(low) to \(high)\(unit), not \(value)")
+            throw PredictorParametersError("\(owner) \(name) must be from \(low) to \(high)\(unit), not \(value)")
         }
     }
 
     /// A finite value strictly above `low`, with no upper bound of its own.
     func number(_ name: String, _ value: Double, over low: Double, unit: String = "") throws(PredictorParametersError) {
         guard value.isFinite, value > low else {
-            throw PredictorParametersError("\(predictor) \(name) must be a finite value over \(low)\(unit), not \(value)")
+            throw PredictorParametersError("\(owner) \(name) must be a finite value over \(low)\(unit), not \(value)")
         }
     }
 
     func count(_ name: String, _ value: Int, from low: Int, to high: Int) throws(PredictorParametersError) {
         guard (low...high).contains(value) else {
-            throw PredictorParametersError("\(predictor) \(name) must be from \(low) to \(high), not \(value)")
+            throw PredictorParametersError("\(owner) \(name) must be from \(low) to \(high), not \(value)")
         }
     }
 }

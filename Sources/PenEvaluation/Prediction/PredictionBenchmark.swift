@@ -14,7 +14,7 @@ public struct PredictionBenchmark: Sendable {
     /// which would otherwise be dominated by the first frames' near-zero paths.
     public var minRelativePath = 1.0
 
-    public init(horizons: [Double], configuration: PredictionConfiguration = .init()) {
+    public init(horizons: [Double], configuration: PredictionConfiguration = .standard()) {
         self.horizons = horizons
         self.configuration = configuration
     }
@@ -26,11 +26,12 @@ public struct PredictionBenchmark: Sendable {
         public var truth: PredictionSample
     }
 
-    public func evaluate(_ entrant: BenchEntrant, strokes: [BenchStroke]) -> [PredictionMetrics] {
-        horizons.map { horizon in
+    /// Each horizon's figures; an entrant or horizon the live path would refuse is refused here too.
+    public func evaluate(_ entrant: BenchEntrant, strokes: [BenchStroke]) throws(PredictorParametersError) -> [PredictionMetrics] {
+        try horizons.map { horizon throws(PredictorParametersError) in
             var accumulator = MetricsAccumulator()
             var unused: [Tip] = []
-            var stage = makeStage(entrant, horizon: horizon)
+            var stage = try makeStage(entrant, horizon: horizon)
             for stroke in strokes {
                 score(stroke, entrant: entrant, horizon: horizon, stage: &stage, accumulator: &accumulator,
                       tips: &unused, collectTips: false)
@@ -40,10 +41,10 @@ public struct PredictionBenchmark: Sendable {
     }
 
     /// The tips of every frame of one stroke at `horizon`, for drawing.
-    public func tips(_ entrant: BenchEntrant, stroke: BenchStroke, horizon: Double) -> [Tip] {
+    public func tips(_ entrant: BenchEntrant, stroke: BenchStroke, horizon: Double) throws(PredictorParametersError) -> [Tip] {
         var accumulator = MetricsAccumulator()
         var tips: [Tip] = []
-        var stage = makeStage(entrant, horizon: horizon)
+        var stage = try makeStage(entrant, horizon: horizon)
         score(stroke, entrant: entrant, horizon: horizon, stage: &stage, accumulator: &accumulator,
               tips: &tips, collectTips: true)
         return tips
@@ -51,12 +52,9 @@ public struct PredictionBenchmark: Sendable {
 
     /// One stage per entrant and horizon, kept across strokes as the live path keeps it, so
     /// the expected error is learned from the pen's earlier strokes too.
-    private func makeStage(_ entrant: BenchEntrant, horizon: Double) -> PredictionStage<AnyPredictor> {
-        var configuration = PredictionConfiguration(
-            horizon: horizon, gapReset: self.configuration.gapReset, liftPressure: self.configuration.liftPressure,
-            hoverHorizonScale: self.configuration.hoverHorizonScale, inputSmoothing: self.configuration.inputSmoothing,
-            compensation: entrant.compensation)
-        configuration.blendWeight = entrant.blendWeight
+    private func makeStage(_ entrant: BenchEntrant, horizon: Double) throws(PredictorParametersError) -> PredictionStage<AnyPredictor> {
+        let configuration = try configuration.with(horizon: .seconds(horizon), compensation: entrant.compensation,
+                                                   blendWeight: entrant.blendWeight)
         return PredictionStage(predictor: AnyPredictor(entrant.makePredictor()), configuration: configuration)
     }
 

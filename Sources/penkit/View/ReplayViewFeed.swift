@@ -26,7 +26,7 @@ struct ReplayViewFeed: ViewFeed {
         var clock: UInt64 = 0
         var strokes = 0
         var drawing = ViewDrawing()
-        let prediction = EnginePrediction.penkit(inputSmoothing: smoothing ? 4 : 1)
+        let prediction = EnginePrediction.penkit(smoothed: smoothing)
         EngineReplay(latePressure: latePressure, prediction: prediction).run(inputs) { message in
             // Updates and finalized strokes carry no publication time: they go with the input before them.
             switch message {

@@ -17,8 +17,9 @@ extension StrokeEngine {
             unknownTiltTools += 1
         }
         tools[key] = ToolState(tilt: tilt)
-        // A new proximity: libinput's smoothing restarts, and earlier motion says nothing.
-        prediction?.reset()
+        // A new proximity: libinput's smoothing restarts, and earlier motion says nothing; what
+        // was learned about how sure predictions are belongs to this tool.
+        prediction?.reset(pen: key.hashValue)
     }
 
     /// Whether a proximity-in event's tilt is a measurement. libinput reports the

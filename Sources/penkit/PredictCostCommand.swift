@@ -53,6 +53,11 @@ struct PredictCostCommand: ParsableCommand {
             }
             row(kind.rawValue, nanos, perFrame)
         }
+        // The previous default (`.blend`: a second fit per sample on the inverted path), side by side.
+        let blend = try configuration.with(horizon: .milliseconds(horizon), compensation: .blend,
+                                           blendWeight: PredictionConfiguration.defaultBlendWeight)
+        let blended = measure(PenkitPredictor(), strokes, blend)
+        row("pk-blend", blended.0, blended.1)
         // What the engine runs: the default predictor behind `AnyPredictor` (EnginePrediction.penkit).
         let engine = measure(EnginePrediction(PenkitPredictor(), configuration: configuration).predictor, strokes, configuration)
         row("engine", engine.0, engine.1)

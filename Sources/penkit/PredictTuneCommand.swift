@@ -34,6 +34,9 @@ struct PredictTuneCommand: ParsableCommand {
     @Flag(help: "Search only the two structural choices (blend weight 0, ½, 1; motion smoothing 0, 4, 8, 16 ms), every other parameter as shipped.")
     var structural = false
 
+    @Flag(help: "Search how the raw path is recovered: blend ½ (inverted and modelled), inverted, or estimated at jerk noise 1e8…1e12 mm²/s⁵; with motion smoothing 0 and 8 ms.")
+    var recovery = false
+
     @Option(help: "Also print per-trace figures of the candidates whose label contains this.")
     var show: String?
 
@@ -55,7 +58,7 @@ struct PredictTuneCommand: ParsableCommand {
         let kalman = try scores(BenchEntrant(name: "kalman", kind: .kalman, compensation: .none))
         let shipped = try scores(BenchEntrant.standard.first { $0.kind == .penkit }!)
         let before = try scores(try BenchEntrant.penkitVariants.first { $0.name == "pk-before" }!)
-        let candidates = try structural ? TuneCandidate.structuralGrid() : TuneCandidate.grid()
+        let candidates = try recovery ? TuneCandidate.recoveryGrid() : structural ? TuneCandidate.structuralGrid() : TuneCandidate.grid()
         let table = try candidates.map { try scores($0.entrant) }
 
         func best(on traces: [Int]) -> Int {
@@ -163,23 +166,30 @@ struct TuneCandidate {
     var blendWeight: Double
     /// The predictor with this point's parameters, validated where the grid is made.
     var predictor: PenkitPredictor
+    /// Set: the raw path is estimated (`.estimate`) with this jerk noise, and `blendWeight` is unused.
+    var estimationJerkNoise: Double?
 
-    init(blendWeight: Double, parameters: PenkitPredictor.Parameters) throws(PredictorParametersError) {
+    init(blendWeight: Double, parameters: PenkitPredictor.Parameters,
+         estimationJerkNoise: Double? = nil) throws(PredictorParametersError) {
         self.blendWeight = blendWeight
+        self.estimationJerkNoise = estimationJerkNoise
         predictor = try PenkitPredictor(parameters: parameters)
     }
 
     var entrant: BenchEntrant {
-        let compensation: SmoothingCompensation = blendWeight <= 0 ? .model : blendWeight >= 1 ? .invert : .blend
+        let compensation: SmoothingCompensation = estimationJerkNoise != nil ? .estimate
+            : blendWeight <= 0 ? .model : blendWeight >= 1 ? .invert : .blend
         var entrant = BenchEntrant(name: "penkit", kind: .penkit, compensation: compensation)
         entrant.tunedPenkit = predictor
         entrant.blendWeight = blendWeight
+        if let estimationJerkNoise { entrant.estimationJerkNoise = estimationJerkNoise }
         return entrant
     }
 
     var label: String {
         let p = predictor.parameters
-        return "inv \(fixed(blendWeight)) dec \(ms(p.smoothedDecay))/\(ms(p.decay))\(p.rawOriginFromFit ? "f" : "") sm \(ms(p.motionSmoothing))/\(Int(p.motionSmoothingSpeedMMPerSecond)) tr \(fixed(p.travelGain)) ta \(fixed(p.tangentialGain))"
+        let recovery = estimationJerkNoise.map { "est 1e\(Int(log10($0).rounded()))" } ?? "inv \(fixed(blendWeight))"
+        return "\(recovery) dec \(ms(p.smoothedDecay))/\(ms(p.decay))\(p.rawOriginFromFit ? "f" : "") sm \(ms(p.motionSmoothing))/\(Int(p.motionSmoothingSpeedMMPerSecond)) tr \(fixed(p.travelGain)) ta \(fixed(p.tangentialGain))"
     }
 
     private func ms(_ time: Duration) -> String { String(Int((time.inSeconds * 1000).rounded())) }
@@ -192,6 +202,21 @@ struct TuneCandidate {
                 var p = PenkitPredictor.Parameters()
                 p.motionSmoothing = .milliseconds(smoothingMs)
                 result.append(try TuneCandidate(blendWeight: blend, parameters: p))
+            }
+        }
+        return result
+    }
+
+    /// The raw path blended (½), inverted, or estimated (jerk noise in decades), with and
+    /// without motion smoothing; every other parameter as shipped.
+    static func recoveryGrid() throws(PredictorParametersError) -> [TuneCandidate] {
+        var result: [TuneCandidate] = []
+        for smoothingMs in [0, 8] {
+            var p = PenkitPredictor.Parameters()
+            p.motionSmoothing = .milliseconds(smoothingMs)
+            for blend in [0.5, 1.0] { result.append(try TuneCandidate(blendWeight: blend, parameters: p)) }
+            for jerk in [1e8, 1e9, 1e10, 1e11, 1e12] {
+                result.append(try TuneCandidate(blendWeight: 1, parameters: p, estimationJerkNoise: jerk))
             }
         }
         return result

@@ -66,7 +66,7 @@ struct PredictionSmoothingTests {
     }
 
     @Test("penkit's default predictor with the smoothing compensated stays on the real line",
-          arguments: [SmoothingCompensation.invert, .model, .blend])
+          arguments: [SmoothingCompensation.invert, .model, .blend, .estimate])
     func penkitOnTheRealLine(compensation: SmoothingCompensation) throws {
         let (truth, samples) = constantVelocityStroke(count: 40)
         let stage = try run(.penkit, compensation: compensation, on: samples)
@@ -93,6 +93,48 @@ struct PredictionSmoothingTests {
             // up to a few units of that rounding.
             #expect(distance(raw[0] - real[0], raw[1] - real[1]) < 0.03)
         }
+    }
+}
+
+@Suite("Estimating the raw path through libinput's smoothing")
+struct SmoothingRecoveryTests {
+    @Test("on a constant-velocity stroke the estimated raw positions settle on the real pen")
+    func estimateSettlesOnTheRealPen() {
+        let (truth, samples) = constantVelocityStroke(count: 40)
+        var recovery = SmoothingRecovery(window: 4, jerkNoise: PredictionConfiguration.defaultEstimationJerkNoise)
+        var previous: UInt64?
+        for (i, sample) in samples.enumerated() {
+            let step = previous.map { Double(sample.time - $0) * 1e-6 } ?? 0
+            previous = sample.time
+            let raw = recovery.raw(from: SIMD2(sample.x, sample.y), step: step)
+            let real = truth(sample.time)
+            // The first reports teach it the speed; after 10 (50 ms) it is within 0.03 mm.
+            if i >= 10 { #expect(distance(raw[0] - real[0], raw[1] - real[1]) < 0.03) }
+        }
+    }
+
+    @Test("libinput's rounding piles up in the exact inverse but not in the estimate")
+    func estimateDoesNotAccumulateRounding() {
+        // A slow diagonal stroke, 0.3 units per report: libinput's rounding down is most of
+        // what changes from report to report.
+        var sx = LibinputSmoothing(), sy = LibinputSmoothing()
+        var inverse = SmoothingInverse(window: 4)
+        var recovery = SmoothingRecovery(window: 4, jerkNoise: PredictionConfiguration.defaultEstimationJerkNoise)
+        var worstInverse = 0.0, worstEstimate = 0.0
+        for i in 0..<400 {
+            let real = SIMD2<Double>(10, 20) + SIMD2(0.0015, 0.001) * Double(i)
+            let x = Double(sx.smooth(Int32((real[0] * 200).rounded()))) / 200
+            let y = Double(sy.smooth(Int32((real[1] * 200).rounded()))) / 200
+            let inverted = inverse.raw(from: SIMD2(x, y))
+            let estimated = recovery.raw(from: SIMD2(x, y), step: 0.005)
+            guard i >= 10 else { continue }
+            worstInverse = max(worstInverse, distance(inverted[0] - real[0], inverted[1] - real[1]))
+            worstEstimate = max(worstEstimate, distance(estimated[0] - real[0], estimated[1] - real[1]))
+        }
+        // Within the few device units (0.005 mm each) of libinput's rounding, as the exact
+        // inverse is on a fast stroke (above), and under half the inverse's worst here.
+        #expect(worstEstimate < 0.03)
+        #expect(worstEstimate < worstInverse / 2, "inverse \(worstInverse) mm, estimate \(worstEstimate) mm")
     }
 }
 

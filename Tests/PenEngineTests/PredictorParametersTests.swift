@@ -99,7 +99,7 @@ struct BadParameter<Parameters: Sendable>: Sendable, CustomTestStringConvertible
     /// Each setting of `PredictionConfiguration` set out of its range, the rest at their defaults.
     @Test(arguments: [("horizon", "80 ms"), ("horizon", "-1 ms"), ("gapReset", "0"), ("gapReset", "11 s"),
                       ("liftPressure", "1.5"), ("hoverHorizonScale", "nan"), ("inputSmoothing", "0"),
-                      ("inputSmoothing", "17"), ("blendWeight", "-0.5")])
+                      ("inputSmoothing", "17"), ("blendWeight", "-0.5"), ("estimationJerkNoise", "0")])
     func anOutOfRangePredictionSettingIsRefusedByName(name: String, value: String) {
         #expect {
             switch (name, value) {
@@ -111,6 +111,7 @@ struct BadParameter<Parameters: Sendable>: Sendable, CustomTestStringConvertible
             case ("hoverHorizonScale", _): _ = try PredictionConfiguration(hoverHorizonScale: .nan)
             case ("inputSmoothing", "0"): _ = try PredictionConfiguration(inputSmoothing: 0)
             case ("inputSmoothing", _): _ = try PredictionConfiguration(inputSmoothing: 17)
+            case ("estimationJerkNoise", _): _ = try PredictionConfiguration(estimationJerkNoise: 0)
             default: _ = try PredictionConfiguration(blendWeight: -0.5)
             }
         } throws: { error in

@@ -34,6 +34,12 @@ public struct PredictionConfiguration: Sendable, Hashable {
     public static let defaultBlendWeight = 0.5
     /// libinput's smoothing window when it smooths (its default), and when it does not.
     public static let libinputSmoothing = 4, noSmoothing = 1
+    /// With `.estimate`, the jerk noise density (mm²/s⁵) of `SmoothingRecovery`'s motion model
+    /// against its 0.01 mm observation noise: larger follows the samples more closely (towards
+    /// exact inversion), smaller smooths more. Chosen in decades (docs/prediction.md); the
+    /// figures are flat from 10¹⁰ to 10¹².
+    public let estimationJerkNoise: Double
+    public static let defaultEstimationJerkNoise = 1e11
 
     /// `horizon` in seconds and `gapReset` in µs, converted once here: the per-sample path
     /// does no `Duration` arithmetic.
@@ -44,7 +50,8 @@ public struct PredictionConfiguration: Sendable, Hashable {
     public init(horizon: Duration = Self.defaultHorizon, gapReset: Duration = Self.defaultGapReset,
                 liftPressure: Double = Self.defaultLiftPressure, hoverHorizonScale: Double = Self.defaultHoverHorizonScale,
                 inputSmoothing: Int = Self.noSmoothing, compensation: SmoothingCompensation = .defaultChoice,
-                blendWeight: Double = Self.defaultBlendWeight) throws(PredictorParametersError) {
+                blendWeight: Double = Self.defaultBlendWeight,
+                estimationJerkNoise: Double = Self.defaultEstimationJerkNoise) throws(PredictorParametersError) {
         let check = ParameterCheck(owner: "prediction")
         try check.time("horizon", horizon, longest: Self.horizonCap, allowZero: true)
         try check.time("gapReset", gapReset, longest: Self.longestGapReset)
@@ -52,17 +59,20 @@ public struct PredictionConfiguration: Sendable, Hashable {
         try check.number("hoverHorizonScale", hoverHorizonScale, from: 0, to: 1)
         try check.count("inputSmoothing", inputSmoothing, from: 1, to: Self.largestInputSmoothing)
         try check.number("blendWeight", blendWeight, from: 0, to: 1)
-        self.init(checked: horizon, gapReset, liftPressure, hoverHorizonScale, inputSmoothing, compensation, blendWeight)
+        try check.number("estimationJerkNoise", estimationJerkNoise, over: 0, unit: " mm²/s⁵")
+        self.init(checked: horizon, gapReset, liftPressure, hoverHorizonScale, inputSmoothing, compensation, blendWeight,
+                  estimationJerkNoise)
     }
 
     /// The live path's settings, for input libinput smoothed over its 4 samples or not smoothed.
     public static func standard(smoothed: Bool = false) -> Self {
         Self(checked: defaultHorizon, defaultGapReset, defaultLiftPressure, defaultHoverHorizonScale,
-             smoothed ? libinputSmoothing : noSmoothing, .defaultChoice, defaultBlendWeight)
+             smoothed ? libinputSmoothing : noSmoothing, .defaultChoice, defaultBlendWeight, defaultEstimationJerkNoise)
     }
 
     private init(checked horizon: Duration, _ gapReset: Duration, _ liftPressure: Double, _ hoverHorizonScale: Double,
-                 _ inputSmoothing: Int, _ compensation: SmoothingCompensation, _ blendWeight: Double) {
+                 _ inputSmoothing: Int, _ compensation: SmoothingCompensation, _ blendWeight: Double,
+                 _ estimationJerkNoise: Double) {
         self.horizon = horizon
         self.gapReset = gapReset
         self.liftPressure = liftPressure
@@ -70,15 +80,17 @@ public struct PredictionConfiguration: Sendable, Hashable {
         self.inputSmoothing = inputSmoothing
         self.compensation = compensation
         self.blendWeight = blendWeight
+        self.estimationJerkNoise = estimationJerkNoise
         horizonSeconds = horizon.inSeconds
         gapResetMicros = gapReset.wholeMicroseconds
     }
 
-    /// The same settings predicting `horizon` ahead, with another compensation and blend weight
-    /// (the benchmark's entrants), or the first setting out of its range.
-    public func with(horizon: Duration, compensation: SmoothingCompensation,
-                     blendWeight: Double) throws(PredictorParametersError) -> Self {
+    /// The same settings predicting `horizon` ahead, with another compensation, blend weight and
+    /// estimation noise (the benchmark's entrants), or the first setting out of its range.
+    public func with(horizon: Duration, compensation: SmoothingCompensation, blendWeight: Double,
+                     estimationJerkNoise: Double = Self.defaultEstimationJerkNoise) throws(PredictorParametersError) -> Self {
         try Self(horizon: horizon, gapReset: gapReset, liftPressure: liftPressure, hoverHorizonScale: hoverHorizonScale,
-                 inputSmoothing: inputSmoothing, compensation: compensation, blendWeight: blendWeight)
+                 inputSmoothing: inputSmoothing, compensation: compensation, blendWeight: blendWeight,
+                 estimationJerkNoise: estimationJerkNoise)
     }
 }

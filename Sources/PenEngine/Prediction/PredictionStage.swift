@@ -21,12 +21,15 @@ public struct PredictionStage<P: Predictor>: Sendable {
     public private(set) var cutByLift = false
     /// The newest sample as handed to the predictor.
     private var newest: PredictionSample?
-    /// The newest real position as best known: the raw one recovered from smoothed input.
+    /// The newest real position as best known: the raw one recovered from smoothed input
+    /// (estimated with `.estimate`, inverted otherwise).
     public private(set) var reference: PredictionSample?
     private var interval = ReportInterval()
     private var inverse: SmoothingInverse
-    private var contactCalibration = PredictionCalibration()
-    private var hoverCalibration = PredictionCalibration()
+    /// Estimates the raw path instead of inverting it, for `.estimate`.
+    private var recovery: SmoothingRecovery
+    /// Each pen's learned expected error and lift spread.
+    private var calibrations = PenCalibrations()
     /// `predictions` as the engine's samples (PredictionStage+Frames), reused frame to frame.
     var frameSamples: [Sample] = []
 
@@ -35,6 +38,7 @@ public struct PredictionStage<P: Predictor>: Sendable {
         invertedPredictor = predictor
         self.configuration = configuration
         inverse = SmoothingInverse(window: configuration.inputSmoothing)
+        recovery = SmoothingRecovery(window: configuration.inputSmoothing, jerkNoise: configuration.estimationJerkNoise)
         // Enough for the cap at the shortest interval ReportInterval admits, plus the horizon's own.
         predictions.reserveCapacity(Int(PredictionConfiguration.horizonCapSeconds / ReportInterval.minimum) + 2)
         frameSamples.reserveCapacity(predictions.capacity)
@@ -43,17 +47,24 @@ public struct PredictionStage<P: Predictor>: Sendable {
     /// The measured report interval (s), once two samples have arrived.
     public var reportInterval: Double? { interval.value }
 
+    /// A new proximity of `pen` (any number that tells the engine's pens apart): forgets the
+    /// motion, and makes what the calibration learned about this pen current (each pen keeps its own).
+    public mutating func reset(pen: Int) {
+        reset()
+        calibrations.select(pen: pen)
+    }
+
     /// Forgets the motion (a new proximity: libinput's smoothing restarts too); keeps what
-    /// the calibration learned about this pen.
+    /// the calibration learned about the current pen.
     public mutating func reset() {
         predictor.reset()
         invertedPredictor.reset()
         interval.reset()
         inverse.reset()
+        recovery.reset()
         newest = nil
         reference = nil
-        contactCalibration.dropPending()
-        hoverCalibration.dropPending()
+        calibrations.dropPending()
         predictions.removeAll(keepingCapacity: true)
         expectedError = nil
         liftProbability = nil
@@ -68,6 +79,7 @@ public struct PredictionStage<P: Predictor>: Sendable {
 
     /// Takes a real sample without predicting.
     public mutating func receive(_ sample: PredictionSample) {
+        var step = 0.0
         if let previous = newest {
             if sample.time <= previous.time {
                 reset()
@@ -80,31 +92,35 @@ public struct PredictionStage<P: Predictor>: Sendable {
                 if sample.touching != previous.touching {
                     // libinput restarts its smoothing at a contact change; the motion carries on.
                     inverse.reset()
+                    recovery.restartHistory()
                     predictor.contactChanged()
                     invertedPredictor.contactChanged()
-                    contactCalibration.dropPending()
-                    hoverCalibration.dropPending()
+                    calibrations.dropPending()
                 }
                 interval.add(Double(sample.time - previous.time) * 1e-6)
             }
+            // Evenly spaced, as the reports are (their timestamps carry USB polling jitter).
+            step = interval.value ?? (sample.time > previous.time ? Double(sample.time - previous.time) * 1e-6 : 0)
         }
         var real = sample
         real.predicted = false
         real.smoothingWindow = 1
         real.smoothedSamples = 1
         var raw = real
-        let position = inverse.raw(from: SIMD2(sample.x, sample.y))
+        let smoothed = SIMD2(sample.x, sample.y)
+        var position = inverse.raw(from: smoothed)
+        if configuration.compensation == .estimate { position = recovery.raw(from: smoothed, step: step) }
         raw.x = position[0]
         raw.y = position[1]
         reference = raw
         if sample.touching {
-            contactCalibration.observe(time: raw.time, x: raw.x, y: raw.y, pressure: raw.pressure)
+            calibrations.contact.observe(time: raw.time, x: raw.x, y: raw.y, pressure: raw.pressure)
         } else {
-            hoverCalibration.observe(time: raw.time, x: raw.x, y: raw.y, pressure: raw.pressure)
+            calibrations.hover.observe(time: raw.time, x: raw.x, y: raw.y, pressure: raw.pressure)
         }
         switch configuration.compensation {
         case .none: break
-        case .invert: real = raw
+        case .invert, .estimate: real = raw
         case .model, .blend:
             real.smoothingWindow = UInt8(inverse.window)
             real.smoothedSamples = UInt8(inverse.distinct)
@@ -157,13 +173,13 @@ public struct PredictionStage<P: Predictor>: Sendable {
         let travel = distance(tip.x - reference.x, tip.y - reference.y)
         let scored = abs(requested - configuration.horizonSeconds) < 1e-9
         if reference.touching {
-            liftProbability = contactCalibration.liftProbability(
+            liftProbability = calibrations.contact.liftProbability(
                 predictedForce: lastForce, threshold: configuration.liftPressure, horizon: horizon)
             expectedError = Self.learn(from: scored ? predictions.last : nil, made: reference, travel: travel,
-                                       in: &contactCalibration)
+                                       in: &calibrations.contact)
         } else {
             expectedError = Self.learn(from: scored ? predictions.last : nil, made: reference, travel: travel,
-                                       in: &hoverCalibration)
+                                       in: &calibrations.hover)
         }
     }
 

@@ -34,6 +34,8 @@ public struct BenchEntrant: Sendable {
     public var tunedPenkit: PenkitPredictor?
     /// The stage's `.blend` weight.
     public var blendWeight = PredictionConfiguration.defaultBlendWeight
+    /// The stage's `.estimate` jerk noise.
+    public var estimationJerkNoise = PredictionConfiguration.defaultEstimationJerkNoise
 
     public init(name: String, kind: PredictorKind, compensation: SmoothingCompensation, useLeadIn: Bool = true) {
         self.name = name
@@ -65,7 +67,8 @@ public struct BenchEntrant: Sendable {
             before.tunedPenkit = withoutMotionSmoothing
             var still = BenchEntrant(name: "pk-nosmth", kind: .penkit, compensation: .defaultChoice)
             still.tunedPenkit = withoutMotionSmoothing
-            return [BenchEntrant(name: "pk-model", kind: .penkit, compensation: .model),
+            return [BenchEntrant(name: "pk-blend", kind: .penkit, compensation: .blend),
+                    BenchEntrant(name: "pk-model", kind: .penkit, compensation: .model),
                     BenchEntrant(name: "pk-invert", kind: .penkit, compensation: .invert),
                     BenchEntrant(name: "pk-nocomp", kind: .penkit, compensation: .none),
                     BenchEntrant(name: "pk-nolead", kind: .penkit, compensation: .defaultChoice, useLeadIn: false),

@@ -54,7 +54,8 @@ public struct PredictionBenchmark: Sendable {
     /// the expected error is learned from the pen's earlier strokes too.
     private func makeStage(_ entrant: BenchEntrant, horizon: Double) throws(PredictorParametersError) -> PredictionStage<AnyPredictor> {
         let configuration = try configuration.with(horizon: .seconds(horizon), compensation: entrant.compensation,
-                                                   blendWeight: entrant.blendWeight)
+                                                   blendWeight: entrant.blendWeight,
+                                                   estimationJerkNoise: entrant.estimationJerkNoise)
         return PredictionStage(predictor: AnyPredictor(entrant.makePredictor()), configuration: configuration)
     }
 

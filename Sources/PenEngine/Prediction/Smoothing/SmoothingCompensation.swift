@@ -14,10 +14,14 @@ public enum SmoothingCompensation: String, Sendable, Hashable, CaseIterable {
     /// carries libinput's rounding as alternating noise; the model's heavier weighting of the
     /// past lags turns), so the mean is steadier than inversion and closer than the model.
     case blend
+    /// Estimate the raw path (`SmoothingRecovery`: a Kalman filter that observes libinput's
+    /// filter as a linear operator, with a white-jerk motion model as its smoothness prior)
+    /// and predict from that. Inversion's noise, which piles up undamped, is not there to blend away.
+    case estimate
 }
 
 extension SmoothingCompensation {
-    /// What the live path uses: `.blend` at equal weights (chosen with the motion smoothing by
-    /// `penkit bench predict-tune --structural --no-worse`; docs/prediction.md).
-    public static let defaultChoice = SmoothingCompensation.blend
+    /// What the live path uses: `.estimate` (chosen over `.blend` and `.invert` leaving one
+    /// trace out, `penkit bench predict-tune --recovery --no-worse`; docs/prediction.md).
+    public static let defaultChoice = SmoothingCompensation.estimate
 }

@@ -1,0 +1,39 @@
+/// What the stage has learned about each pen's predictions, so that one engine serving several
+/// pens (two styluses, a stylus and its eraser end, two tablets) gives each its own expected
+/// error and lift spread rather than a mix of all of them.
+struct PenCalibrations: Sendable {
+    /// How many pens are remembered besides the current one; the least recently used is forgotten.
+    static let remembered = 8
+
+    /// The current pen's, while touching and while hovering.
+    var contact = PredictionCalibration()
+    var hover = PredictionCalibration()
+    private var current: Int?
+    private var others: [(pen: Int, contact: PredictionCalibration, hover: PredictionCalibration)] = []
+
+    init() {
+        others.reserveCapacity(Self.remembered)
+    }
+
+    /// Makes `pen`'s record current, keeping the previous pen's; a pen not seen before starts afresh.
+    mutating func select(pen: Int) {
+        guard pen != current else { return }
+        if let current {
+            if others.count == Self.remembered { others.removeFirst() }
+            others.append((current, contact, hover))
+        }
+        current = pen
+        if let index = others.firstIndex(where: { $0.pen == pen }) {
+            (_, contact, hover) = others.remove(at: index)
+        } else {
+            contact = PredictionCalibration()
+            hover = PredictionCalibration()
+        }
+    }
+
+    /// Forgets the current pen's predictions not yet scored (a contact change or a reset).
+    mutating func dropPending() {
+        contact.dropPending()
+        hover.dropPending()
+    }
+}

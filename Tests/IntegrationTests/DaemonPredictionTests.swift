@@ -29,9 +29,13 @@ struct DaemonPredictionTests {
     }
 
     @Test func eachClientGetsTheHorizonItAskedFor() throws {
-        // Paced, so no client falls behind and loses live frames.
+        // Paced, and with a deep live buffer: a client thread that a busy machine stalls for a
+        // moment still loses no live frame, so every client sees the same frames.
+        let config = FileManager.default.temporaryDirectory.appendingPathComponent("horizons-\(UUID().uuidString.prefix(8)).conf").path
+        try "client-live-buffer-bytes = 1073741824\n".write(toFile: config, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: config) }
         let daemon = try DaemonProcess(["--replay", tracePath(Self.trace), "--realtime", "--wait-clients", "4",
-                                        "--exit-after-replay"])
+                                        "--exit-after-replay"], config: config)
         let requests = [#","predict":{"horizonMs":24}"#, "", #","predict":"none""#, #","predict":{"horizonMs":80}"#]
         // Each client connects, subscribes and reads on its own thread: a client left unread
         // would fall behind and lose live frames.

@@ -314,6 +314,9 @@ for trace in "$@"; do play "$trace"; done
 # sources, modes), and its `action`s those of the config, which penkitd gets by SIGHUP (a reload,
 # no restart): the trace's BTN_0 pressed twice 0.25 s apart is one `pad-0-double`, its lone BTN_0 a
 # `pad-0` (sent once the 1.5 s double-press interval is over), its BTN_1 a `pad-1`.
+# Rings and strips (docs/daemon.md, "Rings and strips"): libinput's ring positions 320° … 10° (mode 0)
+# are five clockwise 10° steps across the ring's 0/360, each one `ring-0-cw-mode-0` (the mode's key
+# wins over `ring-0-cw`); its strip positions 0 … 0.50 five 0.1 steps down, each a `strip-0-down`.
 # E2E_SKIP_PADS=1 skips it.
 pad_lines_penkitd() {  # the client's pad messages, as debug-events words them
     grep '"type":"pad"' "$1" | awk '{
@@ -334,6 +337,11 @@ action-pad-0 = switchEraser
 action-pad-0-double = showColorPalette
 action-pad-1 = myApp.padKey
 action-pad-2 = ignore
+action-ring-0-cw = myApp.ringAnyMode
+action-ring-0-cw-mode-0 = myApp.zoomIn
+action-ring-0-ccw = myApp.zoomOut
+action-strip-0-up = myApp.scrollUp
+action-strip-0-down = myApp.scrollDown
 action-double-press-ms = 1500
 CONF
     kill -HUP $DAEMON
@@ -370,16 +378,32 @@ CONF
             echo "e2e: $name: $(pad_lines_penkitd "$m" | wc -l) pad messages, the same as libinput debug-events: ok"
         else fail "$name: pad messages differ from libinput debug-events (< libinput, > penkitd): $(head -20 "$OUT/$name.pad.diff")"
         fi
-        local presses actions want
+        local presses actions want motion
         presses=$(pad_lines_libinput "$dbg" | awk '$1 == "button" && $3 == "pressed" { printf "%s ", $2 }')
+        # The pad's `device` message counts its controls as libinput debug-events does at DEVICE_ADDED.
+        local caps_libinput caps_penkitd
+        caps_libinput=$(grep -m1 DEVICE_ADDED "$dbg" | grep -o 'buttons:[0-9]* strips:[0-9]* rings:[0-9]* mode groups:[0-9]*')
+        caps_penkitd=$(grep '"type":"device","change":"added"' "$m" | grep -F "\"source\":\"$NODE\"" | head -1 \
+            | sed -n 's/.*"pad":{"buttons":\([0-9]*\),"rings":\([0-9]*\),"strips":\([0-9]*\),"modes":\[\([0-9,]*\)\]}.*/\1 \3 \2 \4/p' \
+            | awk '{ printf "buttons:%s strips:%s rings:%s mode groups:%d", $1, $2, $3, split($4, g, ",") }')
+        if [ -n "$caps_libinput" ] && [ "$caps_penkitd" = "$caps_libinput" ]; then echo "e2e: $name: device pad $caps_penkitd, as libinput: ok"
+        else fail "$name: penkitd's device pad '$caps_penkitd', libinput debug-events '$caps_libinput'"
+        fi
+        # libinput's ring and strip positions (with their modes), which the expected steps come from.
+        motion=$(pad_lines_libinput "$dbg" | awk '$1 == "ring" || $1 == "strip" { printf "%s/%s ", $3, $6 }')
         # In press order (`t`): a held-back single goes out after a later button's immediate one.
         actions=$(grep '"type":"action"' "$m" | sed 's/.*"action":"\([^"]*\)".*"t":\([0-9]*\).*"trigger":"\([^"]*\)".*/\2 \1:\3/' \
             | sort -n | cut -d' ' -f2 | tr '\n' ' ')
         case $name in
             wacom-intuos5-pad) [ "$presses" = "0 0 0 1 " ] || fail "$name: libinput numbered the trace's BTN_0, BTN_0, BTN_0, BTN_1 as $presses"
-                want="showColorPalette:pad-0-double switchEraser:pad-0 myApp.padKey:pad-1 " ;;
+                [ "$motion" = "320.00/0 330.00/0 340.00/0 350.00/0 0.00/0 10.00/0 -1.00/0 " ] \
+                    || fail "$name: libinput's ring positions/modes were $motion"
+                want="showColorPalette:pad-0-double switchEraser:pad-0 myApp.padKey:pad-1"
+                want="$want$(printf ' myApp.zoomIn:ring-0-cw-mode-0%.0s' 1 2 3 4 5) " ;;
             *) [ "$presses" = "2 " ] || fail "$name: libinput numbered the trace's BTN_2 as $presses"
-                want="ignore:pad-2 " ;;
+                [ "$motion" = "0.00/0 0.08/0 0.17/0 0.25/0 0.33/0 0.42/0 0.50/0 -1.00/0 " ] \
+                    || fail "$name: libinput's strip positions/modes were $motion"
+                want="ignore:pad-2$(printf ' myApp.scrollDown:strip-0-down%.0s' 1 2 3 4 5) " ;;
         esac
         if [ "$actions" = "$want" ]; then echo "e2e: $name: actions $actions: ok"
         else fail "$name: actions '$actions', expected '$want'"

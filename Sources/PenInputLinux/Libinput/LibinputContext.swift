@@ -159,6 +159,21 @@ extension LibinputDeviceInfo {
                   product: libinput_device_get_id_product(device),
                   isTabletTool: libinput_device_has_capability(device, LIBINPUT_DEVICE_CAP_TABLET_TOOL) != 0,
                   isTabletPad: libinput_device_has_capability(device, LIBINPUT_DEVICE_CAP_TABLET_PAD) != 0)
+        if isTabletPad { pad = PadCapabilities(libinput: device) }
+    }
+}
+
+extension PadCapabilities {
+    /// Counted once, when the device is added (libinput's counts never change for a device).
+    init(libinput device: OpaquePointer) {
+        let groups = max(0, Int(libinput_device_tablet_pad_get_num_mode_groups(device)))
+        self.init(buttons: max(0, Int(libinput_device_tablet_pad_get_num_buttons(device))),
+                  rings: max(0, Int(libinput_device_tablet_pad_get_num_rings(device))),
+                  strips: max(0, Int(libinput_device_tablet_pad_get_num_strips(device))),
+                  modes: (0..<groups).map { index in
+                      libinput_device_tablet_pad_get_mode_group(device, UInt32(index))
+                          .map { Int(libinput_tablet_pad_mode_group_get_num_modes($0)) } ?? 0
+                  })
     }
 }
 

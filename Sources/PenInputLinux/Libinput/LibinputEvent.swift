@@ -11,9 +11,12 @@ public struct LibinputDeviceInfo: Sendable, Hashable {
     public var isTabletTool: Bool
     /// libinput gave it the tablet-pad capability.
     public var isTabletPad: Bool
+    /// A pad's buttons, rings, strips and modes (libinput's tablet-pad API); nil without the capability.
+    public var pad: PadCapabilities?
 
     public init(sysname: String, name: String, vendor: UInt32 = 0, product: UInt32 = 0,
-                isTabletTool: Bool, isTabletPad: Bool) {
+                isTabletTool: Bool, isTabletPad: Bool, pad: PadCapabilities? = nil) {
+        self.pad = pad
         self.sysname = sysname
         self.name = name
         self.vendor = vendor

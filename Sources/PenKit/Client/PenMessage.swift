@@ -126,6 +126,7 @@ extension DeviceInfo: Decodable {
            let height = space["height"] {
             mapping = MappedSpace(width: width, height: height, rotation: Int(space["rotation"] ?? 0))
         }
+        pad = try c.maybe("pad", as: PadCapabilities.self)
     }
 }
 

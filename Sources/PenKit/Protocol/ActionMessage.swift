@@ -95,15 +95,9 @@ public struct ActionMessage: Sendable, Hashable, WireMessage {
     }
 
     public func write(to w: inout JSONWriter) {
-        w.raw("{")
-        w.field("type", plain: "action")
-        w.field("action", plain: action)
-        w.field("device", device)
-        w.field("t", time)
-        w.key("source")
-        w.raw("{")
-        w.field("trigger", plain: trigger.name)
-        if case .pad = trigger.control { w.field("kind", plain: "pad") } else { w.field("kind", plain: "stylus") }
+        let kind: String
+        if case .pad = trigger.control { kind = "pad" } else { kind = "stylus" }
+        w.beginAction(action, device: device, time: time, trigger: trigger.name, kind: kind)
         w.field("button", button)
         w.field("press", plain: trigger.double ? "double" : "single")
         if let tool { w.key("tool"); w.write(tool) }

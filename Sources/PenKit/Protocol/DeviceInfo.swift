@@ -11,9 +11,12 @@ public struct DeviceInfo: Sendable, Hashable {
     public var geometry: TabletGeometry?
     /// The mapped space's size in mm and its rotation, when the config file maps this device.
     public var mapping: MappedSpace?
+    /// A tablet pad's buttons, rings, strips and modes, as libinput counts them; nil for a pen's node.
+    public var pad: PadCapabilities?
 
     public init(id: Int, name: String, vendor: UInt16, product: UInt16, source: String,
-                geometry: TabletGeometry? = nil, mapping: MappedSpace? = nil) {
+                geometry: TabletGeometry? = nil, mapping: MappedSpace? = nil, pad: PadCapabilities? = nil) {
+        self.pad = pad
         self.geometry = geometry
         self.mapping = mapping
         self.id = id
@@ -39,6 +42,7 @@ public struct DeviceInfo: Sendable, Hashable {
             w.field("rotation", mapping.rotation)
             w.raw("}")
         }
+        if let pad { w.key("pad"); pad.write(to: &w) }
         w.raw("}")
     }
 }

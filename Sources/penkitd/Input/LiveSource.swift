@@ -91,7 +91,7 @@ final class LiveSource: Sendable {
                     let info = pipeline.addDevice(DeviceInfo(
                         id: id, name: device.name, vendor: UInt16(truncatingIfNeeded: device.vendor),
                         product: UInt16(truncatingIfNeeded: device.product), source: node,
-                        geometry: DeviceDescription.read(devnode: node).map { TabletGeometry($0) }))
+                        geometry: DeviceDescription.read(devnode: node).map { TabletGeometry($0) }, pad: device.pad))
                     infos[id] = info
                     logger.info(device.isTabletPad && !device.isTabletTool ? "tablet pad added" : "tablet added",
                                 metadata: ["device": "\(id)", "name": "\(device.name)", "node": "\(info.source)"])

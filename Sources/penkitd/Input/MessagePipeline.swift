@@ -33,6 +33,7 @@ struct MessagePipeline {
     private let actionMap: SharedSetting<ActionMap>?
     private var actionMapSeen: UInt64 = .max
     private var actions = ActionResolver()
+    private var padMotions = PadMotionResolver()
     /// Tablet events stamped earlier than the device's previous event. The engine keeps its clock
     /// (it never goes back), so nothing is lost, but a device or clock misbehaving must show:
     /// LiveSource logs the count.
@@ -119,9 +120,14 @@ struct MessagePipeline {
         append(into: &out)
     }
 
-    /// A pad's event: a raw `pad` message, and for a button press the user's preferred action.
+    /// A pad's event: a raw `pad` message, and for a button press or a step of a ring or strip
+    /// the user's preferred action.
     mutating func consume(_ event: PadEvent, device: Int, into out: inout OutboundBatch) {
         out.append(.buttons, PadMessage(device: device, event: event))
+        if event.kind != .button {
+            refreshActionMap(into: &out)
+            padMotions.consume(event, device: device, into: &out)
+        }
         if event.kind == .button, event.pressed {
             pressed(ActionResolver.Press(device: device, control: .pad(event.number), time: event.time,
                                          button: event.number, tool: nil), into: &out)
@@ -131,8 +137,14 @@ struct MessagePipeline {
     }
 
     private mutating func pressed(_ press: ActionResolver.Press, into out: inout OutboundBatch) {
-        if let map = actionMap?.changed(since: &actionMapSeen) { actions.replace(map, into: &out) }
+        refreshActionMap(into: &out)
         actions.press(press, into: &out)
+    }
+
+    private mutating func refreshActionMap(into out: inout OutboundBatch) {
+        guard let map = actionMap?.changed(since: &actionMapSeen) else { return }
+        actions.replace(map, into: &out)
+        padMotions.replace(map)
     }
 
     /// Lets the engine's timeouts (late updates, missing tilt) and held single presses fire up to `time`.
@@ -148,6 +160,7 @@ struct MessagePipeline {
     mutating func removeDevice(_ device: Int, at time: UInt64, into out: inout OutboundBatch) {
         devices[device] = nil
         actions.release(device: device, into: &out)
+        padMotions.remove(device: device)
         lastEventTime[device] = nil
         engineOutput.removeAll(keepingCapacity: true)
         engine.removeDevice(UInt32(device), at: time, into: &engineOutput)

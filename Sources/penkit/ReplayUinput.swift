@@ -10,6 +10,9 @@ import PenInputLinux
 /// Scripts coordinate through two files: PENKIT_UINPUT_START_FILE (play once it exists) and
 /// PENKIT_UINPUT_END_FILE (keep the device after the last frame until it exists).
 func replayThroughUinput(_ command: ReplayCommand) async throws {
+    // Bounds that only end a broken run: a VM run on a busy host lasts well over ten minutes, and
+    // a device kept for its whole length (the e2e keyboard) must outlive it.
+    let scriptWait: UInt64 = 3_600_000_000
     do {
         let trace = try TraceFile.load(path: command.trace).played(atSpeed: command.speed)
         guard trace.devices.count == 1, let device = trace.devices.first else {
@@ -18,14 +21,14 @@ func replayThroughUinput(_ command: ReplayCommand) async throws {
         let player = try UinputPlayer(description: device.description, events: device.events)
         print("uinput: \(player.device.devnode) \"\(device.description.name)\"")
         fflush(nil)  // scripts wait for this line while the replay waits for them
-        try waitForReader(player.device.devnode, timeout: 900_000_000)
+        try waitForReader(player.device.devnode, timeout: scriptWait)
         // A reader opening the node is not a reader ready for it: libinput opens the node,
         // then (under emulation, for tens of seconds) loads libwacom before it reports the
         // device. A script that knows when its reader is ready says so by creating this file.
         if let startFile = ProcessInfo.processInfo.environment["PENKIT_UINPUT_START_FILE"] {
             print("uinput: waiting for \(startFile)")
             fflush(nil)
-            try waitForFile(startFile, timeout: 900_000_000)
+            try waitForFile(startFile, timeout: scriptWait)
         }
         try player.device.zeroKernelFuzz()
         let report = try player.play(startingAt: MonotonicClock.nowMicroseconds() + 50_000)
@@ -41,7 +44,7 @@ func replayThroughUinput(_ command: ReplayCommand) async throws {
             // caught up says so by creating this file.
             print("uinput: keeping the device until \(endFile) exists")
             fflush(nil)
-            try waitForFile(endFile, timeout: 600_000_000)
+            try waitForFile(endFile, timeout: scriptWait)
         } else {
             // Leave the device a moment so readers' timers (libinput's 50 ms proximity timeout)
             // run against the device they belong to before it is removed.

@@ -77,8 +77,8 @@ let package = Package(
         .testTarget(name: "PenEngineTests", dependencies: ["PenEngine", "PenEvaluation", "PenInput", "PenKit", "PenTestSupport"]),
         .testTarget(name: "PenViewTests", dependencies: ["PenView", "PenKit", "penkit"]),
         // penkitd's parts on their own (hub, config file) over real sockets and files.
-        .testTarget(name: "PenkitdTests", dependencies: ["penkitd", "PenKit",
+        .testTarget(name: "PenkitdTests", dependencies: ["penkitd", "PenKit", "PenTestSupport",
                                                         .product(name: "Logging", package: "swift-log")]),
-        .testTarget(name: "IntegrationTests", dependencies: ["PenKit", "PenInput", "PenInputLinux", "penkitd"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["PenKit", "PenInput", "PenInputLinux", "penkitd", "PenTestSupport"]),
     ]
 )

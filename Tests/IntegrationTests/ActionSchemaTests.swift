@@ -1,4 +1,5 @@
 import Foundation
+import PenTestSupport
 import Testing
 
 /// The `action` and `pad` messages against docs/protocol.schema.json, through the same strict
@@ -9,11 +10,7 @@ import Testing
 struct ActionSchemaTests {
     /// The checker's exit status and report for `lines`.
     static func check(_ lines: [String]) throws -> (status: Int32, report: String) {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("penkit-actions-\(UUID().uuidString).jsonl")
-        try (lines.joined(separator: "\n") + "\n").write(to: file, atomically: true, encoding: .utf8)
-        defer { try? FileManager.default.removeItem(at: file) }
-        let result = try run(["/usr/bin/python3", repositoryRoot + "/scripts/check-protocol-schema.py", "--strict", file.path])
-        return (result.status, result.output)
+        try ProtocolSchemaCheck.run(lines)
     }
 
     @Test func theActionsOfARealTraceValidateWithEveryKeyDeclared() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import PenTestSupport
 import Testing
 
 /// docs/protocol.schema.json against what penkitd really sends: every line a client receives
@@ -66,19 +67,8 @@ struct ProtocolSchemaTests {
     }
 
     private func checkSchema(_ lines: [String]) throws -> (Int32, String) {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("penkit-schema-\(getpid())-\(UUID().uuidString).jsonl")
-        try (lines.joined(separator: "\n") + "\n").write(to: file, atomically: true, encoding: .utf8)
-        defer { try? FileManager.default.removeItem(at: file) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = [repositoryRoot + "/scripts/check-protocol-schema.py", "--strict", file.path]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        print("protocol schema: " + text.split(separator: "\n").joined(separator: "; "))
-        return (process.terminationStatus, text)
+        let (status, report) = try ProtocolSchemaCheck.run(lines)
+        print("protocol schema: " + report.split(separator: "\n").joined(separator: "; "))
+        return (status, report)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import PenKit
+import PenTestSupport
 @testable import penkitd
 import Testing
 
@@ -8,9 +9,6 @@ import Testing
 /// give one `action` per step, each line valid against docs/protocol.schema.json with every key
 /// declared (scripts/check-protocol-schema.py --strict, python3-jsonschema).
 @Suite struct PadMotionPipelineTests {
-    static let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().path
-
     func lines(config: [(String, String)], events: [PadEvent]) throws -> [String] {
         var map = ActionMap()
         for (key, value) in config { _ = try map.set(key: key, value: value) }
@@ -52,18 +50,7 @@ import Testing
     }
 
     private func expectValid(_ lines: [String]) throws {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("penkit-pad-actions-\(UUID().uuidString).jsonl")
-        try (lines.joined(separator: "\n") + "\n").write(to: file, atomically: true, encoding: .utf8)
-        defer { try? FileManager.default.removeItem(at: file) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = [Self.repositoryRoot + "/scripts/check-protocol-schema.py", "--strict", file.path]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let report = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(report)")
+        let (status, report) = try ProtocolSchemaCheck.run(lines)
+        #expect(status == 0, "\(report)")
     }
 }

@@ -69,6 +69,7 @@ final class LiveSource: Sendable {
             let ready = poll(&fds, 3, unplugFilter.isHolding ? 5 : Self.engineTickMilliseconds)
             if ready < 0, errno != EINTR { throw DaemonError("poll: \(String(cString: strerror(errno)))") }
             if fds[1].revents != 0 { for change in monitor.receive() { apply(change) } }
+            if fds[2].revents != 0 { hub.pressureInbox?.acknowledgeWakeup() }
             // The engine's timeouts run to a time taken before libinput reads the kernel: every
             // event stamped before it is then read first, however late this thread runs (under
             // load, or an emulated guest), so a timeout never beats an update already queued.

@@ -18,6 +18,10 @@ enum PressureInput: Sendable {
 /// The engine itself is only ever touched by the input thread.
 final class PressureInbox: Sendable {
     private let queue = Mutex<Deque<PressureInput>>([])
+    /// Whether the queue holds anything, readable without the lock: the input thread asks before
+    /// every pen event, and with no pressure source attached (nearly always) the answer must cost
+    /// no syscall and no lock. A syscall on a thread that has just woken costs several µs here.
+    private let waiting = Atomic<Bool>(false)
     /// Readable while something waits; the input thread polls it.
     let wakeup: Int32
     /// Readings waiting at most; a source's flood limit keeps far below it while the input
@@ -38,6 +42,7 @@ final class PressureInbox: Sendable {
         let accepted = queue.withLock { queue -> Bool in
             if case .reading = input, queue.count >= Self.capacity { return false }
             queue.append(input)
+            waiting.store(true, ordering: .releasing)
             return true
         }
         if accepted {
@@ -47,14 +52,23 @@ final class PressureInbox: Sendable {
         return accepted
     }
 
-    /// Everything waiting, oldest first, into `out` (emptied first).
+    /// Everything waiting, oldest first, into `out` (emptied first). Leaves the eventfd alone:
+    /// the poll that watches it resets it (`acknowledgeWakeup`), so a reading posted while this
+    /// runs still wakes that poll once more instead of waiting for the next event or tick.
     func take(into out: inout [PressureInput]) {
         out.removeAll(keepingCapacity: true)
-        var count: UInt64 = 0
-        _ = Glibc.read(wakeup, &count, 8)
+        guard waiting.load(ordering: .acquiring) else { return }
         queue.withLock { queue in
             out.append(contentsOf: queue)
             queue.removeAll(keepingCapacity: true)
+            waiting.store(false, ordering: .relaxed)
         }
+    }
+
+    /// Resets the eventfd after the poll saw it readable (it is non-blocking: a spurious call
+    /// returns at once). A replay, which polls nothing, never needs it: the counter only grows.
+    func acknowledgeWakeup() {
+        var count: UInt64 = 0
+        _ = Glibc.read(wakeup, &count, 8)
     }
 }

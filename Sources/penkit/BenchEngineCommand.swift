@@ -52,39 +52,74 @@ struct BenchEngineCommand: ParsableCommand {
             result.printLines()
             return
         }
-        var first: EngineThroughput?
-        for seconds in syntheticStrokes {
-            let inputs = SyntheticStroke.events(seconds: seconds)
-            let result = measure(replay, inputs)
-            print("bench engine --synthetic-stroke \(seconds): one stroke, \(result.frames) frames, \(result.messages) messages" + lateNote)
-            result.printLines(relativeTo: first)
-            if first == nil { first = result }
+        // Interleaved: each round times every length once, so a host that slows down part way
+        // through (these machines are shared) slows every length alike and the ratios hold.
+        let strokes = syntheticStrokes.map { SyntheticStroke.events(seconds: $0) }
+        // A short stroke is replayed several times per timing (each replay a fresh engine), so that
+        // every timing spans at least a minute of strokes: a 1 s stroke alone takes well under a
+        // millisecond, where a timer tick or a cache refill would decide its figure.
+        let repetitions = syntheticStrokes.map { max(1, Int((Self.minimumTimedSeconds / $0).rounded(.up))) }
+        let results = measureInterleaved(replay, strokes, repetitions: repetitions)
+        for (index, seconds) in syntheticStrokes.enumerated() {
+            let result = results[index]
+            let times = repetitions[index] == 1 ? "" : ", replayed \(repetitions[index]) times per timing"
+            print("bench engine --synthetic-stroke \(seconds): one stroke, \(result.frames) frames, \(result.messages) messages"
+                  + times + lateNote)
+            result.printLines(relativeTo: index == 0 ? nil : results[0])
         }
     }
 
     private func measure(_ replay: EngineReplay, _ inputs: [EngineReplay.Input]) -> EngineThroughput {
-        var frames = 0
-        var messages = 0
-        replay.run(inputs) { m in
-            messages += 1
-            if case .frame = m { frames += 1 }
-        }
-        let engineOnly = BenchMedian.seconds(runs) {
-            var sink = 0
-            replay.run(inputs) { _ in sink &+= 1 }
-            precondition(sink == messages)
-        }
-        var writer = JSONWriter(capacity: 1 << 16)
-        let encoded = BenchMedian.seconds(runs) {
-            var bytes = 0
-            replay.run(inputs) { message in
-                writer.removeAll()
-                writer.line(message)
-                bytes &+= writer.count
+        measureInterleaved(replay, [inputs], repetitions: [1])[0]
+    }
+
+    /// The shortest span of strokes one timing covers (synthetic strokes are 200 Hz).
+    static let minimumTimedSeconds = 60.0
+
+    /// Per input, the median over `runs` rounds of the CPU time of one replay through the engine
+    /// alone and through the engine and the writer; each round times every input once, as
+    /// `repetitions` back-to-back replays whose time is divided among them.
+    private func measureInterleaved(_ replay: EngineReplay, _ inputs: [[EngineReplay.Input]],
+                                    repetitions: [Int]) -> [EngineThroughput] {
+        let counts = inputs.map { input -> (frames: Int, messages: Int) in
+            var frames = 0
+            var messages = 0
+            replay.run(input) { m in
+                messages += 1
+                if case .frame = m { frames += 1 }
             }
-            precondition(bytes > 0)
+            return (frames, messages)
         }
-        return EngineThroughput(frames: frames, messages: messages, runs: runs, engineOnly: engineOnly, encoded: encoded)
+        var engineOnly = inputs.map { _ in [Double]() }
+        var encoded = inputs.map { _ in [Double]() }
+        var writer = JSONWriter(capacity: 1 << 16)
+        for _ in 0..<max(runs, 1) {
+            for (i, input) in inputs.enumerated() {
+                let times = Double(repetitions[i])
+                engineOnly[i].append(BenchMedian.seconds(1) {
+                    for _ in 0..<repetitions[i] {
+                        var sink = 0
+                        replay.run(input) { _ in sink &+= 1 }
+                        precondition(sink == counts[i].messages)
+                    }
+                } / times)
+                encoded[i].append(BenchMedian.seconds(1) {
+                    for _ in 0..<repetitions[i] {
+                        var bytes = 0
+                        replay.run(input) { message in
+                            writer.removeAll()
+                            writer.line(message)
+                            bytes &+= writer.count
+                        }
+                        precondition(bytes > 0)
+                    }
+                } / times)
+            }
+        }
+        return inputs.indices.map { i in
+            EngineThroughput(frames: counts[i].frames, messages: counts[i].messages, runs: runs,
+                             engineOnly: BenchMedian.median(engineOnly[i]), encoded: BenchMedian.median(encoded[i]))
+        }
     }
 }
 
@@ -120,8 +155,12 @@ enum BenchMedian {
             body()
             seconds.append(threadCPUSeconds() - start)
         }
-        seconds.sort()
-        return seconds[seconds.count / 2]
+        return median(seconds)
+    }
+
+    static func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        return sorted[sorted.count / 2]
     }
 
     static func threadCPUSeconds() -> Double {

@@ -24,6 +24,25 @@ import Testing
         for value in edges { #expect(written(value) == value.description) }
     }
 
+    /// The writer's short path (at most four decimals, below 10⁹) against `description`, with the
+    /// values around its edges: a fifth decimal, 10⁹, halves of the last digit, negative zero.
+    @Test func shortDecimalsPrintExactlyAsSwiftsDescription() {
+        var g = SeededGenerator(seed: 11)
+        for _ in 0..<200_000 {
+            let bits = g.next()
+            let decimals = Int(bits % 7)                  // 0...6: the short path takes up to 4
+            let scale = [1.0, 10, 100, 1_000, 10_000, 100_000, 1_000_000][decimals]
+            let magnitude = Double((bits >> 3) % 20_000_000_000_000) // up to 2·10¹³, so past 10⁹ too
+            let value = (bits >> 60) & 1 == 0 ? magnitude / scale : -magnitude / scale
+            #expect(written(value) == value.description)
+            let neighbour = value.nextUp  // one ulp off: never a short decimal, except by chance
+            #expect(written(neighbour) == neighbour.description)
+        }
+        let edges: [Double] = [-0.0, 0.0001, 0.00015, 0.0005, 0.001, 999_999_999.9999, 1e9, -1e9, 1e9 - 0.0001,
+                               0.1 + 0.2, 221.29, 16.75, 0.005, 1e-4 / 3, 123_456_789.1234, 0.5714285714285714]
+        for value in edges { #expect(written(value) == value.description) }
+    }
+
     @Test func nonFiniteDoublesPrintAsNull() {
         #expect(written(.nan) == "null")
         #expect(written(.infinity) == "null")

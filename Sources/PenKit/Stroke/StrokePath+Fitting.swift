@@ -13,41 +13,41 @@ extension StrokePath {
     public static func fitting(_ samples: [StrokeSample], creationTime: UInt64) -> StrokePath {
         let n = samples.count
         guard n > 0 else { return StrokePath(controlPoints: [], creationTime: creationTime) }
-        func solved(_ f: (StrokeSample) -> Double) -> [Double] { solveInterpolation(samples.map(f)) }
-        let xs = solved(\.x), ys = solved(\.y), sizes = solved(\.size), opacities = solved(\.opacity)
-        let forces = solved(\.force), altitudes = solved(\.altitude)
+        // Each control point starts as its sample; the six interpolated channels are then solved
+        // together in place (Thomas algorithm: rows 0 and n−1 are identity rows, the modified
+        // super-diagonal depends on n alone), so a long stroke costs one array, not two dozen.
         var controls: [StrokePoint] = []
         controls.reserveCapacity(n)
-        for i in 0..<n {
-            let s = samples[i]
+        for s in samples {
             let offset = s.time >= creationTime ? Double(s.time - creationTime) / 1_000_000
                                                 : -Double(creationTime - s.time) / 1_000_000
-            controls.append(StrokePoint(x: xs[i], y: ys[i], timeOffset: offset, size: sizes[i],
-                                        opacity: opacities[i], azimuth: s.azimuth, force: forces[i],
-                                        altitude: altitudes[i]))
+            controls.append(StrokePoint(x: s.x, y: s.y, timeOffset: offset, size: s.size, opacity: s.opacity,
+                                        azimuth: s.azimuth, force: s.force, altitude: s.altitude))
+        }
+        guard n > 2 else { return StrokePath(controlPoints: controls, creationTime: creationTime) }
+        var superDiagonal = [Double](repeating: 0, count: n)
+        controls.withUnsafeMutableBufferPointer { p in
+            for i in 1..<(n - 1) {
+                let m = 4 - superDiagonal[i - 1]
+                superDiagonal[i] = 1 / m
+                let s = samples[i]
+                p[i].x = (6 * s.x - p[i - 1].x) / m
+                p[i].y = (6 * s.y - p[i - 1].y) / m
+                p[i].size = (6 * s.size - p[i - 1].size) / m
+                p[i].opacity = (6 * s.opacity - p[i - 1].opacity) / m
+                p[i].force = (6 * s.force - p[i - 1].force) / m
+                p[i].altitude = (6 * s.altitude - p[i - 1].altitude) / m
+            }
+            for i in stride(from: n - 2, through: 1, by: -1) {
+                let c = superDiagonal[i]
+                p[i].x -= c * p[i + 1].x
+                p[i].y -= c * p[i + 1].y
+                p[i].size -= c * p[i + 1].size
+                p[i].opacity -= c * p[i + 1].opacity
+                p[i].force -= c * p[i + 1].force
+                p[i].altitude -= c * p[i + 1].altitude
+            }
         }
         return StrokePath(controlPoints: controls, creationTime: creationTime)
-    }
-
-    /// Control values whose clamped uniform cubic B-spline interpolates `values`.
-    static func solveInterpolation(_ values: [Double]) -> [Double] {
-        let n = values.count
-        guard n > 2 else { return values }
-        // Thomas algorithm; rows 0 and n−1 are identity rows.
-        var c = [Double](repeating: 0, count: n)   // modified super-diagonal
-        var d = [Double](repeating: 0, count: n)   // modified right-hand side
-        d[0] = values[0]
-        for i in 1..<(n - 1) {
-            let m = 4 - c[i - 1]
-            c[i] = 1 / m
-            d[i] = (6 * values[i] - d[i - 1]) / m
-        }
-        var p = [Double](repeating: 0, count: n)
-        p[n - 1] = values[n - 1]
-        for i in stride(from: n - 2, through: 1, by: -1) {
-            p[i] = d[i] - c[i] * p[i + 1]
-        }
-        p[0] = values[0]
-        return p
     }
 }

@@ -25,7 +25,6 @@ extension TabletDecoder {
     /// input_get_disposition for a uinput device whose fuzz is 0: repeated key and axis values
     /// and zero relative motion are dropped, and so is a SYN_REPORT that closes an empty frame.
     private mutating func kernelPasses(_ e: EvdevEvent) -> Bool {
-        let d = device.description
         switch e.type {
         case Code.evSyn:
             if e.code == Code.synReport {
@@ -35,19 +34,19 @@ extension TabletDecoder {
             frameHasEvents = true
             return true
         case Code.evKey:
-            guard Int(e.code) < kernelKeys.count, d.has(type: e.type, code: e.code) else { return false }
+            guard Int(e.code) < kernelKeys.count, kernelCodes.contains(type: e.type, code: e.code) else { return false }
             if e.value == 2 { break }
             let down = e.value != 0
             if kernelKeys[Int(e.code)] == down { return false }
             kernelKeys[Int(e.code)] = down
         case Code.evAbs:
-            guard Int(e.code) < kernelAbs.count, d.has(type: e.type, code: e.code) else { return false }
+            guard Int(e.code) < kernelAbs.count, kernelCodes.contains(type: e.type, code: e.code) else { return false }
             if kernelAbs[Int(e.code)] == e.value { return false }
             kernelAbs[Int(e.code)] = e.value
         case Code.evRel:
-            guard e.value != 0, d.has(type: e.type, code: e.code) else { return false }
+            guard e.value != 0, kernelCodes.contains(type: e.type, code: e.code) else { return false }
         default:
-            guard d.has(type: e.type, code: e.code) else { return false }
+            guard kernelCodes.contains(type: e.type, code: e.code) else { return false }
         }
         frameHasEvents = true
         return true
@@ -56,7 +55,7 @@ extension TabletDecoder {
     /// libevdev: drops codes libinput disabled, keeps the state libinput's getters read.
     private mutating func deliver(_ type: UInt16, _ code: UInt16, _ value: Int32, time: UInt64,
                                   into out: inout [TabletEvent]) {
-        if type != Code.evSyn && !device.has(type, code) { return }
+        if type != Code.evSyn && !device.delivers(type, code) { return }
         if type == Code.evAbs { guard Int(code) < absValue.count else { return }; absValue[Int(code)] = value }
         if type == Code.evKey, Int(code) < libevdevKeys.count, value != 2 { libevdevKeys[Int(code)] = value != 0 }
         process(type: type, code: code, value: value, time: time, into: &out)

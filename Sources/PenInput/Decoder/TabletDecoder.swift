@@ -8,6 +8,8 @@ import PenKit
 /// evdev-tablet.c state machine; its timer (the forced proximity-out) runs on event time.
 public struct TabletDecoder: Sendable {
     let device: TabletDevice
+    /// The codes the kernel delivers (the device's description), for `kernelPasses`.
+    let kernelCodes: EventCodeBitmap
 
     // Kernel and libevdev state (EvdevInput.swift)
     var kernelKeys: [Bool]
@@ -45,6 +47,7 @@ public struct TabletDecoder: Sendable {
 
     public init(device: DeviceDescription, options: DecoderOptions = .init()) throws {
         self.device = try TabletDevice(device, options: options)
+        kernelCodes = EventCodeBitmap(device.codes)
         let keyCount = Int(Code.keyMax) + 1
         kernelKeys = Array(repeating: false, count: keyCount)
         libevdevKeys = kernelKeys

@@ -16,6 +16,8 @@ struct TabletDevice: Sendable {
     private(set) var lacksToolPen = false
     let quirks: Quirks
     let libwacom: LibwacomDatabase?
+    /// `codes` once the device is set up, for the per-event checks.
+    private(set) var enabled = EventCodeBitmap([:])
 
     init(_ d: DeviceDescription, options: DecoderOptions) throws {
         description = d
@@ -54,9 +56,13 @@ struct TabletDevice: Sendable {
         let smoothing = options.smoothing ?? quirks.tabletSmoothing ?? !(libwacom?.isAES(d) ?? false)
         historySize = smoothing ? 4 : 1
         axisCaps = deviceAxes()
+        enabled = EventCodeBitmap(codes)
     }
 
     func has(_ type: UInt16, _ code: UInt16) -> Bool { codes[type]?.contains(code) ?? false }
+
+    /// `has` once the device is set up, without hashing: what the per-event paths ask.
+    func delivers(_ type: UInt16, _ code: UInt16) -> Bool { enabled.contains(type: type, code: code) }
 
     func abs(_ code: UInt16) -> AbsInfo? { absInfo[Int(code)] }
 

@@ -97,7 +97,7 @@ extension TabletDecoder {
     /// tablet_update_proximity_state: a mouse or lens is in proximity only closer than the
     /// distance threshold.
     private mutating func updateCursorProximity(tool t: Int) {
-        guard device.has(Code.evAbs, Code.absDistance) else { return }
+        guard device.delivers(Code.evAbs, Code.absDistance) else { return }
         let distance = absValue[Int(Code.absDistance)]
         if distance == 0 { return }
         let outside = status.contains(.toolOutOfRange) || status.contains(.toolOutOfProximity)

@@ -71,7 +71,7 @@ extension TabletDecoder {
     }
 
     private mutating func updateAxes(tool t: Int) {
-        if changed.contains(.x) || changed.contains(.y), device.has(Code.evAbs, Code.absX), device.has(Code.evAbs, Code.absY) {
+        if changed.contains(.x) || changed.contains(.y), device.delivers(Code.evAbs, Code.absX), device.delivers(Code.evAbs, Code.absY) {
             axes.x = absValue[Int(Code.absX)]
             axes.y = absValue[Int(Code.absY)]
         }

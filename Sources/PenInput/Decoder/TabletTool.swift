@@ -53,7 +53,7 @@ struct TabletTool: Sendable {
         switch type {
         case .pen, .eraser, .pencil, .brush, .airbrush:
             axes.formUnion(tablet.intersection([.pressure, .distance, .tiltX, .tiltY, .slider]))
-            if device.has(Code.evAbs, Code.absZ) { axes.formUnion(tablet.intersection(.rotation)) }
+            if device.delivers(Code.evAbs, Code.absZ) { axes.formUnion(tablet.intersection(.rotation)) }
         case .mouse, .lens:
             axes.formUnion(tablet.intersection([.rotation, .wheel]))
         }

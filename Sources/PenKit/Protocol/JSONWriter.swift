@@ -141,8 +141,8 @@ extension JSONWriter {
         if comma { p[0] = UInt8(ascii: ","); n = 1 }
         p[n] = UInt8(ascii: "\"")
         n += 1
-        name.withUTF8Buffer { (p + n).update(from: $0.baseAddress!, count: $0.count) }
-        n += name.utf8CodeUnitCount
+        // Byte by byte: keys are a few bytes, shorter than a call to memmove.
+        name.withUTF8Buffer { for b in $0 { p[n] = b; n += 1 } }
         p[n] = UInt8(ascii: "\"")
         p[n + 1] = UInt8(ascii: ":")
         return n + 2

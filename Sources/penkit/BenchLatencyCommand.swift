@@ -47,6 +47,7 @@ struct BenchLatencyCommand: AsyncParsableCommand {
         for count in clients {
             var penkitd: [[UInt64]] = []
             var floor: [[UInt64]] = []
+            var floorWoke: [UInt64] = []
             var cpu: [Double] = []
             var dropped: [UInt64] = []
             var throughput: [Double] = []
@@ -57,6 +58,7 @@ struct BenchLatencyCommand: AsyncParsableCommand {
                 // Side by side: the floor right before penkitd, with as many reader threads as clients.
                 let direct = LatencyFloor.measure(readers: count, relay: false, count: floorSamples, intervalMicroseconds: 8_000)
                 floor.append(Self.summary(direct.received))
+                floorWoke.append(Self.percentile(direct.timerLate, 0.5))
                 let latency = try await measureLatency(binary: binary, clients: count)
                 penkitd.append(Self.summary(latency.samples))
                 probe = latency.probe
@@ -76,6 +78,7 @@ struct BenchLatencyCommand: AsyncParsableCommand {
                   + "; floor " + floor.map { "\($0[0])/\($0[1])/\($0[2])" }.joined(separator: ", ")
                   + "; frames dropped \(dropped.map(String.init).joined(separator: ", "))")
             if let probe { print("  inside penkitd, last run (from the frame's event time): \(Self.describeProbe(probe))") }
+            print("  the floor's own timer wake-up: p50 \(Self.percentile(floorWoke, 0.5)) µs after its deadline (median of the runs)")
             print("  penkitd CPU in the real-time replay: " + String(format: "%.1f", Self.median(cpu)) + " % of one core")
             print("  unpaced throughput to each of \(count) client(s): \(Int(Self.median(throughput))) frames/s (slowest client, median of "
                   + "\(throughput.map { String(Int($0)) }.joined(separator: ", ")); frames dropped \(throughputDropped.map(String.init).joined(separator: ", ")))")

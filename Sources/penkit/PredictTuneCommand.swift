@@ -37,6 +37,9 @@ struct PredictTuneCommand: ParsableCommand {
     @Flag(help: "Search how the raw path is recovered: blend ½ (inverted and modelled), inverted, or estimated at jerk noise 1e8…1e12 mm²/s⁵; with motion smoothing 0 and 8 ms.")
     var recovery = false
 
+    @Flag(help: "Search the motion model: one reading of the fitted motion (as shipped) or a mixture of readings weighed by their own errors (scored 8 or 16 ms ahead, forgotten over 25, 50 or 100 ms, inverse errors to the power 1 or 2); motion smoothing 0 and 8 ms; the raw path estimated as shipped.")
+    var motion = false
+
     @Option(help: "Also print per-trace figures of the candidates whose label contains this.")
     var show: String?
 
@@ -58,7 +61,7 @@ struct PredictTuneCommand: ParsableCommand {
         let kalman = try scores(BenchEntrant(name: "kalman", kind: .kalman, compensation: .none))
         let shipped = try scores(BenchEntrant.standard.first { $0.kind == .penkit }!)
         let before = try scores(try BenchEntrant.penkitVariants.first { $0.name == "pk-before" }!)
-        let candidates = try recovery ? TuneCandidate.recoveryGrid() : structural ? TuneCandidate.structuralGrid() : TuneCandidate.grid()
+        let candidates = try motion ? TuneCandidate.motionGrid() : recovery ? TuneCandidate.recoveryGrid() : structural ? TuneCandidate.structuralGrid() : TuneCandidate.grid()
         let table = try candidates.map { try scores($0.entrant) }
 
         func best(on traces: [Int]) -> Int {
@@ -189,7 +192,9 @@ struct TuneCandidate {
     var label: String {
         let p = predictor.parameters
         let recovery = estimationJerkNoise.map { "est 1e\(Int(log10($0).rounded()))" } ?? "inv \(fixed(blendWeight))"
-        return "\(recovery) dec \(ms(p.smoothedDecay))/\(ms(p.decay))\(p.rawOriginFromFit ? "f" : "") sm \(ms(p.motionSmoothing))/\(Int(p.motionSmoothingSpeedMMPerSecond)) tr \(fixed(p.travelGain)) ta \(fixed(p.tangentialGain))"
+        let mixture = p.modelScoringLookahead > .zero
+            ? "mix \(ms(p.modelScoringLookahead))/\(ms(p.modelMemory))^\(Int(p.modelWeightPower)) " : ""
+        return "\(mixture)\(recovery) dec \(ms(p.smoothedDecay))/\(ms(p.decay))\(p.rawOriginFromFit ? "f" : "") sm \(ms(p.motionSmoothing))/\(Int(p.motionSmoothingSpeedMMPerSecond)) tr \(fixed(p.travelGain)) ta \(fixed(p.tangentialGain))"
     }
 
     private func ms(_ time: Duration) -> String { String(Int((time.inSeconds * 1000).rounded())) }
@@ -217,6 +222,29 @@ struct TuneCandidate {
             for blend in [0.5, 1.0] { result.append(try TuneCandidate(blendWeight: blend, parameters: p)) }
             for jerk in [1e8, 1e9, 1e10, 1e11, 1e12] {
                 result.append(try TuneCandidate(blendWeight: 1, parameters: p, estimationJerkNoise: jerk))
+            }
+        }
+        return result
+    }
+
+    /// The motion model: one reading (as shipped) or the mixture, with and without motion
+    /// smoothing; the raw path estimated as shipped, every other parameter as shipped.
+    static func motionGrid() throws(PredictorParametersError) -> [TuneCandidate] {
+        var result: [TuneCandidate] = []
+        let jerk = PredictionConfiguration.defaultEstimationJerkNoise
+        for smoothingMs in [0, 8] {
+            var p = PenkitPredictor.Parameters()
+            p.motionSmoothing = .milliseconds(smoothingMs)
+            result.append(try TuneCandidate(blendWeight: 1, parameters: p, estimationJerkNoise: jerk))
+            for lookaheadMs in [8, 16] {
+                for memoryMs in [25, 50, 100] {
+                    for power in [1.0, 2.0] {
+                        p.modelScoringLookahead = .milliseconds(lookaheadMs)
+                        p.modelMemory = .milliseconds(memoryMs)
+                        p.modelWeightPower = power
+                        result.append(try TuneCandidate(blendWeight: 1, parameters: p, estimationJerkNoise: jerk))
+                    }
+                }
             }
         }
         return result

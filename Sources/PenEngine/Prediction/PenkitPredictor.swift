@@ -54,13 +54,23 @@ public struct PenkitPredictor: Predictor {
         /// do, instead of from the newest sample itself (which carries the pen's and the
         /// sensor's noise into every prediction).
         public var rawOriginFromFit = false
+        /// Mix several readings of the fitted motion (straight, half and full turn, full turn
+        /// with a change of speed) by their own errors in this proximity, scored this far ahead
+        /// (`MotionModelMixture`), instead of the one reading `turnGain` and `tangentialGain`
+        /// give. 0: no mixture.
+        public var modelScoringLookahead: Duration = .zero
+        /// Time constant over which the mixture forgets a reading's past errors.
+        public var modelMemory: Duration = .milliseconds(50)
+        /// Power of the inverse mean squared errors that weigh the readings (1: Bates–Granger;
+        /// higher favours the best reading more).
+        public var modelWeightPower = 1.0
         public init() {}
     }
 
     /// The parameters' times in seconds, converted once at init: the per-sample path does no
     /// `Duration` arithmetic.
     private struct Seconds: Sendable {
-        let window, decay, smoothedDecay, ramp, motionSmoothing: Double
+        let window, decay, smoothedDecay, ramp, motionSmoothing, modelScoringLookahead, modelMemory: Double
 
         init(_ p: Parameters) {
             window = p.window.inSeconds
@@ -68,6 +78,8 @@ public struct PenkitPredictor: Predictor {
             smoothedDecay = p.smoothedDecay.inSeconds
             ramp = p.ramp.inSeconds
             motionSmoothing = p.motionSmoothing.inSeconds
+            modelScoringLookahead = p.modelScoringLookahead.inSeconds
+            modelMemory = p.modelMemory.inSeconds
         }
     }
 
@@ -82,6 +94,8 @@ public struct PenkitPredictor: Predictor {
     private var velocity = SIMD2<Double>(0, 0)
     private var acceleration = SIMD2<Double>(0, 0)
     private var motionTime: UInt64?
+    /// The readings' weights and the states they are scored from; nil without a mixture.
+    private var mixture: MotionModelMixture?
 
     /// penkit's predictor as shipped (its defaults are checked by a test).
     public init() {
@@ -96,6 +110,12 @@ public struct PenkitPredictor: Predictor {
     private init(checked parameters: Parameters) {
         self.parameters = parameters
         seconds = Seconds(parameters)
+        if seconds.modelScoringLookahead > 0 {
+            // Room for states twice the lookahead old at the fastest report rate believed.
+            let capacity = Int((2 * seconds.modelScoringLookahead / ReportInterval.minimum).rounded(.up)) + 2
+            mixture = MotionModelMixture(lookahead: seconds.modelScoringLookahead, memory: seconds.modelMemory,
+                                         power: parameters.modelWeightPower, capacity: capacity)
+        }
     }
 
     public var name: String { "penkit" }
@@ -106,6 +126,7 @@ public struct PenkitPredictor: Predictor {
         fit = nil
         attributeReference = nil
         motionTime = nil
+        mixture?.reset()
     }
 
     /// The motion before a pen-down (or a lift) carries on: the hand was already moving.
@@ -119,6 +140,24 @@ public struct PenkitPredictor: Predictor {
                                 uniformTime: parameters.uniformTime, weight: { age in exp(-age / decay) })
         attributeReference = AttributeTrend.reference(in: history)
         smoothMotion(at: sample.time)
+        if mixture != nil, let state = motionState() {
+            mixture?.record(state, position: SIMD2(sample.x, sample.y), gains: gains)
+        }
+    }
+
+    private var gains: MotionState.Gains {
+        MotionState.Gains(travel: parameters.travelGain, turn: parameters.turnGain,
+                          tangential: parameters.tangentialGain, maxTurnRadians: parameters.maxTurnRadians)
+    }
+
+    /// Where extrapolation starts from the newest sample, and with what motion.
+    private func motionState() -> MotionState? {
+        guard let newest = history.last, let fit else { return nil }
+        // A smoothed sample lags the pen: start from the fitted raw path's position instead.
+        let origin = newest.smoothingWindow > 1 || parameters.rawOriginFromFit ? fit.position : SIMD2(newest.x, newest.y)
+        let age = Double(newest.time - (startTime ?? newest.time)) * 1e-6
+        let ramp = seconds.ramp > 0 ? min(1, age / seconds.ramp) : 1
+        return MotionState(time: newest.time, origin: origin, velocity: velocity, acceleration: acceleration, ramp: ramp)
     }
 
     /// Moves `velocity` and `acceleration` towards the new fit's by the share of
@@ -146,42 +185,13 @@ public struct PenkitPredictor: Predictor {
     }
 
     public func extrapolate(by dt: Double) -> PredictionSample? {
-        let p = parameters
-        guard let newest = history.last, let fit else { return nil }
-        let v = velocity
-        let speed = (v * v).sum().squareRoot()
+        guard let newest = history.last, let state = motionState() else { return nil }
+        let offset = mixture?.offset(of: state, by: dt, gains: gains) ?? state.offset(by: dt, gains: gains)
         var result = newest
-        // A smoothed sample lags the pen: start from the fitted raw path's position instead.
-        let origin = newest.smoothingWindow > 1 || p.rawOriginFromFit ? fit.position : SIMD2(newest.x, newest.y)
-        result.x = origin[0]
-        result.y = origin[1]
-        if speed > 1e-6 {
-            let a = acceleration
-            let tangent = v / speed
-            let normal = SIMD2(-tangent[1], tangent[0])
-            let tangential = (a * tangent).sum() * p.tangentialGain
-            let turnRate = (a * normal).sum() / speed * p.turnGain
-            // A pen slowing down stops; it never runs backwards.
-            let moving = tangential < 0 ? min(dt, speed / -tangential) : dt
-            let age = Double(newest.time - (startTime ?? newest.time)) * 1e-6
-            let ramp = seconds.ramp > 0 ? min(1, age / seconds.ramp) : 1
-            let travel = ramp * p.travelGain * max(0, speed * moving + 0.5 * tangential * moving * moving)
-            let turn = clamp(turnRate * dt, -p.maxTurnRadians, p.maxTurnRadians)
-            // The chord of an arc of length `travel` turning by `turn`, in the (tangent, normal) frame.
-            let along: Double, across: Double
-            if abs(turn) < 1e-6 {
-                along = travel
-                across = travel * turn / 2
-            } else {
-                let radius = travel / turn
-                along = radius * sin(turn)
-                across = radius * (1 - cos(turn))
-            }
-            result.x = origin[0] + tangent[0] * along + normal[0] * across
-            result.y = origin[1] + tangent[1] * along + normal[1] * across
-        }
+        result.x = state.origin[0] + offset[0]
+        result.y = state.origin[1] + offset[1]
         AttributeTrend.extrapolate(&result, newest: newest,
-                                   reference: attributeReference, by: dt, gain: p.attributeGain)
+                                   reference: attributeReference, by: dt, gain: parameters.attributeGain)
         return result
     }
 }

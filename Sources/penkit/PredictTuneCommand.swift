@@ -114,7 +114,7 @@ struct PredictTuneCommand: ParsableCommand {
         print("")
         print("best \(top) in-sample:")
         for c in ranked.prefix(top) {
-            print("  " + candidates[c].label.padding(toLength: 44, withPad: " ", startingAt: 0) + TuneScore.pooled(table[c]).columns)
+            print("  " + candidates[c].label.padding(toLength: 60, withPad: " ", startingAt: 0) + TuneScore.pooled(table[c]).columns)
         }
     }
 }
@@ -194,7 +194,7 @@ struct TuneCandidate {
         let recovery = estimationJerkNoise.map { "est 1e\(Int(log10($0).rounded()))" } ?? "inv \(fixed(blendWeight))"
         let mixture = p.modelScoringLookahead > .zero
             ? "mix \(ms(p.modelScoringLookahead))/\(ms(p.modelMemory))^\(Int(p.modelWeightPower)) " : ""
-        return "\(mixture)\(recovery) dec \(ms(p.smoothedDecay))/\(ms(p.decay))\(p.rawOriginFromFit ? "f" : "") sm \(ms(p.motionSmoothing))/\(Int(p.motionSmoothingSpeedMMPerSecond)) tr \(fixed(p.travelGain)) ta \(fixed(p.tangentialGain))"
+        return "\(mixture)\(recovery) dec \(ms(p.smoothedDecay))/\(ms(p.decay))\(p.rawOriginFromFit ? "f" : "") sm \(ms(p.motionSmoothing))/\(Int(p.motionSmoothingSpeedMMPerSecond))/\(Int(p.motionSmoothingAccelerationMMPerSecondSquared)) tr \(fixed(p.travelGain)) ta \(fixed(p.tangentialGain)) tu \(fixed(p.turnGain))"
     }
 
     private func ms(_ time: Duration) -> String { String(Int((time.inSeconds * 1000).rounded())) }
@@ -236,6 +236,13 @@ struct TuneCandidate {
             var p = PenkitPredictor.Parameters()
             p.motionSmoothing = .milliseconds(smoothingMs)
             result.append(try TuneCandidate(blendWeight: 1, parameters: p, estimationJerkNoise: jerk))
+            for accel in [500.0, 1000, 2000, 5000, 10000] {
+                var q = p; q.motionSmoothingAccelerationMMPerSecondSquared = accel
+                for sm in [8, 16, 32, 64] {
+                    q.motionSmoothing = .milliseconds(sm)
+                    result.append(try TuneCandidate(blendWeight: 1, parameters: q, estimationJerkNoise: jerk))
+                }
+            }
             for lookaheadMs in [8, 16] {
                 for memoryMs in [25, 50, 100] {
                     for power in [1.0, 2.0] {

@@ -50,6 +50,11 @@ public struct PenkitPredictor: Predictor {
         /// with speed: slow pens, whose velocity estimates are mostly noise, are smoothed most,
         /// fast ones, whose changes of speed cost most when followed late, least. 0: constant.
         public var motionSmoothingSpeedMMPerSecond = 0.0
+        /// Fitted acceleration (mm/s²) at which that time constant has halved, as a 1€ filter's
+        /// cutoff rises with the rate of change of what it filters (here the velocity): a
+        /// steady pen's velocity estimates are smoothed most, a change of speed or direction
+        /// is followed at once. 0: constant.
+        public var motionSmoothingAccelerationMMPerSecondSquared = 0.0
         /// Start raw samples' predictions from the fitted position, as smoothed samples' always
         /// do, instead of from the newest sample itself (which carries the pen's and the
         /// sensor's noise into every prediction).
@@ -141,6 +146,7 @@ public struct PenkitPredictor: Predictor {
         attributeReference = AttributeTrend.reference(in: history)
         smoothMotion(at: sample.time)
         if mixture != nil, let state = motionState() {
+            let gains = self.gains
             mixture?.record(state, position: SIMD2(sample.x, sample.y), gains: gains)
         }
     }
@@ -177,6 +183,10 @@ public struct PenkitPredictor: Predictor {
         if parameters.motionSmoothingSpeedMMPerSecond > 0 {
             let speed = (velocity * velocity).sum().squareRoot()
             timeConstant /= 1 + speed / parameters.motionSmoothingSpeedMMPerSecond
+        }
+        if parameters.motionSmoothingAccelerationMMPerSecondSquared > 0 {
+            let a = fit.acceleration
+            timeConstant /= 1 + (a * a).sum().squareRoot() / parameters.motionSmoothingAccelerationMMPerSecondSquared
         }
         let share = 1 - exp(-Double(time - previous) * 1e-6 / timeConstant)
         velocity += (fit.velocity - velocity) * share

@@ -22,6 +22,8 @@ extension PenkitPredictor.Parameters {
         try check.time("ramp", ramp, longest: Self.longestTime, allowZero: true)
         try check.time("motionSmoothing", motionSmoothing, longest: Self.longestTime, allowZero: true)
         try check.number("motionSmoothingSpeedMMPerSecond", motionSmoothingSpeedMMPerSecond, from: 0, to: 10_000, unit: " mm/s")
+        try check.number("motionSmoothingAccelerationMMPerSecondSquared", motionSmoothingAccelerationMMPerSecondSquared,
+                         from: 0, to: 1_000_000, unit: " mm/s²")
         try check.number("tangentialGain", tangentialGain, from: 0, to: 1)
         try check.number("turnGain", turnGain, from: 0, to: 1)
         try check.number("maxTurnRadians", maxTurnRadians, from: 0, to: Double.pi, unit: " radians")

@@ -194,7 +194,8 @@ struct TuneCandidate {
         let recovery = estimationJerkNoise.map { "est 1e\(Int(log10($0).rounded()))" } ?? "inv \(fixed(blendWeight))"
         let mixture = p.modelScoringLookahead > .zero
             ? "mix \(ms(p.modelScoringLookahead))/\(ms(p.modelMemory))^\(Int(p.modelWeightPower)) " : ""
-        return "\(mixture)\(recovery) dec \(ms(p.smoothedDecay))/\(ms(p.decay))\(p.rawOriginFromFit ? "f" : "") sm \(ms(p.motionSmoothing))/\(Int(p.motionSmoothingSpeedMMPerSecond))/\(Int(p.motionSmoothingAccelerationMMPerSecondSquared)) tr \(fixed(p.travelGain)) ta \(fixed(p.tangentialGain)) tu \(fixed(p.turnGain))"
+        let damping = p.dampingMinCutoff > 0 ? "od \(Int(p.dampingMinCutoff))/\(p.dampingBeta)/\(ms(p.dampingLookahead)) " : ""
+        return "\(damping)\(mixture)\(recovery) dec \(ms(p.smoothedDecay))/\(ms(p.decay))\(p.rawOriginFromFit ? "f" : "") sm \(ms(p.motionSmoothing))/\(Int(p.motionSmoothingSpeedMMPerSecond))/\(Int(p.motionSmoothingAccelerationMMPerSecondSquared)) tr \(fixed(p.travelGain)) ta \(fixed(p.tangentialGain)) tu \(fixed(p.turnGain))"
     }
 
     private func ms(_ time: Duration) -> String { String(Int((time.inSeconds * 1000).rounded())) }
@@ -232,25 +233,14 @@ struct TuneCandidate {
     static func motionGrid() throws(PredictorParametersError) -> [TuneCandidate] {
         var result: [TuneCandidate] = []
         let jerk = PredictionConfiguration.defaultEstimationJerkNoise
-        for smoothingMs in [0, 8] {
-            var p = PenkitPredictor.Parameters()
-            p.motionSmoothing = .milliseconds(smoothingMs)
-            result.append(try TuneCandidate(blendWeight: 1, parameters: p, estimationJerkNoise: jerk))
-            for accel in [500.0, 1000, 2000, 5000, 10000] {
-                var q = p; q.motionSmoothingAccelerationMMPerSecondSquared = accel
-                for sm in [8, 16, 32, 64] {
-                    q.motionSmoothing = .milliseconds(sm)
-                    result.append(try TuneCandidate(blendWeight: 1, parameters: q, estimationJerkNoise: jerk))
-                }
-            }
-            for lookaheadMs in [8, 16] {
-                for memoryMs in [25, 50, 100] {
-                    for power in [1.0, 2.0] {
-                        p.modelScoringLookahead = .milliseconds(lookaheadMs)
-                        p.modelMemory = .milliseconds(memoryMs)
-                        p.modelWeightPower = power
-                        result.append(try TuneCandidate(blendWeight: 1, parameters: p, estimationJerkNoise: jerk))
-                    }
+        for decayMs in [4, 5, 7] {
+            for smoothingMs in [8, 12, 16] {
+                for acceleration in [0.0, 5000] {
+                    var p = PenkitPredictor.Parameters()
+                    p.decay = .milliseconds(decayMs)
+                    p.motionSmoothing = .milliseconds(smoothingMs)
+                    p.motionSmoothingAccelerationMMPerSecondSquared = acceleration
+                    result.append(try TuneCandidate(blendWeight: 1, parameters: p, estimationJerkNoise: jerk))
                 }
             }
         }

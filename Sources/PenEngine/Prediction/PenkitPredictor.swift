@@ -69,6 +69,13 @@ public struct PenkitPredictor: Predictor {
         /// Power of the inverse mean squared errors that weigh the readings (1: Bates–Granger;
         /// higher favours the best reading more).
         public var modelWeightPower = 1.0
+        /// Lower cutoff (Hz) of a 1€ filter on the predicted displacement `dampingLookahead`
+        /// ahead; 0: no damping. The filter's correction is spread over any horizon in
+        /// proportion to how far ahead a sample lies.
+        public var dampingMinCutoff = 0.0
+        /// How fast the cutoff rises with how fast that displacement changes (Hz per mm/s).
+        public var dampingBeta = 0.0
+        public var dampingLookahead: Duration = .milliseconds(16)
         public init() {}
     }
 
@@ -101,6 +108,9 @@ public struct PenkitPredictor: Predictor {
     private var motionTime: UInt64?
     /// The readings' weights and the states they are scored from; nil without a mixture.
     private var mixture: MotionModelMixture?
+    private var dampedOffset: SIMD2<Double>?
+    private var dampedTime: UInt64 = 0
+    private var dampingCorrection = SIMD2<Double>(0, 0)
 
     /// penkit's predictor as shipped (its defaults are checked by a test).
     public init() {
@@ -132,6 +142,8 @@ public struct PenkitPredictor: Predictor {
         attributeReference = nil
         motionTime = nil
         mixture?.reset()
+        dampedOffset = nil
+        dampingCorrection = SIMD2(0, 0)
     }
 
     /// The motion before a pen-down (or a lift) carries on: the hand was already moving.
@@ -148,6 +160,22 @@ public struct PenkitPredictor: Predictor {
         if mixture != nil, let state = motionState() {
             let gains = self.gains
             mixture?.record(state, position: SIMD2(sample.x, sample.y), gains: gains)
+        }
+        if parameters.dampingMinCutoff > 0, let state = motionState() {
+            let lookahead = parameters.dampingLookahead.inSeconds
+            let offset = mixture?.offset(of: state, by: lookahead, gains: gains) ?? state.offset(by: lookahead, gains: gains)
+            var damped = offset
+            if let previous = dampedOffset, state.time > dampedTime {
+                let dt = Double(state.time - dampedTime) * 1e-6
+                let change = offset - previous
+                let rate = (change * change).sum().squareRoot() / dt
+                let cutoff = parameters.dampingMinCutoff + parameters.dampingBeta * rate
+                let alpha = 1 / (1 + 1 / (2 * Double.pi * cutoff * dt))
+                damped = previous + change * alpha
+            }
+            dampedOffset = damped
+            dampedTime = state.time
+            dampingCorrection = (damped - offset) / lookahead
         }
     }
 
@@ -196,7 +224,8 @@ public struct PenkitPredictor: Predictor {
 
     public func extrapolate(by dt: Double) -> PredictionSample? {
         guard let newest = history.last, let state = motionState() else { return nil }
-        let offset = mixture?.offset(of: state, by: dt, gains: gains) ?? state.offset(by: dt, gains: gains)
+        let offset = (mixture?.offset(of: state, by: dt, gains: gains) ?? state.offset(by: dt, gains: gains))
+            + dampingCorrection * dt
         var result = newest
         result.x = state.origin[0] + offset[0]
         result.y = state.origin[1] + offset[1]

@@ -171,6 +171,7 @@ struct TuneCandidate {
     var predictor: PenkitPredictor
     /// Set: the raw path is estimated (`.estimate`) with this jerk noise, and `blendWeight` is unused.
     var estimationJerkNoise: Double?
+    var outputDamping: (minCutoff: Double, beta: Double)? = nil
 
     init(blendWeight: Double, parameters: PenkitPredictor.Parameters,
          estimationJerkNoise: Double? = nil) throws(PredictorParametersError) {
@@ -186,6 +187,7 @@ struct TuneCandidate {
         entrant.tunedPenkit = predictor
         entrant.blendWeight = blendWeight
         if let estimationJerkNoise { entrant.estimationJerkNoise = estimationJerkNoise }
+        entrant.outputDamping = outputDamping
         return entrant
     }
 
@@ -195,7 +197,8 @@ struct TuneCandidate {
         let mixture = p.modelScoringLookahead > .zero
             ? "mix \(ms(p.modelScoringLookahead))/\(ms(p.modelMemory))^\(Int(p.modelWeightPower)) " : ""
         let damping = p.dampingMinCutoff > 0 ? "od \(Int(p.dampingMinCutoff))/\(p.dampingBeta)/\(ms(p.dampingLookahead)) " : ""
-        return "\(damping)\(mixture)\(recovery) dec \(ms(p.smoothedDecay))/\(ms(p.decay))\(p.rawOriginFromFit ? "f" : "") sm \(ms(p.motionSmoothing))/\(Int(p.motionSmoothingSpeedMMPerSecond))/\(Int(p.motionSmoothingAccelerationMMPerSecondSquared)) tr \(fixed(p.travelGain)) ta \(fixed(p.tangentialGain)) tu \(fixed(p.turnGain))"
+        let stageDamping = outputDamping.map { "sd \(Int($0.minCutoff))/\($0.beta) " } ?? ""
+        return "\(stageDamping)\(damping)\(mixture)\(recovery) dec \(ms(p.smoothedDecay))/\(ms(p.decay))\(p.rawOriginFromFit ? "f" : "") sm \(ms(p.motionSmoothing))/\(Int(p.motionSmoothingSpeedMMPerSecond))/\(Int(p.motionSmoothingAccelerationMMPerSecondSquared)) tr \(fixed(p.travelGain)) ta \(fixed(p.tangentialGain)) tu \(fixed(p.turnGain))"
     }
 
     private func ms(_ time: Duration) -> String { String(Int((time.inSeconds * 1000).rounded())) }
@@ -234,13 +237,17 @@ struct TuneCandidate {
         var result: [TuneCandidate] = []
         let jerk = PredictionConfiguration.defaultEstimationJerkNoise
         for decayMs in [4, 5, 7] {
-            for smoothingMs in [8, 12, 16] {
-                for acceleration in [0.0, 5000] {
-                    var p = PenkitPredictor.Parameters()
-                    p.decay = .milliseconds(decayMs)
-                    p.motionSmoothing = .milliseconds(smoothingMs)
-                    p.motionSmoothingAccelerationMMPerSecondSquared = acceleration
-                    result.append(try TuneCandidate(blendWeight: 1, parameters: p, estimationJerkNoise: jerk))
+            for smoothingMs in [0, 8] {
+                var p = PenkitPredictor.Parameters()
+                p.decay = .milliseconds(decayMs)
+                p.motionSmoothing = .milliseconds(smoothingMs)
+                result.append(try TuneCandidate(blendWeight: 1, parameters: p, estimationJerkNoise: jerk))
+                for cutoff in [5.0, 10, 20] {
+                    for beta in [0.1, 1] {
+                        var c = try TuneCandidate(blendWeight: 1, parameters: p, estimationJerkNoise: jerk)
+                        c.outputDamping = (cutoff, beta)
+                        result.append(c)
+                    }
                 }
             }
         }

@@ -30,6 +30,10 @@ public struct PredictionStage<P: Predictor>: Sendable {
     private var recovery: SmoothingRecovery
     /// Each pen's learned expected error and lift spread.
     private var calibrations = PenCalibrations()
+    /// EXPERIMENT: a 1€ filter on the predicted offset (min cutoff Hz, beta per mm).
+    public var outputDamping: (minCutoff: Double, beta: Double)?
+    private var dampedOffset: SIMD2<Double>?
+    private var dampedTime: UInt64 = 0
     /// `predictions` as the engine's samples (PredictionStage+Frames), reused frame to frame.
     var frameSamples: [Sample] = []
 
@@ -62,6 +66,7 @@ public struct PredictionStage<P: Predictor>: Sendable {
         interval.reset()
         inverse.reset()
         recovery.reset()
+        dampedOffset = nil
         newest = nil
         reference = nil
         calibrations.dropPending()
@@ -168,6 +173,27 @@ public struct PredictionStage<P: Predictor>: Sendable {
             predictions.append(sample)
             if dt >= horizon { break }
             k += 1
+        }
+        if let damping = outputDamping, let last = predictions.last {
+            let offset = SIMD2(last.x - reference.x, last.y - reference.y)
+            if let previous = dampedOffset, reference.time > dampedTime {
+                let dt = Double(reference.time - dampedTime) * 1e-6
+                let change = offset - previous
+                let rate = (change * change).sum().squareRoot() / dt
+                let cutoff = damping.minCutoff + damping.beta * rate
+                let alpha = 1 / (1 + 1 / (2 * Double.pi * cutoff * dt))
+                let damped = previous + change * alpha
+                let correction = damped - offset
+                for k in predictions.indices {
+                    let share = Double(predictions[k].time - reference.time) * 1e-6 / horizon
+                    predictions[k].x += correction[0] * share
+                    predictions[k].y += correction[1] * share
+                }
+                dampedOffset = damped
+            } else {
+                dampedOffset = offset
+            }
+            dampedTime = reference.time
         }
         let tip = predictions.last ?? reference
         let travel = distance(tip.x - reference.x, tip.y - reference.y)

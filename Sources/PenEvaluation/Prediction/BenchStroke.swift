@@ -34,6 +34,8 @@ public struct BenchEntrant: Sendable {
     public var tunedPenkit: PenkitPredictor?
     /// The stage's `.blend` weight.
     public var blendWeight = PredictionConfiguration.defaultBlendWeight
+    /// EXPERIMENT: the stage's output damping.
+    public var outputDamping: (minCutoff: Double, beta: Double)?
     /// The stage's `.estimate` jerk noise.
     public var estimationJerkNoise = PredictionConfiguration.defaultEstimationJerkNoise
 

@@ -56,7 +56,9 @@ public struct PredictionBenchmark: Sendable {
         let configuration = try configuration.with(horizon: .seconds(horizon), compensation: entrant.compensation,
                                                    blendWeight: entrant.blendWeight,
                                                    estimationJerkNoise: entrant.estimationJerkNoise)
-        return PredictionStage(predictor: AnyPredictor(entrant.makePredictor()), configuration: configuration)
+        var stage = PredictionStage(predictor: AnyPredictor(entrant.makePredictor()), configuration: configuration)
+        stage.outputDamping = entrant.outputDamping
+        return stage
     }
 
     private func score(_ stroke: BenchStroke, entrant: BenchEntrant, horizon: Double,

@@ -19,8 +19,11 @@ public struct PenkitPredictor: Predictor {
     public struct Parameters: Sendable, Hashable {
         /// History fitted.
         public var window: Duration = .milliseconds(100)
-        /// Age at which a sample's weight has fallen to 1/e.
-        public var decay: Duration = .milliseconds(7)
+        /// Age at which a sample's weight has fallen to 1/e. 4 ms: a short fit follows changes
+        /// of speed with little lag; its noise is damped after extrapolation, by the stage's
+        /// output damping (PredictionConfiguration). Chosen from 4, 5 and 7 ms together with
+        /// that damping, leave one trace out (`penkit bench predict-tune --motion`; docs/prediction.md).
+        public var decay: Duration = .milliseconds(4)
         /// The same for smoothed samples fitted through libinput's filter (`.model`): each
         /// already averages four raw positions, so it weighs more of the past than a raw one.
         /// Chosen from 7, 4, 3 and 2.5 ms on the shared traces (in-sample; docs/prediction.md).
@@ -50,39 +53,17 @@ public struct PenkitPredictor: Predictor {
         /// with speed: slow pens, whose velocity estimates are mostly noise, are smoothed most,
         /// fast ones, whose changes of speed cost most when followed late, least. 0: constant.
         public var motionSmoothingSpeedMMPerSecond = 0.0
-        /// Fitted acceleration (mm/s²) at which that time constant has halved, as a 1€ filter's
-        /// cutoff rises with the rate of change of what it filters (here the velocity): a
-        /// steady pen's velocity estimates are smoothed most, a change of speed or direction
-        /// is followed at once. 0: constant.
-        public var motionSmoothingAccelerationMMPerSecondSquared = 0.0
         /// Start raw samples' predictions from the fitted position, as smoothed samples' always
         /// do, instead of from the newest sample itself (which carries the pen's and the
         /// sensor's noise into every prediction).
         public var rawOriginFromFit = false
-        /// Mix several readings of the fitted motion (straight, half and full turn, full turn
-        /// with a change of speed) by their own errors in this proximity, scored this far ahead
-        /// (`MotionModelMixture`), instead of the one reading `turnGain` and `tangentialGain`
-        /// give. 0: no mixture.
-        public var modelScoringLookahead: Duration = .zero
-        /// Time constant over which the mixture forgets a reading's past errors.
-        public var modelMemory: Duration = .milliseconds(50)
-        /// Power of the inverse mean squared errors that weigh the readings (1: Bates–Granger;
-        /// higher favours the best reading more).
-        public var modelWeightPower = 1.0
-        /// Lower cutoff (Hz) of a 1€ filter on the predicted displacement `dampingLookahead`
-        /// ahead; 0: no damping. The filter's correction is spread over any horizon in
-        /// proportion to how far ahead a sample lies.
-        public var dampingMinCutoff = 0.0
-        /// How fast the cutoff rises with how fast that displacement changes (Hz per mm/s).
-        public var dampingBeta = 0.0
-        public var dampingLookahead: Duration = .milliseconds(16)
         public init() {}
     }
 
     /// The parameters' times in seconds, converted once at init: the per-sample path does no
     /// `Duration` arithmetic.
     private struct Seconds: Sendable {
-        let window, decay, smoothedDecay, ramp, motionSmoothing, modelScoringLookahead, modelMemory: Double
+        let window, decay, smoothedDecay, ramp, motionSmoothing: Double
 
         init(_ p: Parameters) {
             window = p.window.inSeconds
@@ -90,8 +71,6 @@ public struct PenkitPredictor: Predictor {
             smoothedDecay = p.smoothedDecay.inSeconds
             ramp = p.ramp.inSeconds
             motionSmoothing = p.motionSmoothing.inSeconds
-            modelScoringLookahead = p.modelScoringLookahead.inSeconds
-            modelMemory = p.modelMemory.inSeconds
         }
     }
 
@@ -106,11 +85,6 @@ public struct PenkitPredictor: Predictor {
     private var velocity = SIMD2<Double>(0, 0)
     private var acceleration = SIMD2<Double>(0, 0)
     private var motionTime: UInt64?
-    /// The readings' weights and the states they are scored from; nil without a mixture.
-    private var mixture: MotionModelMixture?
-    private var dampedOffset: SIMD2<Double>?
-    private var dampedTime: UInt64 = 0
-    private var dampingCorrection = SIMD2<Double>(0, 0)
 
     /// penkit's predictor as shipped (its defaults are checked by a test).
     public init() {
@@ -125,12 +99,6 @@ public struct PenkitPredictor: Predictor {
     private init(checked parameters: Parameters) {
         self.parameters = parameters
         seconds = Seconds(parameters)
-        if seconds.modelScoringLookahead > 0 {
-            // Room for states twice the lookahead old at the fastest report rate believed.
-            let capacity = Int((2 * seconds.modelScoringLookahead / ReportInterval.minimum).rounded(.up)) + 2
-            mixture = MotionModelMixture(lookahead: seconds.modelScoringLookahead, memory: seconds.modelMemory,
-                                         power: parameters.modelWeightPower, capacity: capacity)
-        }
     }
 
     public var name: String { "penkit" }
@@ -141,9 +109,6 @@ public struct PenkitPredictor: Predictor {
         fit = nil
         attributeReference = nil
         motionTime = nil
-        mixture?.reset()
-        dampedOffset = nil
-        dampingCorrection = SIMD2(0, 0)
     }
 
     /// The motion before a pen-down (or a lift) carries on: the hand was already moving.
@@ -157,41 +122,6 @@ public struct PenkitPredictor: Predictor {
                                 uniformTime: parameters.uniformTime, weight: { age in exp(-age / decay) })
         attributeReference = AttributeTrend.reference(in: history)
         smoothMotion(at: sample.time)
-        if mixture != nil, let state = motionState() {
-            let gains = self.gains
-            mixture?.record(state, position: SIMD2(sample.x, sample.y), gains: gains)
-        }
-        if parameters.dampingMinCutoff > 0, let state = motionState() {
-            let lookahead = parameters.dampingLookahead.inSeconds
-            let offset = mixture?.offset(of: state, by: lookahead, gains: gains) ?? state.offset(by: lookahead, gains: gains)
-            var damped = offset
-            if let previous = dampedOffset, state.time > dampedTime {
-                let dt = Double(state.time - dampedTime) * 1e-6
-                let change = offset - previous
-                let rate = (change * change).sum().squareRoot() / dt
-                let cutoff = parameters.dampingMinCutoff + parameters.dampingBeta * rate
-                let alpha = 1 / (1 + 1 / (2 * Double.pi * cutoff * dt))
-                damped = previous + change * alpha
-            }
-            dampedOffset = damped
-            dampedTime = state.time
-            dampingCorrection = (damped - offset) / lookahead
-        }
-    }
-
-    private var gains: MotionState.Gains {
-        MotionState.Gains(travel: parameters.travelGain, turn: parameters.turnGain,
-                          tangential: parameters.tangentialGain, maxTurnRadians: parameters.maxTurnRadians)
-    }
-
-    /// Where extrapolation starts from the newest sample, and with what motion.
-    private func motionState() -> MotionState? {
-        guard let newest = history.last, let fit else { return nil }
-        // A smoothed sample lags the pen: start from the fitted raw path's position instead.
-        let origin = newest.smoothingWindow > 1 || parameters.rawOriginFromFit ? fit.position : SIMD2(newest.x, newest.y)
-        let age = Double(newest.time - (startTime ?? newest.time)) * 1e-6
-        let ramp = seconds.ramp > 0 ? min(1, age / seconds.ramp) : 1
-        return MotionState(time: newest.time, origin: origin, velocity: velocity, acceleration: acceleration, ramp: ramp)
     }
 
     /// Moves `velocity` and `acceleration` towards the new fit's by the share of
@@ -212,10 +142,6 @@ public struct PenkitPredictor: Predictor {
             let speed = (velocity * velocity).sum().squareRoot()
             timeConstant /= 1 + speed / parameters.motionSmoothingSpeedMMPerSecond
         }
-        if parameters.motionSmoothingAccelerationMMPerSecondSquared > 0 {
-            let a = fit.acceleration
-            timeConstant /= 1 + (a * a).sum().squareRoot() / parameters.motionSmoothingAccelerationMMPerSecondSquared
-        }
         let share = 1 - exp(-Double(time - previous) * 1e-6 / timeConstant)
         velocity += (fit.velocity - velocity) * share
         acceleration += (fit.acceleration - acceleration) * share
@@ -223,14 +149,42 @@ public struct PenkitPredictor: Predictor {
     }
 
     public func extrapolate(by dt: Double) -> PredictionSample? {
-        guard let newest = history.last, let state = motionState() else { return nil }
-        let offset = (mixture?.offset(of: state, by: dt, gains: gains) ?? state.offset(by: dt, gains: gains))
-            + dampingCorrection * dt
+        let p = parameters
+        guard let newest = history.last, let fit else { return nil }
+        let v = velocity
+        let speed = (v * v).sum().squareRoot()
         var result = newest
-        result.x = state.origin[0] + offset[0]
-        result.y = state.origin[1] + offset[1]
+        // A smoothed sample lags the pen: start from the fitted raw path's position instead.
+        let origin = newest.smoothingWindow > 1 || p.rawOriginFromFit ? fit.position : SIMD2(newest.x, newest.y)
+        result.x = origin[0]
+        result.y = origin[1]
+        if speed > 1e-6 {
+            let a = acceleration
+            let tangent = v / speed
+            let normal = SIMD2(-tangent[1], tangent[0])
+            let tangential = (a * tangent).sum() * p.tangentialGain
+            let turnRate = (a * normal).sum() / speed * p.turnGain
+            // A pen slowing down stops; it never runs backwards.
+            let moving = tangential < 0 ? min(dt, speed / -tangential) : dt
+            let age = Double(newest.time - (startTime ?? newest.time)) * 1e-6
+            let ramp = seconds.ramp > 0 ? min(1, age / seconds.ramp) : 1
+            let travel = ramp * p.travelGain * max(0, speed * moving + 0.5 * tangential * moving * moving)
+            let turn = clamp(turnRate * dt, -p.maxTurnRadians, p.maxTurnRadians)
+            // The chord of an arc of length `travel` turning by `turn`, in the (tangent, normal) frame.
+            let along: Double, across: Double
+            if abs(turn) < 1e-6 {
+                along = travel
+                across = travel * turn / 2
+            } else {
+                let radius = travel / turn
+                along = radius * sin(turn)
+                across = radius * (1 - cos(turn))
+            }
+            result.x = origin[0] + tangent[0] * along + normal[0] * across
+            result.y = origin[1] + tangent[1] * along + normal[1] * across
+        }
         AttributeTrend.extrapolate(&result, newest: newest,
-                                   reference: attributeReference, by: dt, gain: parameters.attributeGain)
+                                   reference: attributeReference, by: dt, gain: p.attributeGain)
         return result
     }
 }

@@ -30,10 +30,8 @@ public struct PredictionStage<P: Predictor>: Sendable {
     private var recovery: SmoothingRecovery
     /// Each pen's learned expected error and lift spread.
     private var calibrations = PenCalibrations()
-    /// EXPERIMENT: a 1€ filter on the predicted offset (min cutoff Hz, beta per mm).
-    public var outputDamping: (minCutoff: Double, beta: Double)?
-    private var dampedOffset: SIMD2<Double>?
-    private var dampedTime: UInt64 = 0
+    /// Damps how much the predicted displacement shakes from frame to frame.
+    private var damping: OutputDamping
     /// `predictions` as the engine's samples (PredictionStage+Frames), reused frame to frame.
     var frameSamples: [Sample] = []
 
@@ -43,6 +41,8 @@ public struct PredictionStage<P: Predictor>: Sendable {
         self.configuration = configuration
         inverse = SmoothingInverse(window: configuration.inputSmoothing)
         recovery = SmoothingRecovery(window: configuration.inputSmoothing, jerkNoise: configuration.estimationJerkNoise)
+        damping = OutputDamping(minCutoffHz: configuration.dampingMinCutoffHz,
+                                betaHzPerMMPerSecond: configuration.dampingBetaHzPerMMPerSecond)
         // Enough for the cap at the shortest interval ReportInterval admits, plus the horizon's own.
         predictions.reserveCapacity(Int(PredictionConfiguration.horizonCapSeconds / ReportInterval.minimum) + 2)
         frameSamples.reserveCapacity(predictions.capacity)
@@ -66,7 +66,7 @@ public struct PredictionStage<P: Predictor>: Sendable {
         interval.reset()
         inverse.reset()
         recovery.reset()
-        dampedOffset = nil
+        damping.reset()
         newest = nil
         reference = nil
         calibrations.dropPending()
@@ -93,6 +93,7 @@ public struct PredictionStage<P: Predictor>: Sendable {
                 predictor.reset()
                 invertedPredictor.reset()
                 interval.reset()
+                damping.reset()
             } else {
                 if sample.touching != previous.touching {
                     // libinput restarts its smoothing at a contact change; the motion carries on.
@@ -174,30 +175,21 @@ public struct PredictionStage<P: Predictor>: Sendable {
             if dt >= horizon { break }
             k += 1
         }
-        if let damping = outputDamping, let last = predictions.last {
-            let offset = SIMD2(last.x - reference.x, last.y - reference.y)
-            if let previous = dampedOffset, reference.time > dampedTime {
-                let dt = Double(reference.time - dampedTime) * 1e-6
-                let change = offset - previous
-                let rate = (change * change).sum().squareRoot() / dt
-                let cutoff = damping.minCutoff + damping.beta * rate
-                let alpha = 1 / (1 + 1 / (2 * Double.pi * cutoff * dt))
-                let damped = previous + change * alpha
-                let correction = damped - offset
-                for k in predictions.indices {
-                    let share = Double(predictions[k].time - reference.time) * 1e-6 / horizon
-                    predictions[k].x += correction[0] * share
-                    predictions[k].y += correction[1] * share
-                }
-                dampedOffset = damped
-            } else {
-                dampedOffset = offset
+        let scored = abs(requested - configuration.horizonSeconds) < 1e-9
+        if damping.isEnabled {
+            if scored, let last = predictions.last {
+                damping.update(displacement: SIMD2(last.x - reference.x, last.y - reference.y),
+                               at: reference.time, horizon: horizon)
             }
-            dampedTime = reference.time
+            let correction = damping.correctionPerSecond
+            for k in predictions.indices {
+                let ahead = Double(predictions[k].time - reference.time) * 1e-6
+                predictions[k].x += correction[0] * ahead
+                predictions[k].y += correction[1] * ahead
+            }
         }
         let tip = predictions.last ?? reference
         let travel = distance(tip.x - reference.x, tip.y - reference.y)
-        let scored = abs(requested - configuration.horizonSeconds) < 1e-9
         if reference.touching {
             liftProbability = calibrations.contact.liftProbability(
                 predictedForce: lastForce, threshold: configuration.liftPressure, horizon: horizon)

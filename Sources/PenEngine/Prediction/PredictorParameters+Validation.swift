@@ -9,9 +9,6 @@ extension PenkitPredictor.Parameters {
     /// The longest any of the predictor's times may be: it predicts at most 50 ms ahead from
     /// 32 samples, so a second of history, decay or smoothing is already far past anything useful.
     public static let longestTime: Duration = .seconds(1)
-    /// The longest a motion reading may be scored ahead: the horizon's cap. It also sizes the
-    /// mixture's store of past states (at most 2 × 50 ms of reports at 1 kHz).
-    public static let longestMixtureLookahead: Duration = .milliseconds(50)
 
     /// These parameters, or the first one out of its range. Nothing is clamped later.
     public func validated() throws(PredictorParametersError) -> Self {
@@ -22,16 +19,11 @@ extension PenkitPredictor.Parameters {
         try check.time("ramp", ramp, longest: Self.longestTime, allowZero: true)
         try check.time("motionSmoothing", motionSmoothing, longest: Self.longestTime, allowZero: true)
         try check.number("motionSmoothingSpeedMMPerSecond", motionSmoothingSpeedMMPerSecond, from: 0, to: 10_000, unit: " mm/s")
-        try check.number("motionSmoothingAccelerationMMPerSecondSquared", motionSmoothingAccelerationMMPerSecondSquared,
-                         from: 0, to: 1_000_000, unit: " mm/s²")
         try check.number("tangentialGain", tangentialGain, from: 0, to: 1)
         try check.number("turnGain", turnGain, from: 0, to: 1)
         try check.number("maxTurnRadians", maxTurnRadians, from: 0, to: Double.pi, unit: " radians")
         try check.number("travelGain", travelGain, from: 0, to: 1)
         try check.number("attributeGain", attributeGain, from: 0, to: 1)
-        try check.time("modelScoringLookahead", modelScoringLookahead, longest: Self.longestMixtureLookahead, allowZero: true)
-        try check.time("modelMemory", modelMemory, longest: Self.longestTime)
-        try check.number("modelWeightPower", modelWeightPower, from: 0, to: 8)
         return self
     }
 }

@@ -55,10 +55,10 @@ public struct PredictionBenchmark: Sendable {
     private func makeStage(_ entrant: BenchEntrant, horizon: Double) throws(PredictorParametersError) -> PredictionStage<AnyPredictor> {
         let configuration = try configuration.with(horizon: .seconds(horizon), compensation: entrant.compensation,
                                                    blendWeight: entrant.blendWeight,
-                                                   estimationJerkNoise: entrant.estimationJerkNoise)
-        var stage = PredictionStage(predictor: AnyPredictor(entrant.makePredictor()), configuration: configuration)
-        stage.outputDamping = entrant.outputDamping
-        return stage
+                                                   estimationJerkNoise: entrant.estimationJerkNoise,
+                                                   dampingMinCutoffHz: entrant.dampingMinCutoffHz,
+                                                   dampingBetaHzPerMMPerSecond: entrant.dampingBetaHzPerMMPerSecond)
+        return PredictionStage(predictor: AnyPredictor(entrant.makePredictor()), configuration: configuration)
     }
 
     private func score(_ stroke: BenchStroke, entrant: BenchEntrant, horizon: Double,

@@ -241,7 +241,7 @@ struct TuneCandidate {
                 p.motionSmoothing = .milliseconds(smoothingMs)
                 result.append(try TuneCandidate(blendWeight: 1, parameters: p, estimationJerkNoise: jerk))
                 for cutoff in [5.0, 10, 20] {
-                    for beta in [0.1, 1] {
+                    for beta in [0.1, 0.3, 1] {
                         var c = try TuneCandidate(blendWeight: 1, parameters: p, estimationJerkNoise: jerk)
                         c.outputDamping = (cutoff, beta)
                         result.append(c)
@@ -284,4 +284,4 @@ struct TuneCandidate {
     }
 }
 
-private func fixed(_ value: Double) -> String { String(format: "%.2f", value) }
+private func fixed(_ value: Double) -> String { String(format: "%.3f", value) }

@@ -41,12 +41,13 @@ public struct PredictionConfiguration: Sendable, Hashable {
     public let estimationJerkNoise: Double
     public static let defaultEstimationJerkNoise = 1e11
     /// The output damping's 1€ filter (`OutputDamping`): its cutoff (Hz) for a displacement that
-    /// does not change (0: no damping), and how much the cutoff rises per mm/s of change. 5 Hz
-    /// and 1: chosen from 5, 10, 20 Hz × 0.1, 1 with the fit's decay, leave one trace out
-    /// (`penkit bench predict-tune --motion`; docs/prediction.md).
+    /// does not change (0: no damping), and how much the cutoff rises per mm/s of change.
+    /// 20 Hz and 0.3: the choice of `penkit bench predict-tune --motion --no-worse` among 5, 10,
+    /// 20 Hz × 0.1, 0.3, 1 with the fit's decay and the motion smoothing (docs/prediction.md;
+    /// the figures are flat across them, and each beats no damping held out).
     public let dampingMinCutoffHz: Double
     public let dampingBetaHzPerMMPerSecond: Double
-    public static let defaultDampingMinCutoffHz = 5.0, defaultDampingBetaHzPerMMPerSecond = 1.0
+    public static let defaultDampingMinCutoffHz = 20.0, defaultDampingBetaHzPerMMPerSecond = 0.3
 
     /// `horizon` in seconds and `gapReset` in µs, converted once here: the per-sample path
     /// does no `Duration` arithmetic.

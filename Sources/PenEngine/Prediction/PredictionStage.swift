@@ -159,12 +159,14 @@ public struct PredictionStage<P: Predictor>: Sendable {
         // A predictor's confidence shortens how far the samples travel, not how far ahead they lie.
         let confidence = clamp(predictor.confidence(forHorizon: horizon), 0, 1)
         var lastForce = reference.pressure
+        var standingStill = false
         var k = 1
         while true {
             var dt = horizon
             // Samples closer than a tenth of an interval to the horizon's own would only crowd it.
             if let step = interval.value, Double(k) * step < horizon - 0.1 * step { dt = Double(k) * step }
-            var sample = extrapolated(by: dt, confidence: confidence, from: reference)
+            var sample: PredictionSample
+            (sample, standingStill) = extrapolated(by: dt, confidence: confidence, from: reference)
             lastForce = sample.pressure
             if reference.touching && sample.pressure < configuration.liftPressure {
                 cutByLift = true
@@ -176,10 +178,12 @@ public struct PredictionStage<P: Predictor>: Sendable {
             k += 1
         }
         let scored = abs(requested - configuration.horizonSeconds) < 1e-9
-        if damping.isEnabled {
+        // A predictor that knows too little to predict has forgotten the motion: so does the damping.
+        if standingStill { damping.reset() }
+        if damping.isEnabled && !standingStill {
             if scored, let last = predictions.last {
                 damping.update(displacement: SIMD2(last.x - reference.x, last.y - reference.y),
-                               at: reference.time, horizon: horizon)
+                               at: reference.time, ahead: Double(last.time - reference.time) * 1e-6)
             }
             let correction = damping.correctionPerSecond
             for k in predictions.indices {
@@ -213,12 +217,13 @@ public struct PredictionStage<P: Predictor>: Sendable {
     }
 
     /// The predictor's guess `dt` ahead, its travel scaled by `confidence`; the real position
-    /// held still when the predictor has too little history to say anything.
-    private func extrapolated(by dt: Double, confidence: Double, from reference: PredictionSample) -> PredictionSample {
+    /// held still (`standingStill`) when the predictor has too little history to say anything.
+    private func extrapolated(by dt: Double, confidence: Double,
+                              from reference: PredictionSample) -> (sample: PredictionSample, standingStill: Bool) {
         guard var sample = predictor.extrapolate(by: dt) else {
             var still = reference
             still.predicted = true
-            return still
+            return (still, true)
         }
         if configuration.compensation == .blend, let other = invertedPredictor.extrapolate(by: dt) {
             let w = configuration.blendWeight
@@ -233,7 +238,7 @@ public struct PredictionStage<P: Predictor>: Sendable {
         sample.predicted = true
         sample.smoothingWindow = 1
         sample.smoothedSamples = 1
-        return sample
+        return (sample, false)
     }
 }
 

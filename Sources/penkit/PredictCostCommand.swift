@@ -37,9 +37,11 @@ struct PredictCostCommand: ParsableCommand {
         let frames = strokes.reduce(0) { $0 + $1.samples.count }
         guard frames > 0 else { throw RuntimeFailure("no strokes or hover runs in these traces") }
         // The live default: smoothed input, compensated as penkit's stage does; peers predict
-        // the path they receive (as `bench predict` scores them), so they skip the compensation.
+        // the path they receive (as `bench predict` scores them), so they skip the compensation
+        // and the output damping.
         let configuration = try PredictionConfiguration(horizon: .milliseconds(horizon), inputSmoothing: 4)
-        let peers = try PredictionConfiguration(horizon: .milliseconds(horizon), inputSmoothing: 4, compensation: .none)
+        let peers = try PredictionConfiguration(horizon: .milliseconds(horizon), inputSmoothing: 4, compensation: .none,
+                                                dampingMinCutoffHz: 0)
         print("frames per run: \(frames) (contact and hover), horizon \(Int(horizon)) ms, median of \(repeats) runs")
         print("predictor   ns/frame   predicted samples/frame")
         for kind in PredictorKind.allCases {
@@ -53,11 +55,13 @@ struct PredictCostCommand: ParsableCommand {
             }
             row(kind.rawValue, nanos, perFrame)
         }
-        // The previous default (`.blend`: a second fit per sample on the inverted path), side by side.
-        let blend = try configuration.with(horizon: .milliseconds(horizon), compensation: .blend,
-                                           blendWeight: PredictionConfiguration.defaultBlendWeight)
-        let blended = measure(PenkitPredictor(), strokes, blend)
-        row("pk-blend", blended.0, blended.1)
+        // The previous default (round three: a 7 ms fit, no output damping), side by side.
+        var longerFit = PenkitPredictor.Parameters()
+        longerFit.decay = .milliseconds(7)
+        let undamped = try configuration.with(horizon: .milliseconds(horizon), compensation: configuration.compensation,
+                                              blendWeight: configuration.blendWeight, dampingMinCutoffHz: 0)
+        let roundThree = measure(try PenkitPredictor(parameters: longerFit), strokes, undamped)
+        row("pk-round3", roundThree.0, roundThree.1)
         // What the engine runs: the default predictor behind `AnyPredictor` (EnginePrediction.penkit).
         let engine = measure(EnginePrediction(PenkitPredictor(), configuration: configuration).predictor, strokes, configuration)
         row("engine", engine.0, engine.1)

@@ -37,6 +37,9 @@ struct PredictTuneCommand: ParsableCommand {
     @Flag(help: "Search how the raw path is recovered: blend ½ (inverted and modelled), inverted, or estimated at jerk noise 1e8…1e12 mm²/s⁵; with motion smoothing 0 and 8 ms.")
     var recovery = false
 
+    @Flag(help: "Search the fit's decay (4, 5, 7 ms) × motion smoothing (0, 8 ms) × the stage's output damping (none, or a 1€ filter at 5, 10, 20 Hz with beta 0.1, 1); the raw path estimated as shipped.")
+    var motion = false
+
     @Option(help: "Also print per-trace figures of the candidates whose label contains this.")
     var show: String?
 
@@ -58,7 +61,7 @@ struct PredictTuneCommand: ParsableCommand {
         let kalman = try scores(BenchEntrant(name: "kalman", kind: .kalman, compensation: .none))
         let shipped = try scores(BenchEntrant.standard.first { $0.kind == .penkit }!)
         let before = try scores(try BenchEntrant.penkitVariants.first { $0.name == "pk-before" }!)
-        let candidates = try recovery ? TuneCandidate.recoveryGrid() : structural ? TuneCandidate.structuralGrid() : TuneCandidate.grid()
+        let candidates = try motion ? TuneCandidate.motionGrid() : recovery ? TuneCandidate.recoveryGrid() : structural ? TuneCandidate.structuralGrid() : TuneCandidate.grid()
         let table = try candidates.map { try scores($0.entrant) }
 
         func best(on traces: [Int]) -> Int {
@@ -77,13 +80,13 @@ struct PredictTuneCommand: ParsableCommand {
         if noWorse { print("only candidates no worse than pk-before (within 2 %) on every trace chosen on, in every figure") }
         print("objective: rmse16/0.40 + rmse32/0.85 + \(jitterWeight) × jitter16 beyond the Kalman filter's (relative), on the traces chosen on")
         print("")
-        print("held-out trace".padding(toLength: 40, withPad: " ", startingAt: 0) + "  chosen on the others                          rmse16 rmse32 jit16 | shipped rmse16 rmse32 jit16 | kalman jit16")
+        print("held-out trace".padding(toLength: 40, withPad: " ", startingAt: 0) + "  chosen on the others                                        rmse16 rmse32 jit16 | shipped rmse16 rmse32 jit16 | kalman jit16")
         var heldOut: [TuneScore] = []
         for t in all {
             let c = best(on: all.filter { $0 != t })
             heldOut.append(table[c][t])
             print(names[t].padding(toLength: 40, withPad: " ", startingAt: 0) + "  "
-                  + candidates[c].label.padding(toLength: 44, withPad: " ", startingAt: 0)
+                  + candidates[c].label.padding(toLength: 58, withPad: " ", startingAt: 0)
                   + table[c][t].columns + " |        " + shipped[t].columns + " |  " + fixed(kalman[t].jitter16))
         }
         let pooledHeldOut = TuneScore.pooled(heldOut)
@@ -102,16 +105,16 @@ struct PredictTuneCommand: ParsableCommand {
         if let show {
             print("")
             print("per trace (rmse16 rmse32 jit16; traces in the order above), shipped and pk-before first:")
-            print("  " + "shipped".padding(toLength: 44, withPad: " ", startingAt: 0) + shipped.map(\.columns).joined(separator: " |"))
-            print("  " + "pk-before".padding(toLength: 44, withPad: " ", startingAt: 0) + before.map(\.columns).joined(separator: " |"))
+            print("  " + "shipped".padding(toLength: 58, withPad: " ", startingAt: 0) + shipped.map(\.columns).joined(separator: " |"))
+            print("  " + "pk-before".padding(toLength: 58, withPad: " ", startingAt: 0) + before.map(\.columns).joined(separator: " |"))
             for (c, candidate) in candidates.enumerated() where candidate.label.contains(show) {
-                print("  " + candidate.label.padding(toLength: 44, withPad: " ", startingAt: 0) + table[c].map(\.columns).joined(separator: " |"))
+                print("  " + candidate.label.padding(toLength: 58, withPad: " ", startingAt: 0) + table[c].map(\.columns).joined(separator: " |"))
             }
         }
         print("")
         print("best \(top) in-sample:")
         for c in ranked.prefix(top) {
-            print("  " + candidates[c].label.padding(toLength: 44, withPad: " ", startingAt: 0) + TuneScore.pooled(table[c]).columns)
+            print("  " + candidates[c].label.padding(toLength: 58, withPad: " ", startingAt: 0) + TuneScore.pooled(table[c]).columns)
         }
     }
 }
@@ -168,6 +171,8 @@ struct TuneCandidate {
     var predictor: PenkitPredictor
     /// Set: the raw path is estimated (`.estimate`) with this jerk noise, and `blendWeight` is unused.
     var estimationJerkNoise: Double?
+    /// The stage's output damping (cutoff Hz, beta); nil: none.
+    var outputDamping: (minCutoffHz: Double, beta: Double)? = nil
 
     init(blendWeight: Double, parameters: PenkitPredictor.Parameters,
          estimationJerkNoise: Double? = nil) throws(PredictorParametersError) {
@@ -183,13 +188,16 @@ struct TuneCandidate {
         entrant.tunedPenkit = predictor
         entrant.blendWeight = blendWeight
         if let estimationJerkNoise { entrant.estimationJerkNoise = estimationJerkNoise }
+        entrant.dampingMinCutoffHz = outputDamping?.minCutoffHz ?? 0
+        if let outputDamping { entrant.dampingBetaHzPerMMPerSecond = outputDamping.beta }
         return entrant
     }
 
     var label: String {
         let p = predictor.parameters
         let recovery = estimationJerkNoise.map { "est 1e\(Int(log10($0).rounded()))" } ?? "inv \(fixed(blendWeight))"
-        return "\(recovery) dec \(ms(p.smoothedDecay))/\(ms(p.decay))\(p.rawOriginFromFit ? "f" : "") sm \(ms(p.motionSmoothing))/\(Int(p.motionSmoothingSpeedMMPerSecond)) tr \(fixed(p.travelGain)) ta \(fixed(p.tangentialGain))"
+        let damping = outputDamping.map { "damp \(Int($0.minCutoffHz))/\(fixed($0.beta)) " } ?? ""
+        return "\(damping)\(recovery) dec \(ms(p.smoothedDecay))/\(ms(p.decay))\(p.rawOriginFromFit ? "f" : "") sm \(ms(p.motionSmoothing))/\(Int(p.motionSmoothingSpeedMMPerSecond)) tr \(fixed(p.travelGain)) ta \(fixed(p.tangentialGain))"
     }
 
     private func ms(_ time: Duration) -> String { String(Int((time.inSeconds * 1000).rounded())) }
@@ -217,6 +225,28 @@ struct TuneCandidate {
             for blend in [0.5, 1.0] { result.append(try TuneCandidate(blendWeight: blend, parameters: p)) }
             for jerk in [1e8, 1e9, 1e10, 1e11, 1e12] {
                 result.append(try TuneCandidate(blendWeight: 1, parameters: p, estimationJerkNoise: jerk))
+            }
+        }
+        return result
+    }
+
+    /// The fit's decay × motion smoothing × output damping; every other parameter as shipped.
+    static func motionGrid() throws(PredictorParametersError) -> [TuneCandidate] {
+        var result: [TuneCandidate] = []
+        let jerk = PredictionConfiguration.defaultEstimationJerkNoise
+        for decayMs in [4, 5, 7] {
+            for smoothingMs in [0, 8] {
+                var p = PenkitPredictor.Parameters()
+                p.decay = .milliseconds(decayMs)
+                p.motionSmoothing = .milliseconds(smoothingMs)
+                result.append(try TuneCandidate(blendWeight: 1, parameters: p, estimationJerkNoise: jerk))
+                for cutoff in [5.0, 10, 20] {
+                    for beta in [0.1, 0.3, 1] {
+                        var c = try TuneCandidate(blendWeight: 1, parameters: p, estimationJerkNoise: jerk)
+                        c.outputDamping = (cutoff, beta)
+                        result.append(c)
+                    }
+                }
             }
         }
         return result
@@ -254,4 +284,4 @@ struct TuneCandidate {
     }
 }
 
-private func fixed(_ value: Double) -> String { String(format: "%.2f", value) }
+private func fixed(_ value: Double) -> String { String(format: "%.3f", value) }

@@ -257,7 +257,8 @@ private struct CountingPredictor: Predictor {
 @Test func predictorSeamFillsFramesFromEachFramesOwnSample() throws {
     // No hover predictions (scale 0), so contact frames alone carry them; the horizon is
     // shorter than the shortest report interval the stage believes (1 ms): one, at the horizon.
-    let configuration = try PredictionConfiguration(horizon: .microseconds(500), hoverHorizonScale: 0)
+    // Undamped: the offsets below are the counting predictor's own.
+    let configuration = try PredictionConfiguration(horizon: .microseconds(500), hoverHorizonScale: 0, dampingMinCutoffHz: 0)
     var engine = StrokeEngine(prediction: EnginePrediction(CountingPredictor(), configuration: configuration))
     let out = run(strokeEvents(start: 0, frames: 2), engine: &engine)
     for f in out.frames {

@@ -99,7 +99,8 @@ struct BadParameter<Parameters: Sendable>: Sendable, CustomTestStringConvertible
     /// Each setting of `PredictionConfiguration` set out of its range, the rest at their defaults.
     @Test(arguments: [("horizon", "80 ms"), ("horizon", "-1 ms"), ("gapReset", "0"), ("gapReset", "11 s"),
                       ("liftPressure", "1.5"), ("hoverHorizonScale", "nan"), ("inputSmoothing", "0"),
-                      ("inputSmoothing", "17"), ("blendWeight", "-0.5"), ("estimationJerkNoise", "0")])
+                      ("inputSmoothing", "17"), ("blendWeight", "-0.5"), ("estimationJerkNoise", "0"),
+                      ("dampingMinCutoffHz", "-1"), ("dampingMinCutoffHz", "inf"), ("dampingBetaHzPerMMPerSecond", "nan")])
     func anOutOfRangePredictionSettingIsRefusedByName(name: String, value: String) {
         #expect {
             switch (name, value) {
@@ -112,6 +113,9 @@ struct BadParameter<Parameters: Sendable>: Sendable, CustomTestStringConvertible
             case ("inputSmoothing", "0"): _ = try PredictionConfiguration(inputSmoothing: 0)
             case ("inputSmoothing", _): _ = try PredictionConfiguration(inputSmoothing: 17)
             case ("estimationJerkNoise", _): _ = try PredictionConfiguration(estimationJerkNoise: 0)
+            case ("dampingMinCutoffHz", "-1"): _ = try PredictionConfiguration(dampingMinCutoffHz: -1)
+            case ("dampingMinCutoffHz", _): _ = try PredictionConfiguration(dampingMinCutoffHz: .infinity)
+            case ("dampingBetaHzPerMMPerSecond", _): _ = try PredictionConfiguration(dampingBetaHzPerMMPerSecond: .nan)
             default: _ = try PredictionConfiguration(blendWeight: -0.5)
             }
         } throws: { error in
@@ -122,6 +126,7 @@ struct BadParameter<Parameters: Sendable>: Sendable, CustomTestStringConvertible
     @Test func theBoundsThemselvesAreAccepted() throws {
         #expect(try PredictionConfiguration(horizon: .milliseconds(50)).horizon == .milliseconds(50))
         #expect(try PredictionConfiguration(horizon: .zero, hoverHorizonScale: 1, inputSmoothing: 16).inputSmoothing == 16)
+        #expect(try PredictionConfiguration(dampingMinCutoffHz: 0, dampingBetaHzPerMMPerSecond: 0).dampingMinCutoffHz == 0)
         var parameters = PenkitPredictor.Parameters()
         parameters.ramp = .zero
         parameters.motionSmoothing = .zero

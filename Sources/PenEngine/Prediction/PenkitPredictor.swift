@@ -19,8 +19,11 @@ public struct PenkitPredictor: Predictor {
     public struct Parameters: Sendable, Hashable {
         /// History fitted.
         public var window: Duration = .milliseconds(100)
-        /// Age at which a sample's weight has fallen to 1/e.
-        public var decay: Duration = .milliseconds(7)
+        /// Age at which a sample's weight has fallen to 1/e. 4 ms: a short fit follows changes
+        /// of speed with little lag; its noise is damped after extrapolation, by the stage's
+        /// output damping (PredictionConfiguration). Chosen from 4, 5 and 7 ms together with
+        /// that damping, leave one trace out (`penkit bench predict-tune --motion`; docs/prediction.md).
+        public var decay: Duration = .milliseconds(4)
         /// The same for smoothed samples fitted through libinput's filter (`.model`): each
         /// already averages four raw positions, so it weighs more of the past than a raw one.
         /// Chosen from 7, 4, 3 and 2.5 ms on the shared traces (in-sample; docs/prediction.md).

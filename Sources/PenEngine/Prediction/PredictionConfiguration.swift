@@ -40,6 +40,14 @@ public struct PredictionConfiguration: Sendable, Hashable {
     /// figures are flat from 10¹⁰ to 10¹².
     public let estimationJerkNoise: Double
     public static let defaultEstimationJerkNoise = 1e11
+    /// The output damping's 1€ filter (`OutputDamping`): its cutoff (Hz) for a displacement that
+    /// does not change (0: no damping), and how much the cutoff rises per mm/s of change.
+    /// 20 Hz and 0.3: the choice of `penkit bench predict-tune --motion --no-worse` among 5, 10,
+    /// 20 Hz × 0.1, 0.3, 1 with the fit's decay and the motion smoothing (docs/prediction.md;
+    /// the figures are flat across them, and each beats no damping held out).
+    public let dampingMinCutoffHz: Double
+    public let dampingBetaHzPerMMPerSecond: Double
+    public static let defaultDampingMinCutoffHz = 20.0, defaultDampingBetaHzPerMMPerSecond = 0.3
 
     /// `horizon` in seconds and `gapReset` in µs, converted once here: the per-sample path
     /// does no `Duration` arithmetic.
@@ -51,7 +59,9 @@ public struct PredictionConfiguration: Sendable, Hashable {
                 liftPressure: Double = Self.defaultLiftPressure, hoverHorizonScale: Double = Self.defaultHoverHorizonScale,
                 inputSmoothing: Int = Self.noSmoothing, compensation: SmoothingCompensation = .defaultChoice,
                 blendWeight: Double = Self.defaultBlendWeight,
-                estimationJerkNoise: Double = Self.defaultEstimationJerkNoise) throws(PredictorParametersError) {
+                estimationJerkNoise: Double = Self.defaultEstimationJerkNoise,
+                dampingMinCutoffHz: Double = Self.defaultDampingMinCutoffHz,
+                dampingBetaHzPerMMPerSecond: Double = Self.defaultDampingBetaHzPerMMPerSecond) throws(PredictorParametersError) {
         let check = ParameterCheck(owner: "prediction")
         try check.time("horizon", horizon, longest: Self.horizonCap, allowZero: true)
         try check.time("gapReset", gapReset, longest: Self.longestGapReset)
@@ -60,19 +70,22 @@ public struct PredictionConfiguration: Sendable, Hashable {
         try check.count("inputSmoothing", inputSmoothing, from: 1, to: Self.largestInputSmoothing)
         try check.number("blendWeight", blendWeight, from: 0, to: 1)
         try check.number("estimationJerkNoise", estimationJerkNoise, over: 0, unit: " mm²/s⁵")
+        try check.number("dampingMinCutoffHz", dampingMinCutoffHz, from: 0, to: 1_000, unit: " Hz")
+        try check.number("dampingBetaHzPerMMPerSecond", dampingBetaHzPerMMPerSecond, from: 0, to: 100, unit: " Hz per mm/s")
         self.init(checked: horizon, gapReset, liftPressure, hoverHorizonScale, inputSmoothing, compensation, blendWeight,
-                  estimationJerkNoise)
+                  estimationJerkNoise, dampingMinCutoffHz, dampingBetaHzPerMMPerSecond)
     }
 
     /// The live path's settings, for input libinput smoothed over its 4 samples or not smoothed.
     public static func standard(smoothed: Bool = false) -> Self {
         Self(checked: defaultHorizon, defaultGapReset, defaultLiftPressure, defaultHoverHorizonScale,
-             smoothed ? libinputSmoothing : noSmoothing, .defaultChoice, defaultBlendWeight, defaultEstimationJerkNoise)
+             smoothed ? libinputSmoothing : noSmoothing, .defaultChoice, defaultBlendWeight, defaultEstimationJerkNoise,
+             defaultDampingMinCutoffHz, defaultDampingBetaHzPerMMPerSecond)
     }
 
     private init(checked horizon: Duration, _ gapReset: Duration, _ liftPressure: Double, _ hoverHorizonScale: Double,
                  _ inputSmoothing: Int, _ compensation: SmoothingCompensation, _ blendWeight: Double,
-                 _ estimationJerkNoise: Double) {
+                 _ estimationJerkNoise: Double, _ dampingMinCutoffHz: Double, _ dampingBetaHzPerMMPerSecond: Double) {
         self.horizon = horizon
         self.gapReset = gapReset
         self.liftPressure = liftPressure
@@ -81,16 +94,21 @@ public struct PredictionConfiguration: Sendable, Hashable {
         self.compensation = compensation
         self.blendWeight = blendWeight
         self.estimationJerkNoise = estimationJerkNoise
+        self.dampingMinCutoffHz = dampingMinCutoffHz
+        self.dampingBetaHzPerMMPerSecond = dampingBetaHzPerMMPerSecond
         horizonSeconds = horizon.inSeconds
         gapResetMicros = gapReset.wholeMicroseconds
     }
 
-    /// The same settings predicting `horizon` ahead, with another compensation, blend weight and
-    /// estimation noise (the benchmark's entrants), or the first setting out of its range.
+    /// The same settings predicting `horizon` ahead, with another compensation, blend weight,
+    /// estimation noise and output damping (the benchmark's entrants), or the first setting out of its range.
     public func with(horizon: Duration, compensation: SmoothingCompensation, blendWeight: Double,
-                     estimationJerkNoise: Double = Self.defaultEstimationJerkNoise) throws(PredictorParametersError) -> Self {
+                     estimationJerkNoise: Double = Self.defaultEstimationJerkNoise,
+                     dampingMinCutoffHz: Double = Self.defaultDampingMinCutoffHz,
+                     dampingBetaHzPerMMPerSecond: Double = Self.defaultDampingBetaHzPerMMPerSecond) throws(PredictorParametersError) -> Self {
         try Self(horizon: horizon, gapReset: gapReset, liftPressure: liftPressure, hoverHorizonScale: hoverHorizonScale,
                  inputSmoothing: inputSmoothing, compensation: compensation, blendWeight: blendWeight,
-                 estimationJerkNoise: estimationJerkNoise)
+                 estimationJerkNoise: estimationJerkNoise, dampingMinCutoffHz: dampingMinCutoffHz,
+                 dampingBetaHzPerMMPerSecond: dampingBetaHzPerMMPerSecond)
     }
 }

@@ -30,6 +30,8 @@ public struct PredictionStage<P: Predictor>: Sendable {
     private var recovery: SmoothingRecovery
     /// Each pen's learned expected error and lift spread.
     private var calibrations = PenCalibrations()
+    /// Damps how much the predicted displacement shakes from frame to frame.
+    private var damping: OutputDamping
     /// `predictions` as the engine's samples (PredictionStage+Frames), reused frame to frame.
     var frameSamples: [Sample] = []
 
@@ -39,6 +41,8 @@ public struct PredictionStage<P: Predictor>: Sendable {
         self.configuration = configuration
         inverse = SmoothingInverse(window: configuration.inputSmoothing)
         recovery = SmoothingRecovery(window: configuration.inputSmoothing, jerkNoise: configuration.estimationJerkNoise)
+        damping = OutputDamping(minCutoffHz: configuration.dampingMinCutoffHz,
+                                betaHzPerMMPerSecond: configuration.dampingBetaHzPerMMPerSecond)
         // Enough for the cap at the shortest interval ReportInterval admits, plus the horizon's own.
         predictions.reserveCapacity(Int(PredictionConfiguration.horizonCapSeconds / ReportInterval.minimum) + 2)
         frameSamples.reserveCapacity(predictions.capacity)
@@ -62,6 +66,7 @@ public struct PredictionStage<P: Predictor>: Sendable {
         interval.reset()
         inverse.reset()
         recovery.reset()
+        damping.reset()
         newest = nil
         reference = nil
         calibrations.dropPending()
@@ -88,6 +93,7 @@ public struct PredictionStage<P: Predictor>: Sendable {
                 predictor.reset()
                 invertedPredictor.reset()
                 interval.reset()
+                damping.reset()
             } else {
                 if sample.touching != previous.touching {
                     // libinput restarts its smoothing at a contact change; the motion carries on.
@@ -153,12 +159,14 @@ public struct PredictionStage<P: Predictor>: Sendable {
         // A predictor's confidence shortens how far the samples travel, not how far ahead they lie.
         let confidence = clamp(predictor.confidence(forHorizon: horizon), 0, 1)
         var lastForce = reference.pressure
+        var standingStill = false
         var k = 1
         while true {
             var dt = horizon
             // Samples closer than a tenth of an interval to the horizon's own would only crowd it.
             if let step = interval.value, Double(k) * step < horizon - 0.1 * step { dt = Double(k) * step }
-            var sample = extrapolated(by: dt, confidence: confidence, from: reference)
+            var sample: PredictionSample
+            (sample, standingStill) = extrapolated(by: dt, confidence: confidence, from: reference)
             lastForce = sample.pressure
             if reference.touching && sample.pressure < configuration.liftPressure {
                 cutByLift = true
@@ -169,9 +177,23 @@ public struct PredictionStage<P: Predictor>: Sendable {
             if dt >= horizon { break }
             k += 1
         }
+        let scored = abs(requested - configuration.horizonSeconds) < 1e-9
+        // A predictor that knows too little to predict has forgotten the motion: so does the damping.
+        if standingStill { damping.reset() }
+        if damping.isEnabled && !standingStill {
+            if scored, let last = predictions.last {
+                damping.update(displacement: SIMD2(last.x - reference.x, last.y - reference.y),
+                               at: reference.time, ahead: Double(last.time - reference.time) * 1e-6)
+            }
+            let correction = damping.correctionPerSecond
+            for k in predictions.indices {
+                let ahead = Double(predictions[k].time - reference.time) * 1e-6
+                predictions[k].x += correction[0] * ahead
+                predictions[k].y += correction[1] * ahead
+            }
+        }
         let tip = predictions.last ?? reference
         let travel = distance(tip.x - reference.x, tip.y - reference.y)
-        let scored = abs(requested - configuration.horizonSeconds) < 1e-9
         if reference.touching {
             liftProbability = calibrations.contact.liftProbability(
                 predictedForce: lastForce, threshold: configuration.liftPressure, horizon: horizon)
@@ -195,12 +217,13 @@ public struct PredictionStage<P: Predictor>: Sendable {
     }
 
     /// The predictor's guess `dt` ahead, its travel scaled by `confidence`; the real position
-    /// held still when the predictor has too little history to say anything.
-    private func extrapolated(by dt: Double, confidence: Double, from reference: PredictionSample) -> PredictionSample {
+    /// held still (`standingStill`) when the predictor has too little history to say anything.
+    private func extrapolated(by dt: Double, confidence: Double,
+                              from reference: PredictionSample) -> (sample: PredictionSample, standingStill: Bool) {
         guard var sample = predictor.extrapolate(by: dt) else {
             var still = reference
             still.predicted = true
-            return still
+            return (still, true)
         }
         if configuration.compensation == .blend, let other = invertedPredictor.extrapolate(by: dt) {
             let w = configuration.blendWeight
@@ -215,7 +238,7 @@ public struct PredictionStage<P: Predictor>: Sendable {
         sample.predicted = true
         sample.smoothingWindow = 1
         sample.smoothedSamples = 1
-        return sample
+        return (sample, false)
     }
 }
 

@@ -36,12 +36,17 @@ public struct BenchEntrant: Sendable {
     public var blendWeight = PredictionConfiguration.defaultBlendWeight
     /// The stage's `.estimate` jerk noise.
     public var estimationJerkNoise = PredictionConfiguration.defaultEstimationJerkNoise
+    /// The stage's output damping (0 Hz: none). Only penkit's entrants are damped by default:
+    /// the peers are measured as the field runs them.
+    public var dampingMinCutoffHz: Double
+    public var dampingBetaHzPerMMPerSecond = PredictionConfiguration.defaultDampingBetaHzPerMMPerSecond
 
     public init(name: String, kind: PredictorKind, compensation: SmoothingCompensation, useLeadIn: Bool = true) {
         self.name = name
         self.kind = kind
         self.compensation = compensation
         self.useLeadIn = useLeadIn
+        dampingMinCutoffHz = kind == .penkit ? PredictionConfiguration.defaultDampingMinCutoffHz : 0
     }
 
     func makePredictor() -> any Predictor {
@@ -63,8 +68,18 @@ public struct BenchEntrant: Sendable {
             var unsmoothed = PenkitPredictor.Parameters()
             unsmoothed.motionSmoothing = .zero
             let withoutMotionSmoothing = try PenkitPredictor(parameters: unsmoothed)
+            // Round three's default (7 ms fit, no output damping), and round two's (`pk-before`:
+            // also without motion smoothing, the smoothing lag modelled): the baselines the
+            // tuning is measured against.
+            var longerFit = PenkitPredictor.Parameters()
+            longerFit.decay = .milliseconds(7)
+            var roundThree = BenchEntrant(name: "pk-round3", kind: .penkit, compensation: .defaultChoice)
+            roundThree.tunedPenkit = try PenkitPredictor(parameters: longerFit)
+            roundThree.dampingMinCutoffHz = 0
+            longerFit.motionSmoothing = .zero
             var before = BenchEntrant(name: "pk-before", kind: .penkit, compensation: .model)
-            before.tunedPenkit = withoutMotionSmoothing
+            before.tunedPenkit = try PenkitPredictor(parameters: longerFit)
+            before.dampingMinCutoffHz = 0
             var still = BenchEntrant(name: "pk-nosmth", kind: .penkit, compensation: .defaultChoice)
             still.tunedPenkit = withoutMotionSmoothing
             return [BenchEntrant(name: "pk-blend", kind: .penkit, compensation: .blend),
@@ -72,7 +87,7 @@ public struct BenchEntrant: Sendable {
                     BenchEntrant(name: "pk-invert", kind: .penkit, compensation: .invert),
                     BenchEntrant(name: "pk-nocomp", kind: .penkit, compensation: .none),
                     BenchEntrant(name: "pk-nolead", kind: .penkit, compensation: .defaultChoice, useLeadIn: false),
-                    still, before]
+                    still, roundThree, before]
         }
     }
 }

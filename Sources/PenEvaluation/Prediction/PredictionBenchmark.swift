@@ -55,7 +55,9 @@ public struct PredictionBenchmark: Sendable {
     private func makeStage(_ entrant: BenchEntrant, horizon: Double) throws(PredictorParametersError) -> PredictionStage<AnyPredictor> {
         let configuration = try configuration.with(horizon: .seconds(horizon), compensation: entrant.compensation,
                                                    blendWeight: entrant.blendWeight,
-                                                   estimationJerkNoise: entrant.estimationJerkNoise)
+                                                   estimationJerkNoise: entrant.estimationJerkNoise,
+                                                   dampingMinCutoffHz: entrant.dampingMinCutoffHz,
+                                                   dampingBetaHzPerMMPerSecond: entrant.dampingBetaHzPerMMPerSecond)
         return PredictionStage(predictor: AnyPredictor(entrant.makePredictor()), configuration: configuration)
     }
 

@@ -9,7 +9,10 @@ extension StrokeEngine {
         // Beyond the hover cut-off nothing is sent: the frame, its prediction and its tilt wait.
         if strokeID == nil, event.toolAxes.contains(.distance), feel.isBeyondHoverCutoff(event.axes.distance) { return }
         let source = pressureSources[key.device].flatMap { $0.covers(key.tool) ? $0 : nil }
-        var sample = makeSample(event, state: state, stroke: strokeID.flatMap { strokes[$0] }, feel: feel, source: source)
+        // Static, given what it reads: as a method of the engine called from this mutating one,
+        // the compiler copied the whole engine (every collection retained and released) per event.
+        var sample = Self.makeSample(event, state: state, stroke: strokeID.flatMap { strokes[$0] }, feel: feel,
+                                     source: source, configuration: configuration)
         let mapping = configuration.mappings[key.device]
         if let point = mapping?.outputPoint(x: sample.x, y: sample.y) { (sample.outputX, sample.outputY) = point }
         if !sample.expectingUpdates.isEmpty {
@@ -41,7 +44,7 @@ extension StrokeEngine {
                 droppedSamples += 1
                 sample.expectingUpdates = []
             }
-            if prediction != nil { predicted = prediction!.predict(after: sample, touching: true) }
+            predicted = prediction?.predict(after: sample, touching: true) ?? []
         } else {
             if sample.expectingUpdates.contains(.azimuth) {
                 if state.awaitingTilt.count >= configuration.maxHoverSamplesAwaitingTilt {
@@ -51,7 +54,7 @@ extension StrokeEngine {
                     tools[key]?.awaitingTilt.append(.hover(sample))
                 }
             }
-            if prediction != nil { predicted = prediction!.predict(after: sample, touching: false) }
+            predicted = prediction?.predict(after: sample, touching: false) ?? []
         }
         if let mapping, mapping.output != nil {
             for i in predicted.indices {
@@ -60,15 +63,17 @@ extension StrokeEngine {
                 }
             }
         }
-        let confidence = prediction?.confidence ?? PredictionConfidence()
+        // Optional chaining in place: `prediction != nil` and a computed property read through the
+        // optional each made a copy of the whole prediction stage per event.
+        let confidence = predicted.isEmpty ? PredictionConfidence() : (prediction?.confidence ?? PredictionConfidence())
         out.append(.frame(Frame(tool: key.tool, stroke: strokeID, sample: sample, predicted: predicted,
                                 expectedError: predicted.isEmpty ? nil : confidence.expectedError,
                                 liftProbability: predicted.isEmpty ? nil : confidence.liftProbability,
                                 device: key.device)))
     }
 
-    func makeSample(_ event: TabletEvent, state: ToolState, stroke: StrokeState?, feel: PenFeel,
-                    source: PressureSourceAttachment? = nil) -> Sample {
+    static func makeSample(_ event: TabletEvent, state: ToolState, stroke: StrokeState?, feel: PenFeel,
+                           source: PressureSourceAttachment?, configuration: EngineConfiguration) -> Sample {
         let axes = event.axes
         var estimated: SampleProperties = []
         var expecting: SampleProperties = []

@@ -27,6 +27,8 @@ let package = Package(
         .target(name: "CThreadTuning"),
         // epoll for penkitd's socket loop (Glibc's Swift module leaves it out).
         .target(name: "CSocketEvents"),
+        // CRC-32C with the CPU's crc32 instruction (the journal's record checksum).
+        .target(name: "CChecksum"),
         // Swift's own shortest double formatting, into a caller's buffer (the protocol writer).
         .target(name: "CNumberText"),
         .target(name: "PenKit", dependencies: ["CNumberText"]),
@@ -48,7 +50,7 @@ let package = Package(
         // prediction evaluation (penkit replay, compare, bench, and the tests).
         .target(name: "PenEvaluation", dependencies: ["PenKit", "PenEngine", "PenInput"]),
         .executableTarget(name: "penkitd", dependencies: [
-            "CThreadTuning", "CSocketEvents",
+            "CThreadTuning", "CSocketEvents", "CChecksum",
             "PenKit", "PenEngine", "PenInput", "PenInputLinux",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
@@ -77,7 +79,7 @@ let package = Package(
         .testTarget(name: "PenEngineTests", dependencies: ["PenEngine", "PenEvaluation", "PenInput", "PenKit", "PenTestSupport"]),
         .testTarget(name: "PenViewTests", dependencies: ["PenView", "PenKit", "penkit"]),
         // penkitd's parts on their own (hub, config file) over real sockets and files.
-        .testTarget(name: "PenkitdTests", dependencies: ["penkitd", "PenKit", "PenTestSupport",
+        .testTarget(name: "PenkitdTests", dependencies: ["penkitd", "PenKit", "PenTestSupport", "CChecksum",
                                                         .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "IntegrationTests", dependencies: ["PenKit", "PenInput", "PenInputLinux", "penkitd", "PenTestSupport"]),
     ]

@@ -29,10 +29,10 @@ struct BenchRSSCommand: ParsableCommand {
 
         let looping = try BenchDaemon(binary: binary, arguments: ["--replay", trace, "--loop", "--wait-clients", "1"])
         let sent = try RawFrameReaders.measure(socket: looping.socket, readers: 1, seconds: .infinity, frames: frames)
-        let afterFrames = looping.memory()
+        let afterFrames = looping.settledMemory()
         looping.stop()
         print("after \(sent.first?.frames ?? 0) frames to one client (\(trace) looped, unpaced): "
-              + "penkitd RSS \(afterFrames.rss / 1024) MiB, peak \(afterFrames.peak / 1024) MiB")
+              + "penkitd RSS \(Self.size(afterFrames.rss)), peak \(Self.size(afterFrames.peak))")
 
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("penkit-rss-\(getpid())").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -41,14 +41,34 @@ struct BenchRSSCommand: ParsableCommand {
         try SyntheticTrace.evemu(seconds: strokeSeconds).write(toFile: path, atomically: false, encoding: .utf8)
         let long = try BenchDaemon(binary: binary, arguments: ["--replay", path, "--wait-clients", "1"])
         let strokeBytes = try RawFrameReaders.waitForStroke(socket: long.socket)
-        let afterStroke = long.memory()
+        let afterStroke = long.settledMemory()
         long.stop()
         print("after one \(Int(strokeSeconds)) s stroke (\(Int(strokeSeconds * 200)) samples, its stroke line \(strokeBytes / 1024) KiB): "
-              + "penkitd RSS \(afterStroke.rss / 1024) MiB, peak \(afterStroke.peak / 1024) MiB")
+              + "penkitd RSS \(Self.size(afterStroke.rss)), peak \(Self.size(afterStroke.peak))")
+    }
+}
+
+extension BenchRSSCommand {
+    /// KiB as "39.4 MiB (41.3 MB)": the target is in MB, memory is counted in MiB.
+    static func size(_ kibibytes: Int) -> String {
+        String(format: "%.1f MiB (%.1f MB)", Double(kibibytes) / 1024, Double(kibibytes) * 1024 / 1e6)
     }
 }
 
 extension BenchDaemon {
+    /// Resident memory once penkitd has settled: the client's last byte can arrive before penkitd
+    /// has freed what carried it, so RSS is read every 100 ms until two readings agree (at most 5 s).
+    func settledMemory() -> (rss: Int, peak: Int) {
+        var last = memory()
+        for _ in 0..<50 {
+            usleep(100_000)
+            let now = memory()
+            if now.rss == last.rss { return now }
+            last = now
+        }
+        return last
+    }
+
     /// VmRSS and VmHWM from /proc, in KiB.
     func memory() -> (rss: Int, peak: Int) {
         guard let status = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8) else { return (0, 0) }

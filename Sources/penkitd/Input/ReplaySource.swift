@@ -75,22 +75,19 @@ final class ReplaySource: Sendable {
 
     /// Runs until the trace ends (or forever with `loop`) or `requestStop`; returns the last event time.
     func run(devices: [DeviceInfo], pipeline: inout MessagePipeline, publish: (OutboundBatch) -> Void) throws -> UInt64 {
-        guard let trace = loaded.withLock({ $0 }) else { throw DaemonError("\(path): replay started before the trace was read") }
-        // Merge every device's events by time; (time, device, index) keeps the order stable.
-        var merged: [(time: UInt64, device: Int, event: EvdevEvent)] = []
-        for (index, device) in trace.devices.enumerated() {
-            for event in device.events { merged.append((event.time, index, event)) }
-        }
-        merged.sort { $0.time < $1.time }
+        // Taken out, not copied: once merged below, the trace as read is not needed again, and a
+        // finished replay of a long recording must not keep it (tens of MiB for a 10 min stroke).
+        guard let trace = loaded.withLock({ loaded -> Trace? in
+            defer { loaded = nil }
+            return loaded
+        }) else { throw DaemonError("\(path): replay started before the trace was read") }
+        let (merged, freshDecoders) = try Self.prepare(trace, options: options)
         guard let first = merged.first?.time, let last = merged.last?.time else { return 0 }
         let span = (last - first) + 1_000_000  // a second of quiet between loops; validate bounds last - first
         var iteration: UInt64 = 0
         var lastTime: UInt64 = 0
         var batch = OutboundBatch()
         var decoded: [TabletEvent] = []
-        // Made once: a decoder reads the quirks files as it is made, which would cost a looping
-        // replay more than its frames. Each pass starts from a copy, in the decoders' first state.
-        let freshDecoders = try trace.devices.map { try TabletDecoder(device: $0.description, options: options) }
         repeat {
             var decoders = freshDecoders
             // Real time: now (the previous pass already slept until its span ended). Unpaced:
@@ -173,6 +170,21 @@ final class ReplaySource: Sendable {
             if realtime, loop { pace(until: Self.saturatingAdd(base, span)) }
         } while loop && !isStopping
         return lastTime
+    }
+
+    /// Every device's events merged by time ((time, device, index) keeps the order stable), and
+    /// the decoders, made once: a decoder reads the quirks files as it is made, which would cost
+    /// a looping replay more than its frames; each pass starts from a copy in their first state.
+    private static func prepare(_ trace: Trace, options: DecoderOptions) throws
+        -> (merged: [(time: UInt64, device: Int, event: EvdevEvent)], decoders: [TabletDecoder]) {
+        var merged: [(time: UInt64, device: Int, event: EvdevEvent)] = []
+        merged.reserveCapacity(trace.devices.reduce(0) { $0 + $1.events.count })
+        for (index, device) in trace.devices.enumerated() {
+            for event in device.events { merged.append((event.time, index, event)) }
+        }
+        merged.sort { $0.time < $1.time }
+        let decoders = try trace.devices.map { try TabletDecoder(device: $0.description, options: options) }
+        return (merged, decoders)
     }
 
     /// A trace time's distance from the first event; 0 for a time before it.

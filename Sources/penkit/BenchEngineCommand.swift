@@ -37,7 +37,10 @@ struct BenchEngineCommand: ParsableCommand {
         }
     }
 
-    func run() throws {
+    func run() throws { _ = try measureAndPrint() }
+
+    /// Prints the figures and returns, per synthetic stroke (or for the trace), its throughput.
+    func measureAndPrint() throws -> [EngineThroughput] {
         var late: LatePressure?
         if let text = latePressure {
             guard let parsed = LatePressure(parsing: text) else { throw ValidationError("bad --late-pressure \(text)") }
@@ -50,7 +53,7 @@ struct BenchEngineCommand: ParsableCommand {
             let result = measure(replay, inputs)
             print("bench engine \(trace): \(inputs.count) tablet events → \(result.frames) frames, \(result.messages) messages" + lateNote)
             result.printLines()
-            return
+            return [result]
         }
         // Interleaved: each round times every length once, so a host that slows down part way
         // through (these machines are shared) slows every length alike and the ratios hold.
@@ -67,6 +70,7 @@ struct BenchEngineCommand: ParsableCommand {
                   + times + lateNote)
             result.printLines(relativeTo: index == 0 ? nil : results[0])
         }
+        return results
     }
 
     private func measure(_ replay: EngineReplay, _ inputs: [EngineReplay.Input]) -> EngineThroughput {

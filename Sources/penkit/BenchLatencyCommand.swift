@@ -39,7 +39,21 @@ struct BenchLatencyCommand: AsyncParsableCommand {
         guard FileManager.default.fileExists(atPath: trace) else { throw ValidationError("no such trace: \(trace)") }
     }
 
-    func run() async throws {
+    func run() async throws { _ = try await measureAndPrint() }
+
+    /// What one client count measured: medians over the runs.
+    struct Figures {
+        var clients: Int
+        /// penkitd's and the floor's p50, p99 and max, µs.
+        var penkitd: [UInt64]
+        var floor: [UInt64]
+        /// Unpaced frames per second to the slowest client.
+        var unpaced: Double
+    }
+
+    /// Prints the figures and returns them per client count.
+    func measureAndPrint() async throws -> [Figures] {
+        var figures: [Figures] = []
         let binary = penkitd ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
             .appendingPathComponent("penkitd").path
         print("trace \(trace); per client count, \(runs) run(s) of \(seconds) s real-time replay (floor measured in each run, "
@@ -86,7 +100,9 @@ struct BenchLatencyCommand: AsyncParsableCommand {
             print("  penkitd CPU per frame produced, unpaced: " + String(format: "%.2f", perFrame * 1e6) + " µs (median of "
                   + throughputCPU.map { String(format: "%.2f", $0 * 1e6) }.joined(separator: ", ") + "): "
                   + "\(perFrame > 0 ? Int(1 / perFrame) : 0) frames/s on a core of its own")
+            figures.append(Figures(clients: count, penkitd: p, floor: f, unpaced: Self.median(throughput)))
         }
+        return figures
     }
 
     static func summary(_ values: [UInt64]) -> [UInt64] {

@@ -23,7 +23,10 @@ struct BenchRSSCommand: ParsableCommand {
     @Option(help: "The penkitd binary (default: next to this penkit).")
     var penkitd: String?
 
-    func run() throws {
+    func run() throws { _ = try measureAndPrint() }
+
+    /// Prints the figures and returns penkitd's resident memory (KiB) after the frames and after the stroke.
+    func measureAndPrint() throws -> (afterFrames: Int, afterStroke: Int) {
         let binary = penkitd ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
             .appendingPathComponent("penkitd").path
 
@@ -45,6 +48,7 @@ struct BenchRSSCommand: ParsableCommand {
         long.stop()
         print("after one \(Int(strokeSeconds)) s stroke (\(Int(strokeSeconds * 200)) samples, its stroke line \(strokeBytes / 1024) KiB): "
               + "penkitd RSS \(Self.size(afterStroke.rss)), peak \(Self.size(afterStroke.peak))")
+        return (afterFrames.rss, afterStroke.rss)
     }
 }
 

@@ -1,0 +1,60 @@
+import ArgumentParser
+import Foundation
+
+/// `penkit bench dataplane`: issue #10's whole table from one run. It runs `bench latency`
+/// (1 and 8 clients), `bench engine` on synthetic strokes of 1, 60 and 600 s and `bench rss`
+/// with their defaults, each printing its own figures as it goes, then sets their results against
+/// the issue's targets.
+struct BenchDataPlaneCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "dataplane",
+        abstract: "Latency, throughput, engine + encoding and memory in one run, against issue #10's targets."
+    )
+
+    @Option(help: "The penkitd binary (default: next to this penkit).")
+    var penkitd: String?
+
+    func run() async throws {
+        let daemon = penkitd.map { ["--penkitd", $0] } ?? []
+        let latency = try await BenchLatencyCommand.parse(daemon).measureAndPrint()
+        print("")
+        let engine = try BenchEngineCommand.parse(["--synthetic-stroke", "1", "--synthetic-stroke", "60",
+                                                   "--synthetic-stroke", "600", "--runs", "9"]).measureAndPrint()
+        print("")
+        let memory = try BenchRSSCommand.parse(daemon).measureAndPrint()
+        print("")
+        print("issue #10's targets, from this run:")
+        for line in Self.verdicts(latency: latency, engine: engine, memory: memory) { print("  " + line) }
+    }
+
+    static func verdicts(latency: [BenchLatencyCommand.Figures], engine: [EngineThroughput],
+                         memory: (afterFrames: Int, afterStroke: Int)) -> [String] {
+        var lines: [String] = []
+        func verdict(_ met: Bool) -> String { met ? "met" : "NOT met" }
+        if let eight = latency.first(where: { $0.clients == 8 }) {
+            for (index, name) in [(0, "p50"), (1, "p99")] {
+                let ratio = eight.floor[index] > 0 ? Double(eight.penkitd[index]) / Double(eight.floor[index]) : .infinity
+                lines.append("latency, 8 clients, \(name): \(eight.penkitd[index]) µs, floor \(eight.floor[index]) µs: "
+                             + String(format: "%.2f×", ratio) + " (≤ 1.25×): \(verdict(ratio <= 1.25))")
+            }
+        }
+        for (clients, target) in [(1, 200_000.0), (8, 100_000.0)] {
+            if let figures = latency.first(where: { $0.clients == clients }) {
+                lines.append("unpaced to each of \(clients) client(s): \(Int(figures.unpaced)) frames/s (≥ \(Int(target))): "
+                             + verdict(figures.unpaced >= target))
+            }
+        }
+        let rates = engine.map { $0.fps($0.encoded) }
+        if let first = rates.first, let last = rates.last {
+            lines.append("engine + encoding, 1 / 60 / 600 s: " + rates.map(String.init).joined(separator: " / ")
+                         + " frames/s (each ≥ 300000): " + verdict(rates.allSatisfy { $0 >= 300_000 }))
+            let ratio = Double(last) / Double(max(first, 1))
+            lines.append("engine + encoding, 600 s against 1 s: " + String(format: "%.2f×", ratio) + " (≥ 0.8×): " + verdict(ratio >= 0.8))
+        }
+        for (name, kibibytes) in [("after 10⁶ frames", memory.afterFrames), ("after one 600 s stroke", memory.afterStroke)] {
+            let megabytes = Double(kibibytes) * 1024 / 1e6
+            lines.append("penkitd RSS \(name): " + String(format: "%.1f MB", megabytes) + " (≤ 40 MB): " + verdict(megabytes <= 40))
+        }
+        return lines
+    }
+}

@@ -65,10 +65,10 @@ extension StrokeEngine {
         }
         // Optional chaining in place: `prediction != nil` and a computed property read through the
         // optional each made a copy of the whole prediction stage per event.
-        let confidence = predicted.isEmpty ? PredictionConfidence() : (prediction?.confidence ?? PredictionConfidence())
+        let confidence = predicted.isEmpty ? nil : prediction?.confidence
         out.append(.frame(Frame(tool: key.tool, stroke: strokeID, sample: sample, predicted: predicted,
-                                expectedError: predicted.isEmpty ? nil : confidence.expectedError,
-                                liftProbability: predicted.isEmpty ? nil : confidence.liftProbability,
+                                expectedError: confidence?.expectedError,
+                                liftProbability: confidence?.liftProbability,
                                 device: key.device)))
     }
 

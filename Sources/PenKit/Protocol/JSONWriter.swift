@@ -89,22 +89,12 @@ public struct JSONWriter: Sendable {
         byte(UInt8(ascii: "\""))
     }
 
-    // A field is one append: its separator, key and number are written in place at once, since
-    // every append to the array checks that it is unique and has room.
     public mutating func field(_ name: StaticString, _ value: Double) {
-        let comma = needsComma
-        appendFormatted(capacity: name.utf8CodeUnitCount + 4 + Self.doubleCapacity) {
-            let keyLength = Self.put(key: name, comma: comma, at: $0)
-            return keyLength + Self.put(value, at: $0 + keyLength)
-        }
+        appendField(name, valueCapacity: Self.doubleCapacity) { Self.put(value, at: $0) }
     }
 
     public mutating func field(_ name: StaticString, _ value: UInt64) {
-        let comma = needsComma
-        appendFormatted(capacity: name.utf8CodeUnitCount + 4 + Self.integerCapacity) {
-            let keyLength = Self.put(key: name, comma: comma, at: $0)
-            return keyLength + Self.put(value, at: $0 + keyLength)
-        }
+        appendField(name, valueCapacity: Self.integerCapacity) { Self.put(value, at: $0) }
     }
 
     public mutating func field(_ name: StaticString, _ value: some FixedWidthInteger) { key(name); number(value) }
@@ -131,6 +121,18 @@ extension JSONWriter {
     private mutating func appendFormatted(capacity: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
         bytes.append(addingCapacity: capacity) { span in
             span.withUnsafeMutableBufferPointer { buffer, initialized in initialized = body(buffer.baseAddress!) }
+        }
+    }
+
+    /// A field is one append: its separator, key and value are written in place at once, since
+    /// every append to the array checks that it is unique and has room.
+    @inline(__always)
+    private mutating func appendField(_ name: StaticString, valueCapacity: Int,
+                                      _ putValue: (UnsafeMutablePointer<UInt8>) -> Int) {
+        let comma = needsComma
+        appendFormatted(capacity: name.utf8CodeUnitCount + 4 + valueCapacity) {
+            let keyLength = Self.put(key: name, comma: comma, at: $0)
+            return keyLength + putValue($0 + keyLength)
         }
     }
 

@@ -40,6 +40,9 @@ struct PredictTuneCommand: ParsableCommand {
     @Flag(help: "Search the fit's decay (4, 5, 7 ms) × motion smoothing (0, 8 ms) × the stage's output damping (none, or a 1€ filter at 5, 10, 20 Hz with beta 0.1, 1); the raw path estimated as shipped.")
     var motion = false
 
+    @Flag(help: "Search the stage's residual correction, learned online (memory none, 1, 5, 30 s × shrinkage 30, 100, 300 predictions) with the fit's decay (4, 5 ms) and motion smoothing (0, 8 ms); the rest as shipped.")
+    var correction = false
+
     @Option(help: "Also print per-trace figures of the candidates whose label contains this.")
     var show: String?
 
@@ -61,7 +64,7 @@ struct PredictTuneCommand: ParsableCommand {
         let kalman = try scores(BenchEntrant(name: "kalman", kind: .kalman, compensation: .none))
         let shipped = try scores(BenchEntrant.standard.first { $0.kind == .penkit }!)
         let before = try scores(try BenchEntrant.penkitVariants.first { $0.name == "pk-before" }!)
-        let candidates = try motion ? TuneCandidate.motionGrid() : recovery ? TuneCandidate.recoveryGrid() : structural ? TuneCandidate.structuralGrid() : TuneCandidate.grid()
+        let candidates = try correction ? TuneCandidate.correctionGrid() : motion ? TuneCandidate.motionGrid() : recovery ? TuneCandidate.recoveryGrid() : structural ? TuneCandidate.structuralGrid() : TuneCandidate.grid()
         let table = try candidates.map { try scores($0.entrant) }
 
         func best(on traces: [Int]) -> Int {
@@ -173,6 +176,8 @@ struct TuneCandidate {
     var estimationJerkNoise: Double?
     /// The stage's output damping (cutoff Hz, beta); nil: none.
     var outputDamping: (minCutoffHz: Double, beta: Double)? = nil
+    /// The stage's residual correction (memory s, shrinkage count); nil: none.
+    var residualCorrection: (memory: Double, shrinkCount: Double)? = nil
 
     init(blendWeight: Double, parameters: PenkitPredictor.Parameters,
          estimationJerkNoise: Double? = nil) throws(PredictorParametersError) {
@@ -190,6 +195,8 @@ struct TuneCandidate {
         if let estimationJerkNoise { entrant.estimationJerkNoise = estimationJerkNoise }
         entrant.dampingMinCutoffHz = outputDamping?.minCutoffHz ?? 0
         if let outputDamping { entrant.dampingBetaHzPerMMPerSecond = outputDamping.beta }
+        entrant.correctionMemory = .seconds(residualCorrection?.memory ?? 0)
+        if let residualCorrection { entrant.correctionShrinkCount = residualCorrection.shrinkCount }
         return entrant
     }
 
@@ -197,7 +204,8 @@ struct TuneCandidate {
         let p = predictor.parameters
         let recovery = estimationJerkNoise.map { "est 1e\(Int(log10($0).rounded()))" } ?? "inv \(fixed(blendWeight))"
         let damping = outputDamping.map { "damp \(Int($0.minCutoffHz))/\(fixed($0.beta)) " } ?? ""
-        return "\(damping)\(recovery) dec \(ms(p.smoothedDecay))/\(ms(p.decay))\(p.rawOriginFromFit ? "f" : "") sm \(ms(p.motionSmoothing))/\(Int(p.motionSmoothingSpeedMMPerSecond)) tr \(fixed(p.travelGain)) ta \(fixed(p.tangentialGain))"
+        let correction = residualCorrection.map { "corr \(Int($0.memory))/\(Int($0.shrinkCount)) " } ?? ""
+        return "\(correction)\(damping)\(recovery) dec \(ms(p.smoothedDecay))/\(ms(p.decay))\(p.rawOriginFromFit ? "f" : "") sm \(ms(p.motionSmoothing))/\(Int(p.motionSmoothingSpeedMMPerSecond)) tr \(fixed(p.travelGain)) ta \(fixed(p.tangentialGain))"
     }
 
     private func ms(_ time: Duration) -> String { String(Int((time.inSeconds * 1000).rounded())) }
@@ -244,6 +252,32 @@ struct TuneCandidate {
                     for beta in [0.1, 0.3, 1] {
                         var c = try TuneCandidate(blendWeight: 1, parameters: p, estimationJerkNoise: jerk)
                         c.outputDamping = (cutoff, beta)
+                        result.append(c)
+                    }
+                }
+            }
+        }
+        return result
+    }
+
+    /// The residual correction's memory × shrinkage, with the fit's decay and the motion
+    /// smoothing (a correction learned online may want a different trade-off); damping as shipped.
+    static func correctionGrid() throws(PredictorParametersError) -> [TuneCandidate] {
+        var result: [TuneCandidate] = []
+        let jerk = PredictionConfiguration.defaultEstimationJerkNoise
+        let damping = (PredictionConfiguration.defaultDampingMinCutoffHz, PredictionConfiguration.defaultDampingBetaHzPerMMPerSecond)
+        for decayMs in [4, 5] {
+            for smoothingMs in [0, 8] {
+                var p = PenkitPredictor.Parameters()
+                p.decay = .milliseconds(decayMs)
+                p.motionSmoothing = .milliseconds(smoothingMs)
+                var plain = try TuneCandidate(blendWeight: 1, parameters: p, estimationJerkNoise: jerk)
+                plain.outputDamping = damping
+                result.append(plain)
+                for memory in [1.0, 5, 30] {
+                    for shrink in [30.0, 100, 300] {
+                        var c = plain
+                        c.residualCorrection = (memory, shrink)
                         result.append(c)
                     }
                 }

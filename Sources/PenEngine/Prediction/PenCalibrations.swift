@@ -1,6 +1,6 @@
 /// What the stage has learned about each pen's predictions, so that one engine serving several
 /// pens (two styluses, a stylus and its eraser end, two tablets) gives each its own expected
-/// error and lift spread rather than a mix of all of them.
+/// error, lift spread and residual correction rather than a mix of all of them.
 struct PenCalibrations: Sendable {
     /// How many pens are remembered besides the current one; the least recently used is forgotten.
     static let remembered = 8
@@ -8,10 +8,17 @@ struct PenCalibrations: Sendable {
     /// The current pen's, while touching and while hovering.
     var contact = PredictionCalibration()
     var hover = PredictionCalibration()
+    /// The current pen's learned correction of contact predictions.
+    var correction: ResidualCorrection
+    /// What a pen not seen before starts with.
+    private let freshCorrection: ResidualCorrection
     private var current: Int?
-    private var others: [(pen: Int, contact: PredictionCalibration, hover: PredictionCalibration)] = []
+    private var others: [(pen: Int, contact: PredictionCalibration, hover: PredictionCalibration,
+                          correction: ResidualCorrection)] = []
 
-    init() {
+    init(correction: ResidualCorrection) {
+        self.correction = correction
+        freshCorrection = correction
         others.reserveCapacity(Self.remembered)
     }
 
@@ -20,14 +27,15 @@ struct PenCalibrations: Sendable {
         guard pen != current else { return }
         if let current {
             if others.count == Self.remembered { others.removeFirst() }
-            others.append((current, contact, hover))
+            others.append((current, contact, hover, correction))
         }
         current = pen
         if let index = others.firstIndex(where: { $0.pen == pen }) {
-            (_, contact, hover) = others.remove(at: index)
+            (_, contact, hover, correction) = others.remove(at: index)
         } else {
             contact = PredictionCalibration()
             hover = PredictionCalibration()
+            correction = freshCorrection
         }
     }
 
@@ -35,5 +43,6 @@ struct PenCalibrations: Sendable {
     mutating func dropPending() {
         contact.dropPending()
         hover.dropPending()
+        correction.dropMotion()
     }
 }

@@ -48,11 +48,22 @@ public struct PredictionConfiguration: Sendable, Hashable {
     public let dampingMinCutoffHz: Double
     public let dampingBetaHzPerMMPerSecond: Double
     public static let defaultDampingMinCutoffHz = 20.0, defaultDampingBetaHzPerMMPerSecond = 0.3
+    /// The residual correction (`ResidualCorrection`): how long (s) of this pen's scored
+    /// predictions its regression remembers (0: no correction), and how many scored
+    /// predictions it takes to apply half the solved correction (it is shrunk toward zero by
+    /// n / (n + this)).
+    public let correctionMemory: Duration
+    public let correctionShrinkCount: Double
+    public static let defaultCorrectionMemory: Duration = .zero
+    public static let defaultCorrectionShrinkCount = 100.0
+    /// The longest memory: the pen's habits, not its whole history.
+    public static let longestCorrectionMemory: Duration = .seconds(600)
 
     /// `horizon` in seconds and `gapReset` in µs, converted once here: the per-sample path
     /// does no `Duration` arithmetic.
     let horizonSeconds: Double
     let gapResetMicros: UInt64
+    let correctionMemorySeconds: Double
 
     /// These settings, or the first one out of its range.
     public init(horizon: Duration = Self.defaultHorizon, gapReset: Duration = Self.defaultGapReset,
@@ -61,7 +72,9 @@ public struct PredictionConfiguration: Sendable, Hashable {
                 blendWeight: Double = Self.defaultBlendWeight,
                 estimationJerkNoise: Double = Self.defaultEstimationJerkNoise,
                 dampingMinCutoffHz: Double = Self.defaultDampingMinCutoffHz,
-                dampingBetaHzPerMMPerSecond: Double = Self.defaultDampingBetaHzPerMMPerSecond) throws(PredictorParametersError) {
+                dampingBetaHzPerMMPerSecond: Double = Self.defaultDampingBetaHzPerMMPerSecond,
+                correctionMemory: Duration = Self.defaultCorrectionMemory,
+                correctionShrinkCount: Double = Self.defaultCorrectionShrinkCount) throws(PredictorParametersError) {
         let check = ParameterCheck(owner: "prediction")
         try check.time("horizon", horizon, longest: Self.horizonCap, allowZero: true)
         try check.time("gapReset", gapReset, longest: Self.longestGapReset)
@@ -72,20 +85,23 @@ public struct PredictionConfiguration: Sendable, Hashable {
         try check.number("estimationJerkNoise", estimationJerkNoise, over: 0, unit: " mm²/s⁵")
         try check.number("dampingMinCutoffHz", dampingMinCutoffHz, from: 0, to: 1_000, unit: " Hz")
         try check.number("dampingBetaHzPerMMPerSecond", dampingBetaHzPerMMPerSecond, from: 0, to: 100, unit: " Hz per mm/s")
+        try check.time("correctionMemory", correctionMemory, longest: Self.longestCorrectionMemory, allowZero: true)
+        try check.number("correctionShrinkCount", correctionShrinkCount, from: 0, to: 100_000, unit: " predictions")
         self.init(checked: horizon, gapReset, liftPressure, hoverHorizonScale, inputSmoothing, compensation, blendWeight,
-                  estimationJerkNoise, dampingMinCutoffHz, dampingBetaHzPerMMPerSecond)
+                  estimationJerkNoise, dampingMinCutoffHz, dampingBetaHzPerMMPerSecond, correctionMemory, correctionShrinkCount)
     }
 
     /// The live path's settings, for input libinput smoothed over its 4 samples or not smoothed.
     public static func standard(smoothed: Bool = false) -> Self {
         Self(checked: defaultHorizon, defaultGapReset, defaultLiftPressure, defaultHoverHorizonScale,
              smoothed ? libinputSmoothing : noSmoothing, .defaultChoice, defaultBlendWeight, defaultEstimationJerkNoise,
-             defaultDampingMinCutoffHz, defaultDampingBetaHzPerMMPerSecond)
+             defaultDampingMinCutoffHz, defaultDampingBetaHzPerMMPerSecond, defaultCorrectionMemory, defaultCorrectionShrinkCount)
     }
 
     private init(checked horizon: Duration, _ gapReset: Duration, _ liftPressure: Double, _ hoverHorizonScale: Double,
                  _ inputSmoothing: Int, _ compensation: SmoothingCompensation, _ blendWeight: Double,
-                 _ estimationJerkNoise: Double, _ dampingMinCutoffHz: Double, _ dampingBetaHzPerMMPerSecond: Double) {
+                 _ estimationJerkNoise: Double, _ dampingMinCutoffHz: Double, _ dampingBetaHzPerMMPerSecond: Double,
+                 _ correctionMemory: Duration, _ correctionShrinkCount: Double) {
         self.horizon = horizon
         self.gapReset = gapReset
         self.liftPressure = liftPressure
@@ -96,19 +112,26 @@ public struct PredictionConfiguration: Sendable, Hashable {
         self.estimationJerkNoise = estimationJerkNoise
         self.dampingMinCutoffHz = dampingMinCutoffHz
         self.dampingBetaHzPerMMPerSecond = dampingBetaHzPerMMPerSecond
+        self.correctionMemory = correctionMemory
+        self.correctionShrinkCount = correctionShrinkCount
+        correctionMemorySeconds = correctionMemory.inSeconds
         horizonSeconds = horizon.inSeconds
         gapResetMicros = gapReset.wholeMicroseconds
     }
 
     /// The same settings predicting `horizon` ahead, with another compensation, blend weight,
-    /// estimation noise and output damping (the benchmark's entrants), or the first setting out of its range.
+    /// estimation noise, output damping and residual correction (the benchmark's entrants), or the
+    /// first setting out of its range.
     public func with(horizon: Duration, compensation: SmoothingCompensation, blendWeight: Double,
                      estimationJerkNoise: Double = Self.defaultEstimationJerkNoise,
                      dampingMinCutoffHz: Double = Self.defaultDampingMinCutoffHz,
-                     dampingBetaHzPerMMPerSecond: Double = Self.defaultDampingBetaHzPerMMPerSecond) throws(PredictorParametersError) -> Self {
+                     dampingBetaHzPerMMPerSecond: Double = Self.defaultDampingBetaHzPerMMPerSecond,
+                     correctionMemory: Duration = Self.defaultCorrectionMemory,
+                     correctionShrinkCount: Double = Self.defaultCorrectionShrinkCount) throws(PredictorParametersError) -> Self {
         try Self(horizon: horizon, gapReset: gapReset, liftPressure: liftPressure, hoverHorizonScale: hoverHorizonScale,
                  inputSmoothing: inputSmoothing, compensation: compensation, blendWeight: blendWeight,
                  estimationJerkNoise: estimationJerkNoise, dampingMinCutoffHz: dampingMinCutoffHz,
-                 dampingBetaHzPerMMPerSecond: dampingBetaHzPerMMPerSecond)
+                 dampingBetaHzPerMMPerSecond: dampingBetaHzPerMMPerSecond,
+                 correctionMemory: correctionMemory, correctionShrinkCount: correctionShrinkCount)
     }
 }

@@ -29,7 +29,7 @@ public struct PredictionStage<P: Predictor>: Sendable {
     /// Estimates the raw path instead of inverting it, for `.estimate`.
     private var recovery: SmoothingRecovery
     /// Each pen's learned expected error and lift spread.
-    private var calibrations = PenCalibrations()
+    private var calibrations: PenCalibrations
     /// Damps how much the predicted displacement shakes from frame to frame.
     private var damping: OutputDamping
     /// `predictions` as the engine's samples (PredictionStage+Frames), reused frame to frame.
@@ -43,6 +43,8 @@ public struct PredictionStage<P: Predictor>: Sendable {
         recovery = SmoothingRecovery(window: configuration.inputSmoothing, jerkNoise: configuration.estimationJerkNoise)
         damping = OutputDamping(minCutoffHz: configuration.dampingMinCutoffHz,
                                 betaHzPerMMPerSecond: configuration.dampingBetaHzPerMMPerSecond)
+        calibrations = PenCalibrations(correction: ResidualCorrection(memory: configuration.correctionMemorySeconds,
+                                                                      shrinkCount: configuration.correctionShrinkCount))
         // Enough for the cap at the shortest interval ReportInterval admits, plus the horizon's own.
         predictions.reserveCapacity(Int(PredictionConfiguration.horizonCapSeconds / ReportInterval.minimum) + 2)
         frameSamples.reserveCapacity(predictions.capacity)
@@ -94,6 +96,7 @@ public struct PredictionStage<P: Predictor>: Sendable {
                 invertedPredictor.reset()
                 interval.reset()
                 damping.reset()
+                calibrations.correction.dropMotion()
             } else {
                 if sample.touching != previous.touching {
                     // libinput restarts its smoothing at a contact change; the motion carries on.
@@ -119,6 +122,7 @@ public struct PredictionStage<P: Predictor>: Sendable {
         raw.x = position[0]
         raw.y = position[1]
         reference = raw
+        calibrations.correction.observe(time: raw.time, position: SIMD2(raw.x, raw.y))
         if sample.touching {
             calibrations.contact.observe(time: raw.time, x: raw.x, y: raw.y, pressure: raw.pressure)
         } else {
@@ -190,6 +194,18 @@ public struct PredictionStage<P: Predictor>: Sendable {
                 let ahead = Double(predictions[k].time - reference.time) * 1e-6
                 predictions[k].x += correction[0] * ahead
                 predictions[k].y += correction[1] * ahead
+            }
+        }
+        if reference.touching && !standingStill && calibrations.correction.isEnabled, let last = predictions.last,
+           let step = interval.value {
+            let ahead = Double(last.time - reference.time) * 1e-6
+            let correction = calibrations.correction.correction(
+                displacement: SIMD2(last.x - reference.x, last.y - reference.y), horizon: ahead, step: step,
+                record: scored && !cutByLift ? last.time : nil, origin: SIMD2(reference.x, reference.y))
+            for k in predictions.indices {
+                let share = Double(predictions[k].time - reference.time) * 1e-6 / ahead
+                predictions[k].x += correction[0] * share
+                predictions[k].y += correction[1] * share
             }
         }
         let tip = predictions.last ?? reference

@@ -40,6 +40,9 @@ public struct BenchEntrant: Sendable {
     /// the peers are measured as the field runs them.
     public var dampingMinCutoffHz: Double
     public var dampingBetaHzPerMMPerSecond = PredictionConfiguration.defaultDampingBetaHzPerMMPerSecond
+    /// The stage's residual correction (memory zero: none). Only penkit's entrants are corrected by default.
+    public var correctionMemory: Duration
+    public var correctionShrinkCount = PredictionConfiguration.defaultCorrectionShrinkCount
 
     public init(name: String, kind: PredictorKind, compensation: SmoothingCompensation, useLeadIn: Bool = true) {
         self.name = name
@@ -47,6 +50,7 @@ public struct BenchEntrant: Sendable {
         self.compensation = compensation
         self.useLeadIn = useLeadIn
         dampingMinCutoffHz = kind == .penkit ? PredictionConfiguration.defaultDampingMinCutoffHz : 0
+        correctionMemory = kind == .penkit ? PredictionConfiguration.defaultCorrectionMemory : .zero
     }
 
     func makePredictor() -> any Predictor {

@@ -57,7 +57,9 @@ public struct PredictionBenchmark: Sendable {
                                                    blendWeight: entrant.blendWeight,
                                                    estimationJerkNoise: entrant.estimationJerkNoise,
                                                    dampingMinCutoffHz: entrant.dampingMinCutoffHz,
-                                                   dampingBetaHzPerMMPerSecond: entrant.dampingBetaHzPerMMPerSecond)
+                                                   dampingBetaHzPerMMPerSecond: entrant.dampingBetaHzPerMMPerSecond,
+                                                   correctionMemory: entrant.correctionMemory,
+                                                   correctionShrinkCount: entrant.correctionShrinkCount)
         return PredictionStage(predictor: AnyPredictor(entrant.makePredictor()), configuration: configuration)
     }
 

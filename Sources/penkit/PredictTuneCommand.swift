@@ -266,8 +266,8 @@ struct TuneCandidate {
         var result: [TuneCandidate] = []
         let jerk = PredictionConfiguration.defaultEstimationJerkNoise
         let damping = (PredictionConfiguration.defaultDampingMinCutoffHz, PredictionConfiguration.defaultDampingBetaHzPerMMPerSecond)
-        for decayMs in [4, 5] {
-            for smoothingMs in [0, 8] {
+        for decayMs in [4] {
+            for smoothingMs in [8] {
                 var p = PenkitPredictor.Parameters()
                 p.decay = .milliseconds(decayMs)
                 p.motionSmoothing = .milliseconds(smoothingMs)

@@ -17,8 +17,10 @@ import Foundation
 /// weight of the scored predictions remembered, so it grows in only as evidence arrives.
 /// Fixed storage, no allocation per sample.
 struct ResidualCorrection: Sendable {
+    /// Reports each velocity feature spans.
+    static let span = 3
     /// How many recent real positions are kept for the velocity features.
-    static let positions = 5
+    static let positions = 2 * span + 1
     /// Ridge, relative to the mean diagonal of the normal matrix.
     static let ridge = 1e-3
 
@@ -31,6 +33,8 @@ struct ResidualCorrection: Sendable {
         var tangent: SIMD2<Double>
         var along: SIMD3<Double>
         var across: SIMD3<Double>
+        /// The correction solved for this tip before its outcome was known (before the gate).
+        var correction: SIMD2<Double>
     }
 
     private var pending: [Pending]
@@ -48,11 +52,17 @@ struct ResidualCorrection: Sendable {
     private var learnedTime: UInt64?
     /// The solved weights, already shrunk.
     private var alongWeights = SIMD3<Double>(), acrossWeights = SIMD3<Double>()
+    /// Forgetting sums of residual · correction and correction · correction over scored tips:
+    /// their ratio is the share of the solved correction that would have helped most.
+    private var residualDotCorrection = 0.0, correctionSquared = 0.0
+    /// That share in [0, 1]: 0 until corrections have shown they help.
+    private(set) var gate = 0.0
 
     init(memory: Double, shrinkCount: Double, capacity: Int = 64) {
         self.memory = memory
         self.shrinkCount = shrinkCount
-        pending = Array(repeating: Pending(target: 0, tip: .zero, tangent: .zero, along: .zero, across: .zero),
+        pending = Array(repeating: Pending(target: 0, tip: .zero, tangent: .zero, along: .zero, across: .zero,
+                                            correction: .zero),
                         count: capacity)
         recent = Array(repeating: .zero, count: Self.positions)
     }
@@ -96,9 +106,9 @@ struct ResidualCorrection: Sendable {
     mutating func correction(displacement: SIMD2<Double>, horizon: Double, step: Double,
                              record target: UInt64?, origin: SIMD2<Double>) -> SIMD2<Double> {
         guard isEnabled, recentCount == Self.positions, step > 0, horizon > 0 else { return .zero }
-        let newest = recent[Self.positions - 1], middle = recent[Self.positions - 3], oldest = recent[0]
-        let recentVelocity = (newest - middle) / (2 * step) * horizon
-        let earlierVelocity = (middle - oldest) / (2 * step) * horizon
+        let newest = recent[Self.positions - 1], middle = recent[Self.span], oldest = recent[0]
+        let recentVelocity = (newest - middle) / (Double(Self.span) * step) * horizon
+        let earlierVelocity = (middle - oldest) / (Double(Self.span) * step) * horizon
         let length = (displacement * displacement).sum().squareRoot()
         let speed = (recentVelocity * recentVelocity).sum().squareRoot()
         guard length > 1e-6 || speed > 1e-6 else { return .zero }
@@ -113,11 +123,15 @@ struct ResidualCorrection: Sendable {
                 pendingHead = (pendingHead + 1) % pending.count
                 pendingCount -= 1
             }
+        }
+        let solved = tangent * (alongWeights * along).sum() + normal * (acrossWeights * across).sum()
+        if let target {
             pending[(pendingHead + pendingCount) % pending.count] =
-                Pending(target: target, tip: origin + displacement, tangent: tangent, along: along, across: across)
+                Pending(target: target, tip: origin + displacement, tangent: tangent, along: along, across: across,
+                        correction: solved)
             pendingCount += 1
         }
-        return tangent * (alongWeights * along).sum() + normal * (acrossWeights * across).sum()
+        return solved * gate
     }
 
     private mutating func learn(residual: SIMD2<Double>, pending p: Pending, at time: UInt64) {
@@ -128,6 +142,10 @@ struct ResidualCorrection: Sendable {
         alongTarget *= forget
         acrossTarget *= forget
         evidence = evidence * forget + 1
+        // Scored before the weights learn from this tip: each correction is judged out of sample.
+        residualDotCorrection = residualDotCorrection * forget + (residual * p.correction).sum()
+        correctionSquared = correctionSquared * forget + (p.correction * p.correction).sum()
+        gate = correctionSquared > 0 ? clamp(residualDotCorrection / correctionSquared, 0, 1) : 0
         let normal = SIMD2(-p.tangent[1], p.tangent[0])
         alongMatrix.add(p.along, weight: 1)
         acrossMatrix.add(p.across, weight: 1)

@@ -58,8 +58,8 @@ struct PredictBenchCommand: ParsableCommand {
     func run() throws {
         let horizons = try parsedHorizons()
         var strokes: [BenchStroke] = []
-        for path in traces {
-            let loaded = try loadPredictionStrokes(path: path, smoothing: smoothing, minFrames: minFrames)
+        for (pen, path) in traces.enumerated() {
+            let loaded = try loadPredictionStrokes(path: path, smoothing: smoothing, minFrames: minFrames, pen: pen)
             strokes += hover ? loaded.hover : loaded.contact
         }
         guard !strokes.isEmpty else { throw RuntimeFailure("no \(hover ? "hover runs" : "strokes") of ≥ \(minFrames) frames in these traces") }

@@ -11,7 +11,8 @@ struct PredictionStrokes {
     var hover: [BenchStroke] = []
 }
 
-func loadPredictionStrokes(path: String, smoothing: Bool, minFrames: Int) throws -> PredictionStrokes {
+/// `pen` tells recordings apart: each is a pen of its own, learned about separately.
+func loadPredictionStrokes(path: String, smoothing: Bool, minFrames: Int, pen: Int = 0) throws -> PredictionStrokes {
     let trace = try TraceFile.load(path: path)
     let input = try decodeForPrediction(trace, options: DecoderOptions(smoothing: smoothing))
     let raw = smoothing ? try decodeForPrediction(trace, options: DecoderOptions(smoothing: false)) : input
@@ -23,7 +24,7 @@ func loadPredictionStrokes(path: String, smoothing: Bool, minFrames: Int) throws
     for (run, truth) in zip(received, real) {
         guard run.samples.first?.time == truth.samples.first?.time else { throw PredictionStrokesError.unpaired(path) }
         guard run.samples.count >= max(minFrames, 2) else { continue }
-        let stroke = BenchStroke(leadIn: run.leadIn, input: Trajectory(run.samples), truth: Trajectory(truth.samples))
+        let stroke = BenchStroke(leadIn: run.leadIn, input: Trajectory(run.samples), truth: Trajectory(truth.samples), pen: pen)
         if run.samples[0].touching { result.contact.append(stroke) } else { result.hover.append(stroke) }
     }
     return result

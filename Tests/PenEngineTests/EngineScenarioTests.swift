@@ -257,8 +257,9 @@ private struct CountingPredictor: Predictor {
 @Test func predictorSeamFillsFramesFromEachFramesOwnSample() throws {
     // No hover predictions (scale 0), so contact frames alone carry them; the horizon is
     // shorter than the shortest report interval the stage believes (1 ms): one, at the horizon.
-    // Undamped: the offsets below are the counting predictor's own.
-    let configuration = try PredictionConfiguration(horizon: .microseconds(500), hoverHorizonScale: 0, dampingMinCutoffHz: 0)
+    // Undamped and uncorrected: the offsets below are the counting predictor's own.
+    let configuration = try PredictionConfiguration(horizon: .microseconds(500), hoverHorizonScale: 0, dampingMinCutoffHz: 0,
+                                                    correctionMemory: .zero)
     var engine = StrokeEngine(prediction: EnginePrediction(CountingPredictor(), configuration: configuration))
     let out = run(strokeEvents(start: 0, frames: 2), engine: &engine)
     for f in out.frames {

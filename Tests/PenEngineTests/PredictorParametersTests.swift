@@ -100,7 +100,9 @@ struct BadParameter<Parameters: Sendable>: Sendable, CustomTestStringConvertible
     @Test(arguments: [("horizon", "80 ms"), ("horizon", "-1 ms"), ("gapReset", "0"), ("gapReset", "11 s"),
                       ("liftPressure", "1.5"), ("hoverHorizonScale", "nan"), ("inputSmoothing", "0"),
                       ("inputSmoothing", "17"), ("blendWeight", "-0.5"), ("estimationJerkNoise", "0"),
-                      ("dampingMinCutoffHz", "-1"), ("dampingMinCutoffHz", "inf"), ("dampingBetaHzPerMMPerSecond", "nan")])
+                      ("dampingMinCutoffHz", "-1"), ("dampingMinCutoffHz", "inf"), ("dampingBetaHzPerMMPerSecond", "nan"),
+                      ("correctionMemory", "-1 s"), ("correctionMemory", "601 s"), ("correctionShrinkCount", "-1"),
+                      ("correctionShrinkCount", "nan")])
     func anOutOfRangePredictionSettingIsRefusedByName(name: String, value: String) {
         #expect {
             switch (name, value) {
@@ -116,6 +118,10 @@ struct BadParameter<Parameters: Sendable>: Sendable, CustomTestStringConvertible
             case ("dampingMinCutoffHz", "-1"): _ = try PredictionConfiguration(dampingMinCutoffHz: -1)
             case ("dampingMinCutoffHz", _): _ = try PredictionConfiguration(dampingMinCutoffHz: .infinity)
             case ("dampingBetaHzPerMMPerSecond", _): _ = try PredictionConfiguration(dampingBetaHzPerMMPerSecond: .nan)
+            case ("correctionMemory", "-1 s"): _ = try PredictionConfiguration(correctionMemory: .seconds(-1))
+            case ("correctionMemory", _): _ = try PredictionConfiguration(correctionMemory: .seconds(601))
+            case ("correctionShrinkCount", "-1"): _ = try PredictionConfiguration(correctionShrinkCount: -1)
+            case ("correctionShrinkCount", _): _ = try PredictionConfiguration(correctionShrinkCount: .nan)
             default: _ = try PredictionConfiguration(blendWeight: -0.5)
             }
         } throws: { error in
@@ -127,6 +133,8 @@ struct BadParameter<Parameters: Sendable>: Sendable, CustomTestStringConvertible
         #expect(try PredictionConfiguration(horizon: .milliseconds(50)).horizon == .milliseconds(50))
         #expect(try PredictionConfiguration(horizon: .zero, hoverHorizonScale: 1, inputSmoothing: 16).inputSmoothing == 16)
         #expect(try PredictionConfiguration(dampingMinCutoffHz: 0, dampingBetaHzPerMMPerSecond: 0).dampingMinCutoffHz == 0)
+        #expect(try PredictionConfiguration(correctionMemory: .zero, correctionShrinkCount: 0).correctionMemory == .zero)
+        #expect(try PredictionConfiguration(correctionMemory: .seconds(600)).correctionMemory == .seconds(600))
         var parameters = PenkitPredictor.Parameters()
         parameters.ramp = .zero
         parameters.motionSmoothing = .zero

@@ -33,17 +33,4 @@ struct NormalMatrix: Sendable {
         }
         return (solve(bx), solve(by))
     }
-
-    mutating func scale(by factor: Double) {
-        a00 *= factor; a01 *= factor; a02 *= factor; a11 *= factor; a12 *= factor; a22 *= factor
-    }
-
-    /// One right-hand side with a ridge of `ridge` × the mean diagonal added to the diagonal
-    /// (plus a floor, so a feature that is always zero leaves its weight at zero).
-    func ridgeSolve(_ b: SIMD3<Double>, ridge: Double) -> SIMD3<Double>? {
-        var m = self
-        let added = ridge * (a00 + a11 + a22) / 3 + 1e-12
-        m.a00 += added; m.a11 += added; m.a22 += added
-        return m.solve(b, b)?.0
-    }
 }

@@ -54,8 +54,8 @@ public struct PredictionConfiguration: Sendable, Hashable {
     /// n / (n + this)).
     public let correctionMemory: Duration
     public let correctionShrinkCount: Double
-    public static let defaultCorrectionMemory: Duration = .zero
-    public static let defaultCorrectionShrinkCount = 100.0
+    public static let defaultCorrectionMemory: Duration = .seconds(30)
+    public static let defaultCorrectionShrinkCount = 30.0
     /// The longest memory: the pen's habits, not its whole history.
     public static let longestCorrectionMemory: Duration = .seconds(600)
 

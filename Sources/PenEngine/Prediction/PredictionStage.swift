@@ -184,6 +184,18 @@ public struct PredictionStage<P: Predictor>: Sendable {
         let scored = abs(requested - configuration.horizonSeconds) < 1e-9
         // A predictor that knows too little to predict has forgotten the motion: so does the damping.
         if standingStill { damping.reset() }
+        // This pen's learned share of the travel (ResidualCorrection), before the damping smooths it.
+        if reference.touching && !standingStill && calibrations.correction.isEnabled, let last = predictions.last {
+            let ahead = Double(last.time - reference.time) * 1e-6
+            let correction = calibrations.correction.correction(
+                displacement: SIMD2(last.x - reference.x, last.y - reference.y), origin: SIMD2(reference.x, reference.y),
+                record: scored && !cutByLift ? last.time : nil)
+            for k in predictions.indices {
+                let share = Double(predictions[k].time - reference.time) * 1e-6 / ahead
+                predictions[k].x += correction[0] * share
+                predictions[k].y += correction[1] * share
+            }
+        }
         if damping.isEnabled && !standingStill {
             if scored, let last = predictions.last {
                 damping.update(displacement: SIMD2(last.x - reference.x, last.y - reference.y),
@@ -194,18 +206,6 @@ public struct PredictionStage<P: Predictor>: Sendable {
                 let ahead = Double(predictions[k].time - reference.time) * 1e-6
                 predictions[k].x += correction[0] * ahead
                 predictions[k].y += correction[1] * ahead
-            }
-        }
-        if reference.touching && !standingStill && calibrations.correction.isEnabled, let last = predictions.last,
-           let step = interval.value {
-            let ahead = Double(last.time - reference.time) * 1e-6
-            let correction = calibrations.correction.correction(
-                displacement: SIMD2(last.x - reference.x, last.y - reference.y), horizon: ahead, step: step,
-                record: scored && !cutByLift ? last.time : nil, origin: SIMD2(reference.x, reference.y))
-            for k in predictions.indices {
-                let share = Double(predictions[k].time - reference.time) * 1e-6 / ahead
-                predictions[k].x += correction[0] * share
-                predictions[k].y += correction[1] * share
             }
         }
         let tip = predictions.last ?? reference

@@ -1,38 +1,33 @@
 import Foundation
 
-/// A linear correction of the predicted tip learned online from this pen's own realised
-/// positions: the predictor's remaining error is mostly along the stroke (changes of speed),
-/// and how a pen's speed carries on from its recent history differs from pen to pen and hand
-/// to hand, so it is learned here rather than tuned on recordings.
+/// How far along its predicted path this pen really goes, learned online from its own realised
+/// positions. The predictor's remaining error is mostly along the stroke, and how much of the
+/// extrapolated travel a pen covers differs from pen to pen and hand to hand (penkit keeps 90 %
+/// of it for every pen), so this part is learned per pen rather than tuned on recordings.
 ///
-/// Each contact frame's tip at the configured horizon is kept with its features until the
-/// real pen reaches its time; the realised residual (real position − tip), split along and
-/// across the predicted direction of travel, is regressed on the same three features per
-/// axis, each projected on that axis: the predicted displacement, and the real pen's velocity
-/// over the last two and the two reports before those (times the horizon). Together the
-/// velocities say whether the pen is speeding up or slowing down. The sums are weighted least
-/// squares with exponential forgetting over `memory` seconds of scored predictions, with a
-/// small ridge for features that carry nothing (the displacement has no across component);
-/// the solved correction is shrunk toward zero by n / (n + `shrinkCount`), n being the
-/// weight of the scored predictions remembered, so it grows in only as evidence arrives.
+/// Each contact frame's tip at the configured horizon is kept until the real pen reaches its
+/// time; the realised error along the predicted displacement is regressed on the displacement's
+/// length (least squares through the origin, with exponential forgetting over `memory` seconds
+/// of scored tips), which gives the share of the displacement to add (negative: to take away).
+/// Two guards keep an unhelpful correction from doing harm:
+/// - shrinkage: the solved share is scaled by n / (n + `shrinkCount`), n being the weight of the
+///   scored tips remembered, so it grows in only as evidence arrives;
+/// - a gate: each tip's correction is solved before its outcome is known, and once it is, the
+///   gate learns (same forgetting) which share of those corrections would have helped most,
+///   Σ residual · correction / Σ correction², clamped to [0, 1]. Corrections that do not help
+///   out of sample are switched off.
+///
+/// Earlier versions also regressed on the pen's recent velocities (to predict speed changes):
+/// that gained on the traces it was learned on and lost when left out (docs/prediction.md).
 /// Fixed storage, no allocation per sample.
 struct ResidualCorrection: Sendable {
-    /// Reports each velocity feature spans.
-    static let span = 3
-    /// How many recent real positions are kept for the velocity features.
-    static let positions = 2 * span + 1
-    /// Ridge, relative to the mean diagonal of the normal matrix.
-    static let ridge = 1e-3
-
     let memory: Double
     let shrinkCount: Double
 
     private struct Pending: Sendable {
         var target: UInt64
         var tip: SIMD2<Double>
-        var tangent: SIMD2<Double>
-        var along: SIMD3<Double>
-        var across: SIMD3<Double>
+        var displacement: SIMD2<Double>
         /// The correction solved for this tip before its outcome was known (before the gate).
         var correction: SIMD2<Double>
     }
@@ -40,95 +35,64 @@ struct ResidualCorrection: Sendable {
     private var pending: [Pending]
     private var pendingHead = 0
     private var pendingCount = 0
-    /// The newest real positions (recovered raw), newest last, and the time of the newest.
-    private var recent: [SIMD2<Double>]
-    private var recentCount = 0
-    private var previousTime: UInt64 = 0
+    private var previousTime: UInt64?
     private var previousPosition = SIMD2<Double>(0, 0)
-    /// Forgetting sums of the along and across regressions, and the weight they hold.
-    private var alongMatrix = NormalMatrix(), acrossMatrix = NormalMatrix()
-    private var alongTarget = SIMD3<Double>(), acrossTarget = SIMD3<Double>()
-    private var evidence = 0.0
+    /// Forgetting sums: length², length × error along, the weight of the scored tips remembered.
+    private var lengthSquared = 0.0, lengthTimesError = 0.0, evidence = 0.0
     private var learnedTime: UInt64?
-    /// The solved weights, already shrunk.
-    private var alongWeights = SIMD3<Double>(), acrossWeights = SIMD3<Double>()
-    /// Forgetting sums of residual · correction and correction · correction over scored tips:
-    /// their ratio is the share of the solved correction that would have helped most.
+    /// The share of the displacement to add, already shrunk.
+    private var share = 0.0
+    /// Forgetting sums of residual · correction and correction² over scored tips.
     private var residualDotCorrection = 0.0, correctionSquared = 0.0
-    /// That share in [0, 1]: 0 until corrections have shown they help.
+    /// The share of the solved correction applied, in [0, 1]: 0 until corrections have shown they help.
     private(set) var gate = 0.0
 
     init(memory: Double, shrinkCount: Double, capacity: Int = 64) {
         self.memory = memory
         self.shrinkCount = shrinkCount
-        pending = Array(repeating: Pending(target: 0, tip: .zero, tangent: .zero, along: .zero, across: .zero,
-                                            correction: .zero),
-                        count: capacity)
-        recent = Array(repeating: .zero, count: Self.positions)
+        pending = Array(repeating: Pending(target: 0, tip: .zero, displacement: .zero, correction: .zero), count: capacity)
     }
 
     var isEnabled: Bool { memory > 0 }
 
-    /// A new proximity or a contact change: the motion history and the pending tips go; what
-    /// was learned stays.
+    /// A new proximity, a contact change or a gap: tips not yet scored and the previous position
+    /// go; what was learned stays.
     mutating func dropMotion() {
         pendingCount = 0
-        recentCount = 0
+        previousTime = nil
     }
 
-    /// Takes the newest real position; scores every kept tip whose time it has reached.
+    /// Takes the newest real position; scores every kept tip whose time it has reached, against
+    /// the real path interpolated between the previous position and this one.
     mutating func observe(time: UInt64, position: SIMD2<Double>) {
         guard isEnabled else { return }
-        let hadPrevious = recentCount > 0
+        defer {
+            previousTime = time
+            previousPosition = position
+        }
         while pendingCount > 0 {
             let p = pending[pendingHead]
             guard p.target <= time else { break }
             pendingHead = (pendingHead + 1) % pending.count
             pendingCount -= 1
-            guard hadPrevious, p.target >= previousTime, time > previousTime else { continue }
+            guard let previousTime, p.target >= previousTime, time > previousTime else { continue }
             let f = Double(p.target - previousTime) / Double(time - previousTime)
-            let real = previousPosition + (position - previousPosition) * f
-            learn(residual: real - p.tip, pending: p, at: time)
+            learn(residual: previousPosition + (position - previousPosition) * f - p.tip, pending: p, at: time)
         }
-        if recentCount == Self.positions {
-            for i in 1..<Self.positions { recent[i - 1] = recent[i] }
-            recentCount -= 1
-        }
-        recent[recentCount] = position
-        recentCount += 1
-        previousTime = time
-        previousPosition = position
     }
 
-    /// The correction for a tip `displacement` from the newest real position, `horizon` seconds
-    /// ahead, with reports `step` seconds apart; nil before there is history to say anything.
-    /// With `record`, the tip (`origin` + displacement) is kept to score at `target`.
-    mutating func correction(displacement: SIMD2<Double>, horizon: Double, step: Double,
-                             record target: UInt64?, origin: SIMD2<Double>) -> SIMD2<Double> {
-        guard isEnabled, recentCount == Self.positions, step > 0, horizon > 0 else { return .zero }
-        let newest = recent[Self.positions - 1], middle = recent[Self.span], oldest = recent[0]
-        let recentVelocity = (newest - middle) / (Double(Self.span) * step) * horizon
-        let earlierVelocity = (middle - oldest) / (Double(Self.span) * step) * horizon
-        let length = (displacement * displacement).sum().squareRoot()
-        let speed = (recentVelocity * recentVelocity).sum().squareRoot()
-        guard length > 1e-6 || speed > 1e-6 else { return .zero }
-        let tangent = length > 1e-6 ? displacement / length : recentVelocity / speed
-        let normal = SIMD2(-tangent[1], tangent[0])
-        func features(_ axis: SIMD2<Double>) -> SIMD3<Double> {
-            SIMD3((displacement * axis).sum(), (recentVelocity * axis).sum(), (earlierVelocity * axis).sum())
-        }
-        let along = features(tangent), across = features(normal)
+    /// The correction for a predicted tip `displacement` from the real position `origin`; with
+    /// `target`, the tip is kept to score when the real pen reaches that time.
+    mutating func correction(displacement: SIMD2<Double>, origin: SIMD2<Double>, record target: UInt64?) -> SIMD2<Double> {
+        guard isEnabled else { return .zero }
+        let solved = displacement * share
         if let target {
             if pendingCount == pending.count {
                 pendingHead = (pendingHead + 1) % pending.count
                 pendingCount -= 1
             }
-        }
-        let solved = tangent * (alongWeights * along).sum() + normal * (acrossWeights * across).sum()
-        if let target {
             pending[(pendingHead + pendingCount) % pending.count] =
-                Pending(target: target, tip: origin + displacement, tangent: tangent, along: along, across: across,
-                        correction: solved)
+                Pending(target: target, tip: origin + displacement, displacement: displacement, correction: solved)
             pendingCount += 1
         }
         return solved * gate
@@ -137,22 +101,14 @@ struct ResidualCorrection: Sendable {
     private mutating func learn(residual: SIMD2<Double>, pending p: Pending, at time: UInt64) {
         let forget = learnedTime.map { time > $0 ? exp(-Double(time - $0) * 1e-6 / memory) : 1 } ?? 1
         learnedTime = time
-        alongMatrix.scale(by: forget)
-        acrossMatrix.scale(by: forget)
-        alongTarget *= forget
-        acrossTarget *= forget
-        evidence = evidence * forget + 1
-        // Scored before the weights learn from this tip: each correction is judged out of sample.
+        // Judged before the share learns from this tip: each correction is scored out of sample.
         residualDotCorrection = residualDotCorrection * forget + (residual * p.correction).sum()
         correctionSquared = correctionSquared * forget + (p.correction * p.correction).sum()
         gate = correctionSquared > 0 ? clamp(residualDotCorrection / correctionSquared, 0, 1) : 0
-        let normal = SIMD2(-p.tangent[1], p.tangent[0])
-        alongMatrix.add(p.along, weight: 1)
-        acrossMatrix.add(p.across, weight: 1)
-        alongTarget += p.along * (residual * p.tangent).sum()
-        acrossTarget += p.across * (residual * normal).sum()
-        let shrink = evidence / (evidence + shrinkCount)
-        alongWeights = (alongMatrix.ridgeSolve(alongTarget, ridge: Self.ridge) ?? .zero) * shrink
-        acrossWeights = (acrossMatrix.ridgeSolve(acrossTarget, ridge: Self.ridge) ?? .zero) * shrink
+        // Projecting on the displacement itself: length × error along = displacement · residual.
+        lengthSquared = lengthSquared * forget + (p.displacement * p.displacement).sum()
+        lengthTimesError = lengthTimesError * forget + (p.displacement * residual).sum()
+        evidence = evidence * forget + 1
+        share = lengthSquared > 0 ? lengthTimesError / lengthSquared * evidence / (evidence + shrinkCount) : 0
     }
 }

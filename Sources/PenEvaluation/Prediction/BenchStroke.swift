@@ -10,11 +10,15 @@ public struct BenchStroke: Sendable {
     public var leadIn: [PredictionSample]
     public var input: Trajectory
     public var truth: Trajectory
+    /// Which pen drew it (strokes of one recording share one): the stage keeps what it learns
+    /// per pen, as the engine's does per tool.
+    public var pen: Int
 
-    public init(leadIn: [PredictionSample] = [], input: Trajectory, truth: Trajectory) {
+    public init(leadIn: [PredictionSample] = [], input: Trajectory, truth: Trajectory, pen: Int = 0) {
         self.leadIn = leadIn
         self.input = input
         self.truth = truth
+        self.pen = pen
     }
 
     /// A stroke judged against its own input (raw input, or synthetic motion).

@@ -69,8 +69,8 @@ public struct PredictionBenchmark: Sendable {
         let samples = stroke.input.samples
         let truth = stroke.truth
         guard samples.count >= 2, !truth.samples.isEmpty else { return }
-        // A new proximity, as the engine starts one (the lead-in, if any, is its hover).
-        stage.reset()
+        // A new proximity of this stroke's pen, as the engine starts one (the lead-in, if any, is its hover).
+        stage.reset(pen: stroke.pen)
         if entrant.useLeadIn { for sample in stroke.leadIn { stage.receive(sample) } }
         var pathSoFar = 0.0
         var previousError: SIMD2<Double>?

@@ -31,7 +31,7 @@ struct PredictBenchCommand: ParsableCommand {
     @Flag(inversion: .prefixedNo, help: "Feed predictors libinput's 4-sample smoothed input (the live default); the truth is raw either way.")
     var smoothing = true
 
-    @Flag(help: "Also score penkit's design alternatives (smoothing lag only modelled / only inverted / not compensated, no hover lead-in, no motion smoothing, round three's default: the 7 ms fit without output damping, the defaults before the third round).")
+    @Flag(help: "Also score penkit's design alternatives (smoothing lag only modelled / only inverted / not compensated, no hover lead-in, no motion smoothing, round four's default: no residual correction, round three's default: the 7 ms fit without output damping, the defaults before the third round).")
     var variants = false
 
     @Option(help: "Ignore strokes with fewer frames than this.")

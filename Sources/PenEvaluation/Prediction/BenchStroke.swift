@@ -84,18 +84,23 @@ public struct BenchEntrant: Sendable {
             var roundThree = BenchEntrant(name: "pk-round3", kind: .penkit, compensation: .defaultChoice)
             roundThree.tunedPenkit = try PenkitPredictor(parameters: longerFit)
             roundThree.dampingMinCutoffHz = 0
+            roundThree.correctionMemory = .zero
             longerFit.motionSmoothing = .zero
             var before = BenchEntrant(name: "pk-before", kind: .penkit, compensation: .model)
             before.tunedPenkit = try PenkitPredictor(parameters: longerFit)
             before.dampingMinCutoffHz = 0
+            before.correctionMemory = .zero
             var still = BenchEntrant(name: "pk-nosmth", kind: .penkit, compensation: .defaultChoice)
             still.tunedPenkit = withoutMotionSmoothing
+            // Round four's default: everything as shipped but the residual correction.
+            var roundFour = BenchEntrant(name: "pk-round4", kind: .penkit, compensation: .defaultChoice)
+            roundFour.correctionMemory = .zero
             return [BenchEntrant(name: "pk-blend", kind: .penkit, compensation: .blend),
                     BenchEntrant(name: "pk-model", kind: .penkit, compensation: .model),
                     BenchEntrant(name: "pk-invert", kind: .penkit, compensation: .invert),
                     BenchEntrant(name: "pk-nocomp", kind: .penkit, compensation: .none),
                     BenchEntrant(name: "pk-nolead", kind: .penkit, compensation: .defaultChoice, useLeadIn: false),
-                    still, roundThree, before]
+                    still, roundFour, roundThree, before]
         }
     }
 }

@@ -55,11 +55,17 @@ struct PredictCostCommand: ParsableCommand {
             }
             row(kind.rawValue, nanos, perFrame)
         }
-        // The previous default (round three: a 7 ms fit, no output damping), side by side.
+        // The previous defaults side by side: round four's (no residual correction) and round
+        // three's (also a 7 ms fit and no output damping).
+        let uncorrected = try configuration.with(horizon: .milliseconds(horizon), compensation: configuration.compensation,
+                                                 blendWeight: configuration.blendWeight, correctionMemory: .zero)
+        let roundFour = measure(PenkitPredictor(), strokes, uncorrected)
+        row("pk-round4", roundFour.0, roundFour.1)
         var longerFit = PenkitPredictor.Parameters()
         longerFit.decay = .milliseconds(7)
         let undamped = try configuration.with(horizon: .milliseconds(horizon), compensation: configuration.compensation,
-                                              blendWeight: configuration.blendWeight, dampingMinCutoffHz: 0)
+                                              blendWeight: configuration.blendWeight, dampingMinCutoffHz: 0,
+                                              correctionMemory: .zero)
         let roundThree = measure(try PenkitPredictor(parameters: longerFit), strokes, undamped)
         row("pk-round3", roundThree.0, roundThree.1)
         // What the engine runs: the default predictor behind `AnyPredictor` (EnginePrediction.penkit).

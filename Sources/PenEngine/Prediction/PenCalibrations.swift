@@ -10,15 +10,17 @@ struct PenCalibrations: Sendable {
     var hover = PredictionCalibration()
     /// The current pen's learned correction of contact predictions.
     var correction: ResidualCorrection
-    /// What a pen not seen before starts with.
-    private let freshCorrection: ResidualCorrection
+    /// A pen not seen before starts with a correction of these settings (made anew, not copied
+    /// from a template, so no storage is shared and none is copied on the next sample).
+    private let correctionMemory: Double, correctionShrinkCount: Double
     private var current: Int?
     private var others: [(pen: Int, contact: PredictionCalibration, hover: PredictionCalibration,
                           correction: ResidualCorrection)] = []
 
-    init(correction: ResidualCorrection) {
-        self.correction = correction
-        freshCorrection = correction
+    init(correctionMemory: Double, correctionShrinkCount: Double) {
+        self.correctionMemory = correctionMemory
+        self.correctionShrinkCount = correctionShrinkCount
+        correction = ResidualCorrection(memory: correctionMemory, shrinkCount: correctionShrinkCount)
         others.reserveCapacity(Self.remembered)
     }
 
@@ -35,7 +37,7 @@ struct PenCalibrations: Sendable {
         } else {
             contact = PredictionCalibration()
             hover = PredictionCalibration()
-            correction = freshCorrection
+            correction = ResidualCorrection(memory: correctionMemory, shrinkCount: correctionShrinkCount)
         }
     }
 

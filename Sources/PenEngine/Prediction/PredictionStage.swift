@@ -28,7 +28,7 @@ public struct PredictionStage<P: Predictor>: Sendable {
     private var inverse: SmoothingInverse
     /// Estimates the raw path instead of inverting it, for `.estimate`.
     private var recovery: SmoothingRecovery
-    /// Each pen's learned expected error and lift spread.
+    /// Each pen's learned expected error, lift spread and residual correction.
     private var calibrations: PenCalibrations
     /// Damps how much the predicted displacement shakes from frame to frame.
     private var damping: OutputDamping
@@ -43,8 +43,8 @@ public struct PredictionStage<P: Predictor>: Sendable {
         recovery = SmoothingRecovery(window: configuration.inputSmoothing, jerkNoise: configuration.estimationJerkNoise)
         damping = OutputDamping(minCutoffHz: configuration.dampingMinCutoffHz,
                                 betaHzPerMMPerSecond: configuration.dampingBetaHzPerMMPerSecond)
-        calibrations = PenCalibrations(correction: ResidualCorrection(memory: configuration.correctionMemorySeconds,
-                                                                      shrinkCount: configuration.correctionShrinkCount))
+        calibrations = PenCalibrations(correctionMemory: configuration.correctionMemorySeconds,
+                                       correctionShrinkCount: configuration.correctionShrinkCount)
         // Enough for the cap at the shortest interval ReportInterval admits, plus the horizon's own.
         predictions.reserveCapacity(Int(PredictionConfiguration.horizonCapSeconds / ReportInterval.minimum) + 2)
         frameSamples.reserveCapacity(predictions.capacity)

@@ -102,7 +102,11 @@ main() {
     local lost
     lost=$(grep -c "SYN_DROPPED" "$out/penkitd.log" 2>/dev/null || true)
     echo "e2e: penkitd's libinput lost events to a full kernel buffer ${lost:-0} times (SYN_DROPPED; strokes above say whether any stroke data was lost)"
-    [ $status -eq 0 ] || { echo "e2e: FAIL: the guest reported failures (exit $status)"; return $status; }
+    if [ $status -ne 0 ]; then
+        echo "e2e: FAIL: the guest reported failures (exit $status):"
+        sed 's/^/    /' "$out/failures.txt" 2>/dev/null || echo "    (the guest wrote no failures.txt: it stopped before its checks)"
+        return $status
+    fi
     [ $failed -eq 0 ] || { echo "e2e: FAIL: penkitd differs from penkit replay"; return 1; }
     # This run's recordings, not the committed ones (copy them to Tests/Fixtures/libinput-record/vm
     # by hand to refresh those).

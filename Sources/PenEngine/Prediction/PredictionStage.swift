@@ -185,7 +185,9 @@ public struct PredictionStage<P: Predictor>: Sendable {
         // A predictor that knows too little to predict has forgotten the motion: so does the damping.
         if standingStill { damping.reset() }
         // This pen's learned share of the travel (ResidualCorrection), before the damping smooths it.
-        if reference.touching && !standingStill && calibrations.correction.isEnabled, let last = predictions.last {
+        // (A horizon under a microsecond puts the tip at the sample's own time: nothing to share out.)
+        if reference.touching && !standingStill && calibrations.correction.isEnabled, let last = predictions.last,
+           last.time > reference.time {
             let ahead = Double(last.time - reference.time) * 1e-6
             let correction = calibrations.correction.correction(
                 displacement: SIMD2(last.x - reference.x, last.y - reference.y), origin: SIMD2(reference.x, reference.y),

@@ -275,8 +275,41 @@ print("e2e: pressure: %d contact frames, %d expecting force; %d force updates, %
 sys.exit(0 if ok else 1)
 PY
     then echo "e2e: pressure: late pressure fused live: ok"
-    else fail "pressure: late pressure through the kernel (see above)"
+    else return 2
     fi
+}
+
+# The scenario's premise is that the source's readings reach penkitd within the 10 s it states.
+# A host busy enough to keep a guest process from running for about that long (the VM has shown
+# single stalls of 22 s under load) makes penkitd rightly expire readings, and proves nothing
+# about fusion: then, and only then, the scenario is played again (at most 3 tries). A watcher
+# in the guest measures the longest a process waited to run during each try.
+pressure_checked() {
+    local trace=$1 try worst stalls=$OUT/pressure.stall-ms
+    for try in 1 2 3; do
+        rm -f "$stalls"
+        python3 -c '
+import sys, time
+worst, last = 0, time.monotonic()
+while True:
+    time.sleep(0.05)
+    now = time.monotonic()
+    if now - last > worst:
+        worst = now - last
+        open(sys.argv[1], "w").write("%d\n" % (worst * 1000))
+    last = now' "$stalls" &
+        local watcher=$!
+        pressure_scenario "$trace"; local outcome=$?
+        kill $watcher; wait $watcher 2>/dev/null
+        worst=$(cat "$stalls" 2>/dev/null || echo 0)
+        if [ $outcome -ne 2 ]; then echo "e2e: pressure: the longest a guest process waited to run: ${worst:-0} ms"; return 0; fi
+        if [ "${worst:-0}" -ge 9000 ] && [ $try -lt 3 ]; then
+            echo "e2e: pressure: inconclusive: a guest process waited $worst ms to run, near or past the 10 s the source states; again"
+            continue
+        fi
+        fail "pressure: late pressure through the kernel (see above; the longest a guest process waited to run: ${worst:-0} ms)"
+        return
+    done
 }
 
 # A keyboard: udev tags it ID_INPUT_KEYBOARD, not a tablet, so penkitd must leave it alone. It is
@@ -433,7 +466,7 @@ CONF
     done
 }
 [ -n "${E2E_SKIP_PADS:-}" ] || pads
-[ -n "${E2E_SKIP_PRESSURE:-}" ] || pressure_scenario "${E2E_PRESSURE_TRACE:-traces/wacom-intuos4-6x9-stylus-drag.evemu}"
+[ -n "${E2E_SKIP_PRESSURE:-}" ] || pressure_checked "${E2E_PRESSURE_TRACE:-traces/wacom-intuos4-6x9-stylus-drag.evemu}"
 
 # The keyboard's replay keeps its device at most 600 s after playing (penkit replay --uinput's
 # bound). A run slower than that (a busy host) frees its node for later tablets, so penkitd's log

@@ -8,18 +8,15 @@ struct PenCalibrations: Sendable {
     /// The current pen's, while touching and while hovering.
     var contact = PredictionCalibration()
     var hover = PredictionCalibration()
-    /// The current pen's learned correction of contact predictions.
+    /// The current pen's learned correction of contact predictions. A pen not seen before gets
+    /// one made anew with the same settings (not copied from a template, so no storage is shared
+    /// and none is copied on the next sample).
     var correction: ResidualCorrection
-    /// A pen not seen before starts with a correction of these settings (made anew, not copied
-    /// from a template, so no storage is shared and none is copied on the next sample).
-    private let correctionMemory: Double, correctionShrinkCount: Double
     private var current: Int?
     private var others: [(pen: Int, contact: PredictionCalibration, hover: PredictionCalibration,
                           correction: ResidualCorrection)] = []
 
     init(correctionMemory: Double, correctionShrinkCount: Double) {
-        self.correctionMemory = correctionMemory
-        self.correctionShrinkCount = correctionShrinkCount
         correction = ResidualCorrection(memory: correctionMemory, shrinkCount: correctionShrinkCount)
         others.reserveCapacity(Self.remembered)
     }
@@ -37,7 +34,7 @@ struct PenCalibrations: Sendable {
         } else {
             contact = PredictionCalibration()
             hover = PredictionCalibration()
-            correction = ResidualCorrection(memory: correctionMemory, shrinkCount: correctionShrinkCount)
+            correction = ResidualCorrection(memory: correction.memory, shrinkCount: correction.shrinkCount)
         }
     }
 

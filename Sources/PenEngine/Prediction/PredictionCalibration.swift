@@ -20,16 +20,10 @@ struct PredictionCalibration: Sendable {
     /// Smallest force spread (per second of horizon) believed.
     static let minimumForceSpread = 0.3
 
-    private struct Pending: Sendable {
-        var target: UInt64
+    private struct Tip: Sendable {
         var x: Double, y: Double, pressure: Double
         var scale: Double
         var horizon: Double
-    }
-
-    private struct Reference: Sendable {
-        var time: UInt64
-        var x: Double, y: Double, pressure: Double
     }
 
     /// The learned quantile of error / scale.
@@ -37,20 +31,14 @@ struct PredictionCalibration: Sendable {
     /// Mean square of force error per second of horizon.
     private(set) var forceSpreadSquared = 1.0
     private(set) var scored = 0
-    private var pending: [Pending]
-    private var pendingHead = 0
-    private var pendingCount = 0
-    private var previous: Reference?
+    private var tips: TipsAwaitingThePen<Tip>
 
     init(capacity: Int = 64) {
-        pending = Array(repeating: Pending(target: 0, x: 0, y: 0, pressure: 0, scale: 1, horizon: 0), count: capacity)
+        tips = TipsAwaitingThePen(capacity: capacity, filler: Tip(x: 0, y: 0, pressure: 0, scale: 1, horizon: 0))
     }
 
     /// Forgets predictions not yet scored (a contact change or a reset); keeps what was learned.
-    mutating func dropPending() {
-        pendingCount = 0
-        previous = nil
-    }
+    mutating func dropPending() { tips.forget() }
 
     func scale(travel: Double) -> Double { Self.floor + travel }
 
@@ -65,33 +53,18 @@ struct PredictionCalibration: Sendable {
 
     /// Keeps a prediction to score once the real pen reaches `target`.
     mutating func record(target: UInt64, x: Double, y: Double, pressure: Double, travel: Double, horizon: Double) {
-        if pendingCount > 0 {
-            let last = pending[(pendingHead + pendingCount - 1) % pending.count]
-            if target <= last.target { return }
-        }
-        if pendingCount == pending.count {
-            pendingHead = (pendingHead + 1) % pending.count
-            pendingCount -= 1
-        }
-        pending[(pendingHead + pendingCount) % pending.count] =
-            Pending(target: target, x: x, y: y, pressure: pressure, scale: scale(travel: travel), horizon: horizon)
-        pendingCount += 1
+        if let newest = tips.newestTarget, target <= newest { return }
+        tips.keep(Tip(x: x, y: y, pressure: pressure, scale: scale(travel: travel), horizon: horizon), until: target)
     }
 
-    /// Takes the newest real position and scores every prediction whose time it has reached,
-    /// against the real path interpolated between the previous position and this one.
-    mutating func observe(time: UInt64, x: Double, y: Double, pressure: Double) {
-        defer { previous = Reference(time: time, x: x, y: y, pressure: pressure) }
-        while pendingCount > 0 {
-            let p = pending[pendingHead]
-            guard p.target <= time else { break }
-            pendingHead = (pendingHead + 1) % pending.count
-            pendingCount -= 1
-            guard let previous, p.target >= previous.time, time > previous.time else { continue }
-            let f = Double(p.target - previous.time) / Double(time - previous.time)
-            let dx = p.x - (previous.x + (x - previous.x) * f)
-            let dy = p.y - (previous.y + (y - previous.y) * f)
-            let dp = p.pressure - (previous.pressure + (pressure - previous.pressure) * f)
+    /// Takes the newest real sample (x, y, pressure) and scores every prediction whose time it
+    /// has reached, against the real path interpolated between the previous sample and this one.
+    mutating func observe(time: UInt64, real: SIMD3<Double>) {
+        tips.observe(time: time, real: real)
+        while let (p, real) = tips.reached() {
+            let dx = p.x - real.x
+            let dy = p.y - real.y
+            let dp = p.pressure - real.z
             learn(ratio: (dx * dx + dy * dy).squareRoot() / p.scale, forceError: dp, horizon: p.horizon)
         }
     }

@@ -122,11 +122,12 @@ public struct PredictionStage<P: Predictor>: Sendable {
         raw.x = position[0]
         raw.y = position[1]
         reference = raw
-        calibrations.correction.observe(time: raw.time, position: SIMD2(raw.x, raw.y))
+        let rawPen = SIMD3(raw.x, raw.y, raw.pressure)
+        calibrations.correction.observe(time: raw.time, real: rawPen)
         if sample.touching {
-            calibrations.contact.observe(time: raw.time, x: raw.x, y: raw.y, pressure: raw.pressure)
+            calibrations.contact.observe(time: raw.time, real: rawPen)
         } else {
-            calibrations.hover.observe(time: raw.time, x: raw.x, y: raw.y, pressure: raw.pressure)
+            calibrations.hover.observe(time: raw.time, real: rawPen)
         }
         switch configuration.compensation {
         case .none: break

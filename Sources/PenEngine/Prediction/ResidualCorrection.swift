@@ -24,19 +24,14 @@ struct ResidualCorrection: Sendable {
     let memory: Double
     let shrinkCount: Double
 
-    private struct Pending: Sendable {
-        var target: UInt64
+    private struct Tip: Sendable {
         var tip: SIMD2<Double>
         var displacement: SIMD2<Double>
         /// The correction solved for this tip before its outcome was known (before the gate).
         var correction: SIMD2<Double>
     }
 
-    private var pending: [Pending]
-    private var pendingHead = 0
-    private var pendingCount = 0
-    private var previousTime: UInt64?
-    private var previousPosition = SIMD2<Double>(0, 0)
+    private var tips: TipsAwaitingThePen<Tip>
     /// Forgetting sums: length², length × error along, the weight of the scored tips remembered.
     private var lengthSquared = 0.0, lengthTimesError = 0.0, evidence = 0.0
     private var learnedTime: UInt64?
@@ -50,34 +45,22 @@ struct ResidualCorrection: Sendable {
     init(memory: Double, shrinkCount: Double, capacity: Int = 64) {
         self.memory = memory
         self.shrinkCount = shrinkCount
-        pending = Array(repeating: Pending(target: 0, tip: .zero, displacement: .zero, correction: .zero), count: capacity)
+        tips = TipsAwaitingThePen(capacity: capacity, filler: Tip(tip: .zero, displacement: .zero, correction: .zero))
     }
 
     var isEnabled: Bool { memory > 0 }
 
     /// A new proximity, a contact change or a gap: tips not yet scored and the previous position
     /// go; what was learned stays.
-    mutating func dropMotion() {
-        pendingCount = 0
-        previousTime = nil
-    }
+    mutating func dropMotion() { tips.forget() }
 
-    /// Takes the newest real position; scores every kept tip whose time it has reached, against
-    /// the real path interpolated between the previous position and this one.
-    mutating func observe(time: UInt64, position: SIMD2<Double>) {
+    /// Takes the newest real sample (x, y, pressure); scores every kept tip whose time it has
+    /// reached, against the real path interpolated between the previous sample and this one.
+    mutating func observe(time: UInt64, real: SIMD3<Double>) {
         guard isEnabled else { return }
-        defer {
-            previousTime = time
-            previousPosition = position
-        }
-        while pendingCount > 0 {
-            let p = pending[pendingHead]
-            guard p.target <= time else { break }
-            pendingHead = (pendingHead + 1) % pending.count
-            pendingCount -= 1
-            guard let previousTime, p.target >= previousTime, time > previousTime else { continue }
-            let f = Double(p.target - previousTime) / Double(time - previousTime)
-            learn(residual: previousPosition + (position - previousPosition) * f - p.tip, pending: p, at: time)
+        tips.observe(time: time, real: real)
+        while let (p, real) = tips.reached() {
+            learn(residual: SIMD2(real.x, real.y) - p.tip, tip: p, at: time)
         }
     }
 
@@ -87,18 +70,12 @@ struct ResidualCorrection: Sendable {
         guard isEnabled else { return .zero }
         let solved = displacement * share
         if let target {
-            if pendingCount == pending.count {
-                pendingHead = (pendingHead + 1) % pending.count
-                pendingCount -= 1
-            }
-            pending[(pendingHead + pendingCount) % pending.count] =
-                Pending(target: target, tip: origin + displacement, displacement: displacement, correction: solved)
-            pendingCount += 1
+            tips.keep(Tip(tip: origin + displacement, displacement: displacement, correction: solved), until: target)
         }
         return solved * gate
     }
 
-    private mutating func learn(residual: SIMD2<Double>, pending p: Pending, at time: UInt64) {
+    private mutating func learn(residual: SIMD2<Double>, tip p: Tip, at time: UInt64) {
         let forget = learnedTime.map { time > $0 ? exp(-Double(time - $0) * 1e-6 / memory) : 1 } ?? 1
         learnedTime = time
         // Judged before the share learns from this tip: each correction is scored out of sample.

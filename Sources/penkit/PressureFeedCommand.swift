@@ -83,6 +83,15 @@ struct PressureFeedCommand: AsyncParsableCommand {
                     feed = try await attach(device: id, late: late, pressures: pressures)
                 }
                 try reader.subscribe([.frames, .devices])
+            case .subscribed where feed == nil:
+                // A device added after this connection's `hello` but before its subscription took
+                // effect is in neither `hello` nor a `device` message: a second connection's
+                // `hello`, sent after the subscription, lists it.
+                let devices = try await devicesNow()
+                target = target ?? devices.first?.id
+                if let id = target, devices.contains(where: { $0.id == id }) {
+                    feed = try await attach(device: id, late: late, pressures: pressures)
+                }
             case .device(let change) where change.change == .added && feed == nil:
                 target = target ?? change.device.id
                 if change.device.id == target { feed = try await attach(device: change.device.id, late: late, pressures: pressures) }
@@ -99,6 +108,16 @@ struct PressureFeedCommand: AsyncParsableCommand {
             }
         }
         try await feed?.finish()
+    }
+
+    /// The devices penkitd reads now, from the `hello` of a connection of its own.
+    private func devicesNow() async throws -> [DeviceInfo] {
+        let probe = try daemon.connect()
+        defer { probe.disconnect() }
+        for try await line in probe.lines {
+            if case .hello(_, let devices, _, _, _) = PenMessage(line: line.text) { return devices }
+        }
+        throw RuntimeFailure("penkitd closed a connection before its hello")
     }
 
     private func attach(device: Int, late: LatePressure, pressures: [Double]) async throws -> PressureFeed {

@@ -82,6 +82,7 @@ enum ViewScript {
         redrawInk = true;
         break;
       case "hello":
+      case "subscribed": // its list is newer than hello's: a tablet plugged in between is in it
         if (m.devices && m.devices.length) $("device").textContent = m.devices.map((d) => d.name).join(", ");
         break;
       case "device":

@@ -14,8 +14,10 @@ struct EventsFormatter {
         case .hello(let version, let devices, let lastSeq, _, _):
             for device in devices { nodes[device.id] = Self.node(device.source) }
             return row("-", "HELLO", nil, "protocol \(version), \(devices.count) device(s), last stroke \(lastSeq)")
-        case .subscribed(let channels, let replaying):
-            return row("-", "SUBSCRIBED", nil, "\(channels.map(\.rawValue).joined(separator: ",")) (replaying \(replaying) strokes)")
+        case .subscribed(let channels, let replaying, let devices):
+            for device in devices ?? [] { nodes[device.id] = Self.node(device.source) }
+            let listed = devices.map { ", \($0.count) device(s)" } ?? ""
+            return row("-", "SUBSCRIBED", nil, "\(channels.map(\.rawValue).joined(separator: ",")) (replaying \(replaying) strokes\(listed))")
         case .device(let change):
             nodes[change.device.id] = Self.node(change.device.source)
             let type = change.change == .added ? "DEVICE_ADDED" : "DEVICE_REMOVED"

@@ -83,11 +83,12 @@ struct PressureFeedCommand: AsyncParsableCommand {
                     feed = try await attach(device: id, late: late, pressures: pressures)
                 }
                 try reader.subscribe([.frames, .devices])
-            case .subscribed where feed == nil:
+            case .subscribed(_, _, let devices) where feed == nil:
                 // A device added after this connection's `hello` but before its subscription took
-                // effect is in neither `hello` nor a `device` message: a second connection's
-                // `hello`, sent after the subscription, lists it.
-                let devices = try await devicesNow()
+                // effect is in neither `hello` nor a `device` message: `subscribed` lists it.
+                guard let devices else {
+                    throw RuntimeFailure("penkitd's `subscribed` lists no devices: it is older than this penkit")
+                }
                 target = target ?? devices.first?.id
                 if let id = target, devices.contains(where: { $0.id == id }) {
                     feed = try await attach(device: id, late: late, pressures: pressures)
@@ -108,16 +109,6 @@ struct PressureFeedCommand: AsyncParsableCommand {
             }
         }
         try await feed?.finish()
-    }
-
-    /// The devices penkitd reads now, from the `hello` of a connection of its own.
-    private func devicesNow() async throws -> [DeviceInfo] {
-        let probe = try daemon.connect()
-        defer { probe.disconnect() }
-        for try await line in probe.lines {
-            if case .hello(_, let devices, _, _, _) = PenMessage(line: line.text) { return devices }
-        }
-        throw RuntimeFailure("penkitd closed a connection before its hello")
     }
 
     private func attach(device: Int, late: LatePressure, pressures: [Double]) async throws -> PressureFeed {

@@ -44,6 +44,43 @@ import Testing
         #expect((hello["settings"] as? [String: String])?["input"] == "replay")
     }
 
+    /// The window a client used to fall into: a tablet plugged in after its `hello` and before its
+    /// subscription was in neither `hello` nor a `device` message (pressure-feed waited forever
+    /// for it in the VM). `subscribed` now lists what is there when the subscription takes effect,
+    /// and `device` messages carry on from exactly that point.
+    @Test func aDeviceAddedBetweenHelloAndSubscribeIsListedInSubscribed() throws {
+        let hub = try hub()
+        hub.deviceAdded(DeviceInfo(id: 1, name: "First Tablet", vendor: 0x056a, product: 0x00bc, source: "/dev/input/event5"))
+        let client = try connect(hub)
+        let hello = jsonObject(try #require(client.lines()).first ?? "")
+        #expect((hello["devices"] as? [[String: Any]])?.compactMap { ($0["id"] as? NSNumber)?.intValue } == [1])
+        hub.deviceAdded(DeviceInfo(id: 2, name: "Second Tablet", vendor: 0x056a, product: 0x0357, source: "/dev/input/event9"))
+        request(hub, client, #"{"type":"subscribe","version":1,"channels":["devices"]}"#)
+        hub.deviceRemoved(DeviceInfo(id: 1, name: "First Tablet", vendor: 0x056a, product: 0x00bc, source: "/dev/input/event5"))
+        let lines = try #require(client.lines())
+        #expect(lines.map(messageType) == ["subscribed", "device"], "no device message repeats what subscribed listed")
+        let subscribed = jsonObject(lines[0])
+        let listed = (subscribed["devices"] as? [[String: Any]]) ?? []
+        #expect(listed.compactMap { ($0["id"] as? NSNumber)?.intValue } == [1, 2])
+        #expect(listed.last?["name"] as? String == "Second Tablet")
+        let removal = jsonObject(lines[1])
+        #expect(removal["change"] as? String == "removed")
+        #expect(((removal["device"] as? [String: Any])?["id"] as? NSNumber)?.intValue == 1)
+
+        guard case .subscribed(_, _, let decoded)? = PenMessage(line: lines[0]) else {
+            Issue.record("subscribed did not decode")
+            return
+        }
+        #expect(decoded?.map(\.name) == ["First Tablet", "Second Tablet"])
+
+        let strokesOnly = try connect(hub)
+        _ = strokesOnly.lines()
+        request(hub, strokesOnly, #"{"type":"subscribe","version":1,"channels":["strokes"]}"#)
+        let other = jsonObject(try #require(strokesOnly.lines()).first ?? "")
+        #expect(other["type"] as? String == "subscribed")
+        #expect(other["devices"] == nil, "only a devices subscriber is told the devices")
+    }
+
     @Test func aSubscriberGetsOnlyItsChannelsInOrder() throws {
         let hub = try hub()
         let strokesOnly = try connect(hub)

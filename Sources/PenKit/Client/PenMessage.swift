@@ -47,7 +47,9 @@ public struct ReceivedLine: Sendable {
 /// ended, stroke) are decoded into the engine's own types.
 public enum PenMessage: Sendable {
     case hello(version: Int, devices: [DeviceInfo], lastSeq: UInt64, oldestSeq: UInt64, settings: [String: String])
-    case subscribed(channels: [SubscriptionChannel], replaying: Int)
+    /// `devices`: with the `devices` channel, the devices read when the subscription took effect
+    /// (nil without it, or from a server older than this field).
+    case subscribed(channels: [SubscriptionChannel], replaying: Int, devices: [DeviceInfo]?)
     case device(DeviceChangeMessage)
     case proximity(ProximityMessage)
     case button(ButtonMessage)
@@ -80,7 +82,7 @@ extension PenMessage: Decodable {
         case "subscribed":
             let names: [String] = try c.maybe("channels") ?? []
             self = .subscribed(channels: names.compactMap(SubscriptionChannel.init(rawValue:)),
-                               replaying: try c.maybe("replaying") ?? 0)
+                               replaying: try c.maybe("replaying") ?? 0, devices: try c.maybe("devices"))
         case "device":
             let change: String = try c.get("change")
             guard let kind = DeviceChangeMessage.Change(rawValue: change) else {

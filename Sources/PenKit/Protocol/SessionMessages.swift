@@ -6,11 +6,17 @@ public struct SubscribedMessage: Sendable, Hashable, WireMessage {
     /// The predictions the client gets, as in force: a horizon asked past the 50 ms cap reads
     /// 50 here, so the cap is never silent.
     public var predict: PredictionRequest?
+    /// With the `devices` channel: the devices read at the moment the subscription took effect.
+    /// `hello` is a snapshot taken at connect, and `device` messages start with the
+    /// subscription, so a device added in between was in neither; this list and the `device`
+    /// messages after it are the whole story, with no gap and no overlap.
+    public var devices: [DeviceInfo]?
 
-    public init(channels: ChannelSet, replaying: Int, predict: PredictionRequest? = nil) {
+    public init(channels: ChannelSet, replaying: Int, predict: PredictionRequest? = nil, devices: [DeviceInfo]? = nil) {
         self.channels = channels
         self.replaying = replaying
         self.predict = predict
+        self.devices = devices
     }
 
     public func write(to w: inout JSONWriter) {
@@ -19,6 +25,11 @@ public struct SubscribedMessage: Sendable, Hashable, WireMessage {
         w.key("channels"); w.write(channels)
         w.field("replaying", replaying)
         if let predict { w.key("predict"); predict.write(to: &w) }
+        if let devices {
+            w.key("devices"); w.raw("[")
+            for device in devices { w.separateElement(); device.write(to: &w) }
+            w.raw("]")
+        }
         w.raw("}")
     }
 }

@@ -284,7 +284,11 @@ final class Hub: Sendable {
             }
             replay = state.history.after(since)
         }
-        client.sendControl(SubscribedMessage(channels: request.channels, replaying: replay.count, predict: client.prediction))
+        // Under the hub's lock, as every `device` message is sent: no change falls between this
+        // list and the first `device` message the client gets.
+        let devices = request.channels.contains(.devices) ? state.devices.values.sorted { $0.id < $1.id } : nil
+        client.sendControl(SubscribedMessage(channels: request.channels, replaying: replay.count,
+                                             predict: client.prediction, devices: devices))
         client.replay(replay)
     }
 

@@ -35,6 +35,9 @@ struct Penkitd: ParsableCommand {
     @Option(help: "Finalized strokes kept for clients that resume with `since`.")
     var historyStrokes: Int?
 
+    @Option(help: "Bytes of finalized strokes kept for `since` (default 16 MiB); a longer stroke stays in the journal only.")
+    var historyBytes: Int?
+
     @Option(help: "Bytes of strokes queued per client before it is disconnected with `overflow`.")
     var clientBufferBytes: Int?
 
@@ -82,7 +85,8 @@ struct Penkitd: ParsableCommand {
         var flags: [(String, String?)] = [
             ("socket", socket), ("socket-group", socketGroup), ("socket-mode", socketMode),
             ("allow-users", allowUsers), ("allow-groups", allowGroups),
-            ("history-strokes", historyStrokes.map(String.init)), ("client-buffer-bytes", clientBufferBytes.map(String.init)),
+            ("history-strokes", historyStrokes.map(String.init)),
+            ("history-bytes", historyBytes.map(String.init)), ("client-buffer-bytes", clientBufferBytes.map(String.init)),
             ("max-clients", maxClients.map(String.init)), ("log-level", logLevel),
             ("state-dir", stateDir), ("journal-fsync", journalFsync),
         ]

@@ -31,6 +31,36 @@ struct JournalRecoveryTests {
         #expect(daemon.stop() == 0)
     }
 
+    /// `--history-bytes` bounds what a restart restores for `since`: the newest strokes whose
+    /// lines fit, oldest leaving first, and a `history_gap` for the rest (which the journal keeps).
+    @Test func historyBytesKeepsTheNewestStrokesThatFitAndReportsTheGap() throws {
+        let state = try StateDirectoryFixture()
+        let first = try strokesOfOneRun(Self.trace, state: state)
+        #expect(first.count > 3)
+        // Room for the newest two lines (with their newlines) and half of a third.
+        let newestTwo = first.suffix(2).map { $0.utf8.count + 1 }.reduce(0, +)
+        let bound = newestTwo + first[first.count - 3].utf8.count / 2
+
+        let daemon = try DaemonProcess(["--replay", tracePath(Self.trace), "--wait-clients", "1",
+                                        "--history-bytes", String(bound)], stateDir: state.path)
+        let client = try daemon.connect()
+        let hello = object(try client.readLine() ?? "")
+        #expect((hello["lastSeq"] as? NSNumber)?.intValue == first.count)
+        #expect((hello["oldestSeq"] as? NSNumber)?.intValue == first.count - 1)
+        try client.subscribe(["strokes"], since: 0)
+        let gap = object(try client.readLine() ?? "")
+        #expect(gap["code"] as? String == "history_gap")
+        #expect((gap["message"] as? String)?.hasPrefix("strokes 1...\(first.count - 2) ") == true)
+        let subscribed = object(try client.readLine() ?? "")
+        #expect((subscribed["replaying"] as? NSNumber)?.intValue == 2)
+        var replayed: [String] = []
+        while replayed.count < 2, let next = try client.readLine() {
+            if type(next) == "stroke" { replayed.append(next) }
+        }
+        #expect(replayed == Array(first.suffix(2)), "byte for byte the newest two strokes the first run sent")
+        #expect(daemon.stop() == 0)
+    }
+
     @Test func aTornTailIsCutWithAWarningAndTheRestIsServed() throws {
         let state = try StateDirectoryFixture()
         let first = try strokesOfOneRun(Self.trace, state: state)

@@ -52,6 +52,13 @@ struct PressureFeedCommand: AsyncParsableCommand {
         let reader = try daemon.connect(bufferLines: 1 << 16)
         var target = device
         var feed: PressureFeed?
+        /// Attaches to the device asked for (else the first listed) once a list names it.
+        func attachIfListed(_ devices: [DeviceInfo]) async throws {
+            target = target ?? devices.first?.id
+            if let id = target, devices.contains(where: { $0.id == id }) {
+                feed = try await attach(device: id, late: late, pressures: pressures)
+            }
+        }
         for try await line in reader.lines {
             // Frames are most of the stream: scanned, not decoded, so that the feed keeps up
             // with the pen even where decoding is slow (FrameTimeScan says why). Only lines it
@@ -78,10 +85,7 @@ struct PressureFeedCommand: AsyncParsableCommand {
             case .hello(_, let devices, _, _, _):
                 // Attached before following frames: a replay waiting for clients (--wait-clients)
                 // then starts only once every contact frame will expect this source.
-                if target == nil { target = devices.first?.id }
-                if let id = target, devices.contains(where: { $0.id == id }) {
-                    feed = try await attach(device: id, late: late, pressures: pressures)
-                }
+                try await attachIfListed(devices)
                 try reader.subscribe([.frames, .devices])
             case .subscribed(_, _, let devices) where feed == nil:
                 // A device added after this connection's `hello` but before its subscription took
@@ -89,10 +93,7 @@ struct PressureFeedCommand: AsyncParsableCommand {
                 guard let devices else {
                     throw RuntimeFailure("penkitd's `subscribed` lists no devices: it is older than this penkit")
                 }
-                target = target ?? devices.first?.id
-                if let id = target, devices.contains(where: { $0.id == id }) {
-                    feed = try await attach(device: id, late: late, pressures: pressures)
-                }
+                try await attachIfListed(devices)
             case .device(let change) where change.change == .added && feed == nil:
                 target = target ?? change.device.id
                 if change.device.id == target { feed = try await attach(device: change.device.id, late: late, pressures: pressures) }

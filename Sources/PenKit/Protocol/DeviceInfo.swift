@@ -26,7 +26,7 @@ public struct DeviceInfo: Sendable, Hashable {
         self.source = source
     }
 
-    /// The device object inside `hello` and `device` messages.
+    /// The device object inside `hello`, `subscribed` and `device` messages.
     public func write(to w: inout JSONWriter) {
         w.raw("{")
         w.field("id", id)
@@ -79,5 +79,14 @@ public struct DeviceChangeMessage: Sendable, Hashable, WireMessage {
         w.field("change", plain: change.rawValue)
         w.key("device"); device.write(to: &w)
         w.raw("}")
+    }
+}
+
+extension JSONWriter {
+    /// `"devices":[…]`, the list `hello` and `subscribed` carry.
+    mutating func field(_ key: StaticString, devices: [DeviceInfo]) {
+        self.key(key); raw("[")
+        for device in devices { separateElement(); device.write(to: &self) }
+        raw("]")
     }
 }

@@ -26,9 +26,7 @@ public struct HelloMessage: Sendable, Hashable, WireMessage {
         w.field("version", version)
         w.field("server", string: server)
         w.field("serverVersion", string: serverVersion)
-        w.key("devices"); w.raw("[")
-        for device in devices { w.separateElement(); device.write(to: &w) }
-        w.raw("]")
+        w.field("devices", devices: devices)
         w.key("settings"); w.raw("{")
         for (index, key) in settings.keys.sorted().enumerated() {
             if index > 0 { w.byte(UInt8(ascii: ",")) }

@@ -25,11 +25,7 @@ public struct SubscribedMessage: Sendable, Hashable, WireMessage {
         w.key("channels"); w.write(channels)
         w.field("replaying", replaying)
         if let predict { w.key("predict"); predict.write(to: &w) }
-        if let devices {
-            w.key("devices"); w.raw("[")
-            for device in devices { w.separateElement(); device.write(to: &w) }
-            w.raw("]")
-        }
+        if let devices { w.field("devices", devices: devices) }
         w.raw("}")
     }
 }

@@ -90,7 +90,7 @@ final class Hub: Sendable {
     }
 
     /// The devices `hello` lists now.
-    var currentDevices: [DeviceInfo] { state.withLock { $0.devices.values.sorted { $0.id < $1.id } } }
+    var currentDevices: [DeviceInfo] { state.withLock { $0.devicesByID } }
 
     private func deviceChanged(_ change: DeviceChangeMessage) {
         let line = change.jsonBytes() + [UInt8(ascii: "\n")]
@@ -141,7 +141,7 @@ final class Hub: Sendable {
                                           queueLimit: state.queueLimit, liveBufferBytes: state.liveBufferBytes, logger: logger)
             state.nextClientID += 1
             state.clients[fd] = client
-            let hello = HelloMessage(devices: state.devices.values.sorted { $0.id < $1.id }, settings: state.settings,
+            let hello = HelloMessage(devices: state.devicesByID, settings: state.settings,
                                      lastSeq: state.history.lastSeq, oldestSeq: state.history.oldestSeq)
             client.sendControl(hello)
             logger.info("client connected", metadata: ["client": "\(client.id)", "pid": "\(peer.pid)", "uid": "\(peer.uid)"])
@@ -286,7 +286,7 @@ final class Hub: Sendable {
         }
         // Under the hub's lock, as every `device` message is sent: no change falls between this
         // list and the first `device` message the client gets.
-        let devices = request.channels.contains(.devices) ? state.devices.values.sorted { $0.id < $1.id } : nil
+        let devices = request.channels.contains(.devices) ? state.devicesByID : nil
         client.sendControl(SubscribedMessage(channels: request.channels, replaying: replay.count,
                                              predict: client.prediction, devices: devices))
         client.replay(replay)
@@ -334,6 +334,9 @@ struct HubState {
     var liveBufferBytes: Int
     var maxClients: Int
     var stopping = false
+
+    /// The devices as `hello` and `subscribed` list them.
+    var devicesByID: [DeviceInfo] { devices.values.sorted { $0.id < $1.id } }
 }
 
 extension PeerCredentials {

@@ -61,14 +61,52 @@ struct PredictionContractTests {
         #expect(kind != .none || s.predictions.last!.time == samples.last!.time + 16_000)
     }
 
-    @Test("the linear predictor stops exactly one report before the lift")
+    @Test("the linear predictor stops exactly at the predicted lift")
     func linearLiftIsExact() throws {
         let samples = uniformStroke(count: 20, interval: 4_000) { i in 0.06 + 0.04 * Double(19 - i) }
         var s = try stage(.linear)
         for sample in samples { s.add(sample) }
-        // 4 ms ahead: 0.02 (kept); 8 ms ahead: −0.02, a lift.
-        #expect(s.predictions.count == 1)
+        let newest = samples.last!
+        // Force falls 0.01 per ms from 0.06: 0.02 at 4 ms (kept), the 1 % lift force at 5 ms,
+        // where the last sample lies (to the 1 µs of a sample's time), 0.5 mm further along at 100 mm/s.
+        #expect(s.cutByLift)
+        try #require(s.predictions.count == 2)
+        #expect(s.predictions[0].time == newest.time + 4_000)
         #expect(abs(s.predictions[0].pressure - 0.02) < 1e-9)
+        let last = s.predictions[1]
+        #expect(abs(Double(last.time) - Double(newest.time + 5_000)) <= 1)
+        #expect(abs(last.pressure - s.configuration.liftPressure) < 1e-3)
+        #expect(abs(last.x - (newest.x + 0.5)) < 1e-3)
+        #expect(last.y == newest.y)
+    }
+
+    @Test("a lift due within one report still leaves the pen's position up to it")
+    func liftWithinOneReport() throws {
+        // Force falls 0.01 per ms to 0.03: below 1 % before the first report interval (4 ms) ends.
+        // Before, nothing was predicted and a client drew only the newest sample; the lift is
+        // due 2 ms ahead, 0.2 mm further along.
+        let samples = uniformStroke(count: 20, interval: 4_000) { i in 0.03 + 0.04 * Double(19 - i) }
+        var s = try stage(.linear)
+        for sample in samples { s.add(sample) }
+        let newest = samples.last!
+        #expect(s.cutByLift)
+        try #require(s.predictions.count == 1)
+        #expect(abs(Double(s.predictions[0].time) - Double(newest.time + 2_000)) <= 1)
+        #expect(abs(s.predictions[0].x - (newest.x + 0.2)) < 1e-3)
+    }
+
+    @Test("a lift predicted while the force is already under 1 % leaves the position now")
+    func liftAlreadyDue() throws {
+        // Newest force 0.005, falling: the crossing lies behind the newest sample, so the one
+        // sample left is the pen's position a microsecond ahead.
+        let samples = uniformStroke(count: 20, interval: 4_000) { i in 0.005 + 0.04 * Double(19 - i) }
+        var s = try stage(.linear)
+        for sample in samples { s.add(sample) }
+        let newest = samples.last!
+        #expect(s.cutByLift)
+        #expect(s.predictions.map(\.time) == [newest.time + 1])
+        #expect(abs(s.predictions[0].x - newest.x) < 1e-3)
+        #expect(s.predictions[0].pressure >= s.configuration.liftPressure)
     }
 
     @Test("a gap over 20 ms starts afresh", arguments: PredictorKind.allCases)

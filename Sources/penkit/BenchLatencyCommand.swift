@@ -130,7 +130,7 @@ struct BenchLatencyCommand: AsyncParsableCommand {
     /// penkitd's probe line, {"stage":{"n":..,"p50_us":..,"p99_us":..}, ...}, as "stage p50/p99" pairs.
     static func describeProbe(_ json: String) -> String {
         guard let object = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: [String: Int]] else { return json }
-        return ["input_woke", "encoded", "written_to_sockets"].compactMap { stage in
+        return ["input_woke", "decoded", "engine_done", "encoded", "written_to_sockets"].compactMap { stage in
             object[stage].map { "\(stage.replacingOccurrences(of: "_", with: " ")) p50 \($0["p50_us"] ?? 0) µs p99 \($0["p99_us"] ?? 0) µs" }
         }.joined(separator: "; ")
     }

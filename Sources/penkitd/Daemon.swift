@@ -102,6 +102,7 @@ final class Daemon: Sendable {
         let inks = self.inks
         let tablets = self.tablets
         let actions = self.actions
+        let probe = self.probe
         let thread = Thread { [logger] in
             defer { inputDone.signal() }
             // The default 50 µs timer slack would be added to every paced replay frame and to
@@ -110,7 +111,8 @@ final class Daemon: Sendable {
             var pipeline = MessagePipeline(prediction: EnginePrediction.penkit(smoothed: smoothed),
                                            journal: journal.journal, afterSeq: journal.lastSeq,
                                            afterStroke: journal.lastStrokeID, inks: inks, tablets: tablets,
-                                           variants: hub.predictionVariants, actions: actions, pressure: hub.pressureInbox)
+                                           variants: hub.predictionVariants, actions: actions, pressure: hub.pressureInbox,
+                                           probe: probe)
             var lastTime: UInt64 = 0
             if let replay {
                 for device in devices { _ = pipeline.addDevice(device) }

@@ -3,7 +3,8 @@ import PenInput
 import Testing
 
 /// `penkitd --latency-probe FILE` (what `penkit bench latency` reads): one record per
-/// paced input wake-up and per frame at each later stage, written when penkitd stops.
+/// paced input wake-up and decoded report, and per frame at each later stage (made by the
+/// engine, encoded, written), written when penkitd stops.
 @Suite struct LatencyProbeTests {
     @Test func aRealTimeReplayRecordsEveryReportAndFrame() throws {
         let trace = "wacom-intuos4-6x9-stylus-tap.evemu"
@@ -20,13 +21,19 @@ import Testing
         let stages = try #require(try JSONSerialization.jsonObject(with: data) as? [String: [String: Int]])
         let woke = try #require(stages["input_woke"]), handed = try #require(stages["encoded"])
         let written = try #require(stages["written_to_sockets"])
+        let decoded = try #require(stages["decoded"]), engine = try #require(stages["engine_done"])
         #expect(woke["n"] == reports)
+        #expect(decoded["n"] == reports)
         #expect((handed["n"] ?? 0) > 0)
+        // Every frame the engine makes is encoded and written: the same frames at each stage.
+        #expect(engine["n"] == handed["n"])
         #expect(written["n"] == handed["n"])
+        #expect((engine["p50_us"] ?? 0) <= (handed["p50_us"] ?? 0))
+        #expect((engine["max_us"] ?? 0) <= (handed["max_us"] ?? 0))
         // Each frame is written after it was encoded, so every percentile keeps that order.
         #expect((handed["p50_us"] ?? 0) <= (written["p50_us"] ?? 0))
         #expect((handed["max_us"] ?? 0) <= (written["max_us"] ?? 0))
-        for stage in [woke, handed, written] {
+        for stage in [woke, decoded, engine, handed, written] {
             #expect((stage["p50_us"] ?? 0) <= (stage["p99_us"] ?? 0))
             #expect((stage["p99_us"] ?? 0) <= (stage["max_us"] ?? 0))
         }

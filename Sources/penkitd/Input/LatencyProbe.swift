@@ -9,6 +9,10 @@ final class LatencyProbe: Sendable {
         /// A real-time replay's input thread is running again after sleeping until the event was due
         /// (live input: the kernel waking libinput's descriptor plays this part).
         case inputWoke
+        /// The decoder has turned the frame's events into tablet events (a real-time replay only).
+        case decoded
+        /// The stroke engine has made the frame (its sample and predictions), before encoding.
+        case engineDone
         /// The batch holding the frame has been decoded, run through the engine and encoded.
         case encoded
         /// The input thread has written the frame to every subscribed client's socket that could take it.
@@ -17,6 +21,8 @@ final class LatencyProbe: Sendable {
         var name: String {
             switch self {
             case .inputWoke: "input_woke"
+            case .decoded: "decoded"
+            case .engineDone: "engine_done"
             case .encoded: "encoded"
             case .writtenToSockets: "written_to_sockets"
             }

@@ -39,6 +39,8 @@ struct MessagePipeline {
     /// LiveSource logs the count.
     private(set) var eventsBackInTime = 0
     private var lastEventTime: [Int: UInt64] = [:]
+    /// Where `penkit bench latency` reads when each frame left the engine; nil unless asked for.
+    private let probe: LatencyProbe?
 
     /// How often the input thread lets the engine's timeouts (late updates, missing tilt) fire
     /// while no input comes: LiveSource's poll timeout and ReplaySource's pacing step.
@@ -49,8 +51,9 @@ struct MessagePipeline {
          journal: StrokeJournal? = nil, afterSeq: UInt64 = 0, afterStroke: UInt64 = 0,
          inks: SharedInkChoice? = nil, tablets: SharedSetting<TabletSettings>? = nil,
          variants: PredictionVariants? = nil, actions: SharedSetting<ActionMap>? = nil,
-         pressure: PressureInbox? = nil) {
+         pressure: PressureInbox? = nil, probe: LatencyProbe? = nil) {
         baseConfiguration = configuration
+        self.probe = probe
         self.pressure = pressure
         self.inks = inks
         self.tablets = tablets
@@ -117,6 +120,9 @@ struct MessagePipeline {
         lastEventTime[device] = event.time
         engineOutput.removeAll(keepingCapacity: true)
         engine.handle(event, device: UInt32(device), into: &engineOutput)
+        if let probe, engineOutput.contains(where: { if case .frame = $0 { true } else { false } }) {
+            probe.record(.engineDone, sourceTime: event.time)
+        }
         append(into: &out)
     }
 

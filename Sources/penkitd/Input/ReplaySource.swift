@@ -158,6 +158,7 @@ final class ReplaySource: Sendable {
                 }
                 decoded.removeAll(keepingCapacity: true)
                 decoders[item.device].feed(item.event, into: &decoded)
+                if realtime, item.event.type == 0, item.event.code == 0 { probe?.record(.decoded, sourceTime: when) }
                 publishDecoded(from: item.device)
             }
             // Let libinput's timers (forced proximity-out) fire after the last event.

@@ -61,52 +61,27 @@ struct PredictionContractTests {
         #expect(kind != .none || s.predictions.last!.time == samples.last!.time + 16_000)
     }
 
-    @Test("the linear predictor stops exactly at the predicted lift")
-    func linearLiftIsExact() throws {
-        let samples = uniformStroke(count: 20, interval: 4_000) { i in 0.06 + 0.04 * Double(19 - i) }
+    /// Force falling 0.01 per ms to `newestForce` at 100 mm/s along x: samples every 4 ms while
+    /// the force holds 1 %, then the last where it crosses 1 % (at least 1 µs ahead).
+    @Test("the linear predictor's last sample lies at the predicted lift", arguments: [
+        (0.06, [UInt64(4_000)], UInt64(5_000)),  // 0.02 at 4 ms is kept, 1 % at 5 ms
+        (0.03, [], 2_000),  // due within the first report interval: nothing was predicted before
+        (0.005, [], 1),  // already under 1 %: the pen's position now, a microsecond ahead
+    ])
+    func linearLiftIsExact(newestForce: Double, kept: [UInt64], crossing: UInt64) throws {
+        let samples = uniformStroke(count: 20, interval: 4_000) { i in newestForce + 0.04 * Double(19 - i) }
         var s = try stage(.linear)
         for sample in samples { s.add(sample) }
         let newest = samples.last!
-        // Force falls 0.01 per ms from 0.06: 0.02 at 4 ms (kept), the 1 % lift force at 5 ms,
-        // where the last sample lies (to the 1 µs of a sample's time), 0.5 mm further along at 100 mm/s.
         #expect(s.cutByLift)
-        try #require(s.predictions.count == 2)
-        #expect(s.predictions[0].time == newest.time + 4_000)
-        #expect(abs(s.predictions[0].pressure - 0.02) < 1e-9)
-        let last = s.predictions[1]
-        #expect(abs(Double(last.time) - Double(newest.time + 5_000)) <= 1)
-        #expect(abs(last.pressure - s.configuration.liftPressure) < 1e-3)
-        #expect(abs(last.x - (newest.x + 0.5)) < 1e-3)
+        try #require(s.predictions.count == kept.count + 1)
+        #expect(s.predictions.dropLast().map { $0.time - newest.time } == kept)
+        let last = s.predictions.last!
+        // To the microsecond of a sample's time.
+        #expect(abs(Double(last.time - newest.time) - Double(crossing)) <= 1)
+        #expect(abs(last.x - (newest.x + 100 * Double(crossing) * 1e-6)) < 1e-3)
         #expect(last.y == newest.y)
-    }
-
-    @Test("a lift due within one report still leaves the pen's position up to it")
-    func liftWithinOneReport() throws {
-        // Force falls 0.01 per ms to 0.03: below 1 % before the first report interval (4 ms) ends.
-        // Before, nothing was predicted and a client drew only the newest sample; the lift is
-        // due 2 ms ahead, 0.2 mm further along.
-        let samples = uniformStroke(count: 20, interval: 4_000) { i in 0.03 + 0.04 * Double(19 - i) }
-        var s = try stage(.linear)
-        for sample in samples { s.add(sample) }
-        let newest = samples.last!
-        #expect(s.cutByLift)
-        try #require(s.predictions.count == 1)
-        #expect(abs(Double(s.predictions[0].time) - Double(newest.time + 2_000)) <= 1)
-        #expect(abs(s.predictions[0].x - (newest.x + 0.2)) < 1e-3)
-    }
-
-    @Test("a lift predicted while the force is already under 1 % leaves the position now")
-    func liftAlreadyDue() throws {
-        // Newest force 0.005, falling: the crossing lies behind the newest sample, so the one
-        // sample left is the pen's position a microsecond ahead.
-        let samples = uniformStroke(count: 20, interval: 4_000) { i in 0.005 + 0.04 * Double(19 - i) }
-        var s = try stage(.linear)
-        for sample in samples { s.add(sample) }
-        let newest = samples.last!
-        #expect(s.cutByLift)
-        #expect(s.predictions.map(\.time) == [newest.time + 1])
-        #expect(abs(s.predictions[0].x - newest.x) < 1e-3)
-        #expect(s.predictions[0].pressure >= s.configuration.liftPressure)
+        #expect(last.pressure >= s.configuration.liftPressure && last.pressure < s.configuration.liftPressure + 1e-3)
     }
 
     @Test("a gap over 20 ms starts afresh", arguments: PredictorKind.allCases)

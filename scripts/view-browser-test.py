@@ -6,7 +6,7 @@ screenshots and checks their pixels against real libinput's output for the same 
 
 Usage: view-browser-test.py PENKIT_BINARY OUTPUT_DIR
 Screenshots are written to OUTPUT_DIR (make puts them under .build/)."""
-import base64, json, math, os, re, struct, subprocess, sys, tempfile, threading, time, zlib
+import base64, json, math, os, re, signal, struct, subprocess, sys, tempfile, threading, time, zlib
 
 WAIT = 90  # seconds; bounds a failure only, every wait is on a condition
 
@@ -101,7 +101,8 @@ class Browser:
         args = ["chromium", "--headless=new", "--no-sandbox", "--disable-gpu", "--remote-debugging-pipe",
                 f"--user-data-dir={profile}", "--window-size=1280,800", "--force-device-scale-factor=1",
                 "--no-first-run", "--no-default-browser-check", "--hide-scrollbars", "about:blank"]
-        self.process = subprocess.Popen(args, preexec_fn=child_fds, close_fds=False,
+        # A process group of its own, so that close() can end Chromium's helpers too.
+        self.process = subprocess.Popen(args, preexec_fn=child_fds, close_fds=False, start_new_session=True,
                                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         os.close(to_chrome_r)
         os.close(from_chrome_w)
@@ -161,8 +162,40 @@ class Browser:
         return decode_png(data)
 
     def close(self):
-        self.process.kill()
+        # Chromium's helpers (renderer, zygote, crash handler) outlive a killed parent for a while
+        # and keep writing into the profile, which is removed next: ask Chromium to quit, end its
+        # whole process group, and wait until no live process of the group is left.
+        try:
+            os.write(self.to_chrome, json.dumps({"id": self.next_id + 1, "method": "Browser.close"}).encode() + b"\0")
+            self.process.wait(timeout=WAIT)
+        except (OSError, subprocess.TimeoutExpired):
+            pass
+        try:
+            os.killpg(self.process.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
         self.process.wait()
+        deadline = time.monotonic() + WAIT
+        while live_in_group(self.process.pid):
+            if time.monotonic() > deadline:
+                fail("Chromium's processes did not end after SIGKILL")
+            time.sleep(0.02)
+
+
+def live_in_group(group):
+    """Whether a process of this process group is still running (zombies, waiting to be reaped, are not)."""
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        # After the command name: the state, the parent, the process group.
+        if fields[0] != "Z" and int(fields[2]) == group:
+            return True
+    return False
 
 
 # --- pixel checks ------------------------------------------------------------------------------

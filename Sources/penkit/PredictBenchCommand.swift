@@ -40,10 +40,15 @@ struct PredictBenchCommand: ParsableCommand {
     @Flag(help: "Score hover runs instead of contact strokes.")
     var hover = false
 
+    @Option(help: "Also list penkit's N largest errors at each horizon, with their frames and share of the squared error.")
+    var worst = 0
+
     func validate() throws {
         _ = try parsedHorizons()
         guard !traces.isEmpty else { throw ValidationError("give at least one trace") }
         guard minFrames >= 2 else { throw ValidationError("--min-frames must be at least 2") }
+        guard worst >= 0 else { throw ValidationError("--worst must not be negative") }
+        guard worst == 0 || !json else { throw ValidationError("--worst prints a list: not with --json") }
     }
 
     func parsedHorizons() throws -> [Double] {
@@ -80,6 +85,10 @@ struct PredictBenchCommand: ParsableCommand {
         } else {
             print(predictTable(results, horizons: horizons, strokes: strokes.count, frames: frames,
                                smoothing: smoothing, hover: hover))
+            if worst > 0 {
+                print("")
+                print(try worstFramesReport(worst, benchmark: benchmark, strokes: strokes, traces: traces, horizons: horizons))
+            }
         }
         if let svg {
             try writePredictionSVGs(strokes: strokes, benchmark: benchmark, directory: svg, count: svgStrokes)

@@ -24,6 +24,20 @@ public struct PredictionBenchmark: Sendable {
         public var frame: Int
         public var tip: PredictionSample
         public var truth: PredictionSample
+        /// Whether t + h lies within the stroke, so the frame counts in the RMSE (the others are `end` frames).
+        public var scored = false
+        /// How many predicted samples the frame carried, and whether a predicted lift cut them short.
+        public var predictions = 0
+        public var cutByLift = false
+
+        /// The distance from the tip to the real pen at t + h, mm.
+        public var error: Double { distance(tip.x - truth.x, tip.y - truth.y) }
+    }
+
+    /// A scored frame of one stroke (an index into the strokes given) and its tip.
+    public struct StrokeTip: Sendable {
+        public var stroke: Int
+        public var tip: Tip
     }
 
     /// Each horizon's figures; an entrant or horizon the live path would refuse is refused here too.
@@ -48,6 +62,21 @@ public struct PredictionBenchmark: Sendable {
         score(stroke, entrant: entrant, horizon: horizon, stage: &stage, accumulator: &accumulator,
               tips: &tips, collectTips: true)
         return tips
+    }
+
+    /// Every scored frame's tip at `horizon`, run exactly as `evaluate` runs them (one stage
+    /// across the strokes), so their squared errors add up to the RMSE's: where the error lies.
+    public func scoredTips(_ entrant: BenchEntrant, strokes: [BenchStroke], horizon: Double) throws(PredictorParametersError) -> [StrokeTip] {
+        var accumulator = MetricsAccumulator()
+        var stage = try makeStage(entrant, horizon: horizon)
+        var result: [StrokeTip] = []
+        for (index, stroke) in strokes.enumerated() {
+            var tips: [Tip] = []
+            score(stroke, entrant: entrant, horizon: horizon, stage: &stage, accumulator: &accumulator,
+                  tips: &tips, collectTips: true)
+            result += tips.filter(\.scored).map { StrokeTip(stroke: index, tip: $0) }
+        }
+        return result
     }
 
     /// One stage per entrant and horizon, kept across strokes as the live path keeps it, so
@@ -93,7 +122,10 @@ public struct PredictionBenchmark: Sendable {
             accumulator.addReach(Double(reach) * 1e-3, cutByLift: stage.cutByLift, short: reach < horizonMicros && !stage.cutByLift)
             let target = sample.time + horizonMicros
             let real = truth.interpolated(at: target)
-            if collectTips { tips.append(Tip(frame: i, tip: tip, truth: real)) }
+            if collectTips {
+                tips.append(Tip(frame: i, tip: tip, truth: real, scored: target <= truth.endTime,
+                                predictions: stage.predictions.count, cutByLift: stage.cutByLift))
+            }
             let error = SIMD2(tip.x - real.x, tip.y - real.y)
             let length = (error * error).sum().squareRoot()
             if let lift = stage.liftProbability {

@@ -19,7 +19,7 @@ func worstFramesReport(_ count: Int, benchmark: PredictionBenchmark, strokes: [B
     for horizon in horizons {
         let tips = try benchmark.scoredTips(penkit, strokes: strokes, horizon: horizon)
         let total = tips.reduce(0) { $0 + $1.tip.error * $1.tip.error }
-        lines.append("penkit's \(min(count, tips.count)) largest errors at \(milliseconds(horizon)) ms "
+        lines.append("penkit's \(min(count, tips.count)) largest errors at \(String(format: "%.0f", horizon * 1000)) ms "
                      + "(share of the squared error over \(tips.count) frames):")
         for entry in tips.sorted(by: { $0.tip.error > $1.tip.error }).prefix(count) {
             let stroke = strokes[entry.stroke]
@@ -31,9 +31,4 @@ func worstFramesReport(_ count: Int, benchmark: PredictionBenchmark, strokes: [B
         }
     }
     return lines.joined(separator: "\n")
-}
-
-private func milliseconds(_ seconds: Double) -> String {
-    let ms = seconds * 1000
-    return ms == ms.rounded() ? String(Int(ms)) : String(format: "%g", ms)
 }

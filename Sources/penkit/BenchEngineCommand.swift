@@ -28,12 +28,27 @@ struct BenchEngineCommand: ParsableCommand {
     @Option(help: "Move pressure into a delayed second stream, MS[±JITTER].")
     var latePressure: String?
 
+    @Flag(help: "Time each frame of the trace from cold caches (after writing through --evict-mib), then warm, with penkit's predictor as penkitd runs it.")
+    var cold = false
+
+    @Option(help: "MiB written through before each event with --cold: more than the last-level cache.")
+    var evictMib = 64
+
+    @Option(help: "Frames timed with --cold.")
+    var coldFrames = 1500
+
     func validate() throws {
         guard (trace == nil) != syntheticStrokes.isEmpty else {
             throw ValidationError("give a trace or --synthetic-stroke SECONDS, not both")
         }
         guard syntheticStrokes.allSatisfy({ $0 > 0 && $0 <= 3600 }) else {
             throw ValidationError("--synthetic-stroke takes seconds in (0, 3600]")
+        }
+        if cold {
+            guard trace != nil, latePressure == nil else { throw ValidationError("--cold takes a trace, without --late-pressure") }
+            guard (1...4096).contains(evictMib), coldFrames >= 1 else {
+                throw ValidationError("--evict-mib takes 1...4096 and --cold-frames a positive count")
+            }
         }
     }
 
@@ -48,6 +63,11 @@ struct BenchEngineCommand: ParsableCommand {
         }
         let replay = EngineReplay(latePressure: late)
         let lateNote = late.map { ", late pressure \($0.latency / 1000)±\($0.jitter / 1000) ms" } ?? ""
+        if let trace, cold {
+            printColdCost(ColdFrameCost(inputs: try decodeForEngine(trace, options: DecoderOptions()),
+                                        evictBytes: evictMib << 20, frames: coldFrames), trace: trace)
+            return []
+        }
         if let trace {
             let inputs = try decodeForEngine(trace, options: DecoderOptions())
             let result = measure(replay, inputs)
@@ -71,6 +91,35 @@ struct BenchEngineCommand: ParsableCommand {
             result.printLines(relativeTo: index == 0 ? nil : results[0])
         }
         return results
+    }
+
+    private func printColdCost(_ cost: ColdFrameCost, trace: String) {
+        // Warm first: the cold pass's walk would leave the warm one's first frames cold.
+        let warm = cost.measure(cold: false)
+        let cold = cost.measure(cold: true)
+        func line(_ t: ColdFrameCost.Timings) -> String {
+            "engine p50 \(Self.microseconds(t.engine, 0.5)) µs p90 \(Self.microseconds(t.engine, 0.9)) µs; "
+                + "encoding p50 \(Self.microseconds(t.encoding, 0.5)) µs p90 \(Self.microseconds(t.encoding, 0.9)) µs"
+        }
+        func ratio(_ a: [UInt64], _ b: [UInt64]) -> String {
+            let w = Self.percentile(b, 0.5)
+            return w == 0 ? "∞" : String(format: "%.1f", Double(Self.percentile(a, 0.5)) / Double(w))
+        }
+        print("bench engine \(trace) --cold: \(cold.engine.count) frames, each after writing through \(evictMib) MiB "
+              + "(the engine with penkit's predictor, as penkitd runs it; decoding not included)")
+        print("  cold: " + line(cold))
+        print("  warm: " + line(warm))
+        print("  cold against warm, p50: engine \(ratio(cold.engine, warm.engine))×, encoding \(ratio(cold.encoding, warm.encoding))×")
+    }
+
+    private static func percentile(_ values: [UInt64], _ p: Double) -> UInt64 {
+        guard !values.isEmpty else { return 0 }
+        let sorted = values.sorted()
+        return sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))]
+    }
+
+    private static func microseconds(_ values: [UInt64], _ p: Double) -> String {
+        String(format: "%.1f", Double(percentile(values, p)) / 1000)
     }
 
     private func measure(_ replay: EngineReplay, _ inputs: [EngineReplay.Input]) -> EngineThroughput {

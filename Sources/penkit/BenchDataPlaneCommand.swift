@@ -2,9 +2,10 @@ import ArgumentParser
 import Foundation
 
 /// `penkit bench dataplane`: issue #10's whole table from one run. It runs `bench latency`
-/// (1 and 8 clients), `bench engine` on synthetic strokes of 1, 60 and 600 s and `bench rss`
-/// with their defaults, each printing its own figures as it goes, then sets their results against
-/// the issue's targets.
+/// (1 and 8 clients), `bench engine` on synthetic strokes of 1, 60 and 600 s, `bench engine
+/// --cold` on the latency trace (what the frames cost from cold caches, which the latency ratio
+/// pays and the throughputs do not) and `bench rss` with their defaults, each printing its own
+/// figures as it goes, then sets their results against the issue's targets.
 struct BenchDataPlaneCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "dataplane",
@@ -20,6 +21,8 @@ struct BenchDataPlaneCommand: AsyncParsableCommand {
         print("")
         let engine = try BenchEngineCommand.parse(["--synthetic-stroke", "1", "--synthetic-stroke", "60",
                                                    "--synthetic-stroke", "600", "--runs", "9"]).measureAndPrint()
+        print("")
+        _ = try BenchEngineCommand.parse([try BenchLatencyCommand.parse([]).trace, "--cold"]).measureAndPrint()
         print("")
         let memory = try BenchRSSCommand.parse(daemon).measureAndPrint()
         print("")

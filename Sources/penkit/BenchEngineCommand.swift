@@ -102,8 +102,8 @@ struct BenchEngineCommand: ParsableCommand {
                 + "encoding p50 \(Self.microseconds(t.encoding, 0.5)) µs p90 \(Self.microseconds(t.encoding, 0.9)) µs"
         }
         func ratio(_ a: [UInt64], _ b: [UInt64]) -> String {
-            let w = Self.percentile(b, 0.5)
-            return w == 0 ? "∞" : String(format: "%.1f", Double(Self.percentile(a, 0.5)) / Double(w))
+            let w = BenchLatencyCommand.percentile(b, 0.5)
+            return w == 0 ? "∞" : String(format: "%.1f", Double(BenchLatencyCommand.percentile(a, 0.5)) / Double(w))
         }
         print("bench engine \(trace) --cold: \(cold.engine.count) frames, each after writing through \(evictMib) MiB "
               + "(the engine with penkit's predictor, as penkitd runs it; decoding not included)")
@@ -112,14 +112,8 @@ struct BenchEngineCommand: ParsableCommand {
         print("  cold against warm, p50: engine \(ratio(cold.engine, warm.engine))×, encoding \(ratio(cold.encoding, warm.encoding))×")
     }
 
-    private static func percentile(_ values: [UInt64], _ p: Double) -> UInt64 {
-        guard !values.isEmpty else { return 0 }
-        let sorted = values.sorted()
-        return sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))]
-    }
-
     private static func microseconds(_ values: [UInt64], _ p: Double) -> String {
-        String(format: "%.1f", Double(percentile(values, p)) / 1000)
+        String(format: "%.1f", Double(BenchLatencyCommand.percentile(values, p)) / 1000)
     }
 
     private func measure(_ replay: EngineReplay, _ inputs: [EngineReplay.Input]) -> EngineThroughput {

@@ -5,14 +5,14 @@ import PenKit
 
 /// What one frame costs from cold caches, as penkitd pays it live. Between two reports of a pen
 /// (5 to 8 ms) the input thread sleeps, and on a shared host other work evicts what the last
-/// frame's code and data left in the caches: `penkit bench latency` shows the engine taking ten
-/// times its unpaced cost per frame. Here, before each event, a buffer larger than the
+/// frame's code and data left in the caches: `penkit bench latency` shows the engine taking more
+/// than ten times its unpaced cost per frame. Here, before each event, a buffer larger than the
 /// last-level cache is written through, then the engine (with penkit's predictor, as penkitd
 /// runs it) and the writer are timed apart; the same events are then timed again without the
 /// walk. Run under `valgrind --tool=callgrind --cache-sim=yes`, the walk makes each frame's
 /// cache-line misses countable per function.
 struct ColdFrameCost {
-    /// Per event that made a frame, ns.
+    /// Per event that made a frame, ns; encoding covers every message the event made.
     struct Timings {
         var engine: [UInt64] = []
         var encoding: [UInt64] = []

@@ -1,4 +1,6 @@
+#define _GNU_SOURCE
 #include "thread_tuning.h"
+#include <time.h>
 #include <malloc.h>
 #include <sys/prctl.h>
 
@@ -8,4 +10,12 @@ int penkit_set_timer_slack_ns(unsigned long nanoseconds) {
 
 int penkit_set_mmap_threshold(int bytes) {
     return mallopt(M_MMAP_THRESHOLD, bytes);
+}
+
+int penkit_poll_microseconds(struct pollfd *fds, nfds_t count, uint64_t timeout_microseconds) {
+    struct timespec timeout = {
+        .tv_sec = (time_t)(timeout_microseconds / 1000000),
+        .tv_nsec = (long)(timeout_microseconds % 1000000) * 1000,
+    };
+    return ppoll(fds, count, &timeout, NULL);
 }

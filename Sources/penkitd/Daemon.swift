@@ -96,6 +96,8 @@ final class Daemon: Sendable {
         // Predictions undo libinput's smoothing: live input is smoothed (libinput's default);
         // a replay follows penkitd's `smoothing` setting.
         let smoothed = replay == nil || config.smoothing
+        // Only a source that sleeps between reports has a cache to lose: not an unpaced replay.
+        let warmsUp = config.warmUp && (replay?.realtime ?? true)
         let hub = server.hub
         let live = replay == nil ? LiveSource() : nil
         let journal = self.journal
@@ -113,6 +115,7 @@ final class Daemon: Sendable {
                                            afterStroke: journal.lastStrokeID, inks: inks, tablets: tablets,
                                            variants: hub.predictionVariants, actions: actions, pressure: hub.pressureInbox,
                                            probe: probe)
+            if warmsUp { pipeline.enableWarmUps() }
             var lastTime: UInt64 = 0
             if let replay {
                 for device in devices { _ = pipeline.addDevice(device) }
@@ -189,6 +192,7 @@ final class Daemon: Sendable {
             var restart: [String] = []
             if new.socketPath != old.socketPath { restart.append("socket") }
             if new.smoothing != old.smoothing { restart.append("smoothing") }
+            if new.warmUp != old.warmUp { restart.append("warm-up") }
             for key in restart {
                 logger.warning("setting changed in the config file; it takes effect after a restart",
                                metadata: ["key": "\(key)"])

@@ -62,6 +62,9 @@ struct Penkitd: ParsableCommand {
     @Flag(inversion: .prefixedNo, help: "libinput's 4-sample smoothing of x, y and tilt (the replay decoder follows it).")
     var smoothing: Bool?
 
+    @Flag(inversion: .prefixedNo, help: "Warm the frame path shortly before each pen report is due (default: on).")
+    var warmUp: Bool?
+
     @Option(help: "Where the stroke journal is kept (default: $STATE_DIRECTORY, else /var/lib/penkit for root, else $XDG_STATE_HOME/penkit).")
     var stateDir: String?
 
@@ -91,6 +94,7 @@ struct Penkitd: ParsableCommand {
             ("state-dir", stateDir), ("journal-fsync", journalFsync),
         ]
         if let smoothing { flags.append(("smoothing", smoothing ? "true" : "false")) }
+        if let warmUp { flags.append(("warm-up", warmUp ? "true" : "false")) }
         if let journal { flags.append(("journal", journal ? "true" : "false")) }
         for case let (key, value?) in flags {
             do { try ConfigFile.set(key: key, value: value, in: &config) } catch {

@@ -96,6 +96,7 @@ enum ConfigFile {
         case "client-live-buffer-bytes": config.clientLiveBufferBytes = try positive()
         case "max-clients": config.maxClients = try positive()
         case "smoothing": config.smoothing = try boolean()
+        case "warm-up": config.warmUp = try boolean()
         case "state-dir": config.stateDirectory = value.isEmpty ? nil : value
         case "journal": config.journal.enabled = try boolean()
         case "journal-fsync":

@@ -26,6 +26,9 @@ struct DaemonConfig: Sendable, Equatable {
     var maxClients: Int = 64
     /// libinput's 4-sample smoothing of x, y and tilt (the decoder follows it for replays).
     var smoothing: Bool = true
+    /// Run the frame path once on a shadow engine shortly before each pen report is due, so the
+    /// report finds it in the cache (`FrameWarmer`): one more wake-up per report, lower latency.
+    var warmUp: Bool = true
     /// trace, debug, info, notice, warning, error, critical.
     var logLevel: String = "info"
     /// Where the stroke journal lives; nil picks StateDirectory's default (`StateDirectory.resolve`).
@@ -43,7 +46,7 @@ struct DaemonConfig: Sendable, Equatable {
 
     static let keys = ["socket", "socket-group", "socket-mode", "allow-users", "allow-groups",
                        "history-strokes", "history-bytes", "client-buffer-bytes", "client-live-buffer-bytes",
-                       "max-clients", "smoothing", "log-level", "state-dir", "journal", "journal-fsync",
+                       "max-clients", "smoothing", "warm-up", "log-level", "state-dir", "journal", "journal-fsync",
                        "journal-fsync-interval-ms", "journal-max-bytes", "journal-max-age-days",
                        "ink-TOOL", "ink-serial-SERIAL", "pressure-sources"] + ActionMap.keys
 }

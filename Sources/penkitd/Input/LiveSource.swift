@@ -1,3 +1,4 @@
+import CThreadTuning
 import Glibc
 import Logging
 import PenInput
@@ -10,8 +11,10 @@ import Synchronization
 /// libinput) turns its events into messages. Event times stay libinput's
 /// microsecond kernel timestamps (CLOCK_MONOTONIC).
 final class LiveSource: Sendable {
-    /// `MessagePipeline.engineTick` as poll(2) takes it.
-    private static let engineTickMilliseconds = Int32(MessagePipeline.engineTick / .milliseconds(1))
+    /// `MessagePipeline.engineTick` in µs, the unit of the poll's timeout.
+    private static let engineTickMicroseconds = UInt64(MessagePipeline.engineTick / .microseconds(1))
+    /// How often the poll returns while UnplugFilter holds a lift back (µs).
+    private static let unplugCheckMicroseconds: UInt64 = 5_000
 
     private let stopRequested = Atomic<Bool>(false)
     let quirksDirectory: String?
@@ -65,8 +68,18 @@ final class LiveSource: Sendable {
                    pollfd(fd: monitor.fileDescriptor, events: Int16(POLLIN), revents: 0),
                    pollfd(fd: pressureWakeup, events: Int16(POLLIN), revents: 0)]
         while !isStopping {
+            // Shortly before the pen's next report is due, the frame path runs once on a shadow
+            // engine (FrameWarmer), so the report finds it in the cache. The batch is empty here:
+            // each pass publishes what it made.
+            var beforePoll = MonotonicClock.now()
+            if let due = pipeline.warmUpDue, due <= beforePoll {
+                pipeline.warmUp(now: beforePoll, scratch: &batch)
+                beforePoll = MonotonicClock.now()
+            }
             // The engine's timeouts (late updates, missing tilt) fire without input too.
-            let ready = poll(&fds, 3, unplugFilter.isHolding ? 5 : Self.engineTickMilliseconds)
+            var wait = unplugFilter.isHolding ? Self.unplugCheckMicroseconds : Self.engineTickMicroseconds
+            if let due = pipeline.warmUpDue, due > beforePoll { wait = min(wait, due - beforePoll) }
+            let ready = penkit_poll_microseconds(&fds, 3, wait)
             if ready < 0, errno != EINTR { throw DaemonError("poll: \(String(cString: strerror(errno)))") }
             if fds[1].revents != 0 { for change in monitor.receive() { apply(change) } }
             if fds[2].revents != 0 { hub.pressureInbox?.acknowledgeWakeup() }

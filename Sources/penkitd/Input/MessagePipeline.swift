@@ -41,6 +41,8 @@ struct MessagePipeline {
     private var lastEventTime: [Int: UInt64] = [:]
     /// Where `penkit bench latency` reads when each frame left the engine; nil unless asked for.
     private let probe: LatencyProbe?
+    /// Keeps the frame path warm before each report; nil where nothing waits between events (an unpaced replay).
+    private var warmer: FrameWarmer?
 
     /// How often the input thread lets the engine's timeouts (late updates, missing tilt) fire
     /// while no input comes: LiveSource's poll timeout and ReplaySource's pacing step.
@@ -120,10 +122,27 @@ struct MessagePipeline {
         lastEventTime[device] = event.time
         engineOutput.removeAll(keepingCapacity: true)
         engine.handle(event, device: UInt32(device), into: &engineOutput)
+        warmer?.observe(event, device: UInt32(device))
         if let probe, engineOutput.contains(where: { if case .frame = $0 { true } else { false } }) {
             probe.record(.engineDone, sourceTime: event.time)
         }
         append(into: &out)
+    }
+
+    /// Warm-ups before each report from here on: for a source that sleeps between events.
+    mutating func enableWarmUps() {
+        if warmer == nil { warmer = FrameWarmer() }
+    }
+
+    /// When the input thread should wake to warm the frame path (µs, CLOCK_MONOTONIC); nil when none is due.
+    var warmUpDue: UInt64? { warmer?.due }
+    /// Warm-ups run so far (0 without them).
+    var warmUpsRun: Int { warmer?.warmUps ?? 0 }
+
+    /// Runs the latest events through a shadow engine and encoder (`FrameWarmer`); `scratch`,
+    /// the batch the next frame will be encoded into, is empty before and after.
+    mutating func warmUp(now: UInt64, scratch: inout OutboundBatch) {
+        warmer?.warm(now: now, configuration: engine.configuration, prediction: engine.prediction, scratch: &scratch)
     }
 
     /// A pad's event: a raw `pad` message, and for a button press or a step of a ring or strip

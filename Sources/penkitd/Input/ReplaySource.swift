@@ -99,13 +99,22 @@ final class ReplaySource: Sendable {
             /// Sleeps until `deadline` (CLOCK_MONOTONIC µs) while letting the engine's own timeouts
             /// (late pressure, missing tilt) fire every engine tick, as the live input thread's poll does:
             /// a pen held still in range must not delay them until the next event.
+            /// Warm-ups before a report is due (`FrameWarmer`) happen here too, at the time the
+            /// pen's cadence predicts, exactly as the live input thread's: never from the trace's next time.
             func pace(until deadline: UInt64) {
                 var now = MonotonicClock.now()
-                while deadline > now + Self.engineTick, !isStopping {
-                    MonotonicClock.sleep(until: now + Self.engineTick)
+                var nextTick = now + Self.engineTick
+                while !isStopping {
+                    if let due = pipeline.warmUpDue, due <= now { pipeline.warmUp(now: now, scratch: &batch) }
+                    let wake = min(nextTick, pipeline.warmUpDue ?? .max)
+                    guard wake < deadline else { break }
+                    MonotonicClock.sleep(until: wake)
                     now = MonotonicClock.now()
-                    pipeline.advance(to: now, into: &batch)
-                    if !batch.isEmpty { publish(batch); batch.removeAll() }
+                    if now >= nextTick {
+                        nextTick = now + Self.engineTick
+                        pipeline.advance(to: now, into: &batch)
+                        if !batch.isEmpty { publish(batch); batch.removeAll() }
+                    }
                 }
                 // A stop ends the wait at once: the rest of the gap (or a far time jump) is not slept out.
                 if !isStopping { MonotonicClock.sleep(until: deadline) }

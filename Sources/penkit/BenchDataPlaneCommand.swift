@@ -40,6 +40,14 @@ struct BenchDataPlaneCommand: AsyncParsableCommand {
                 lines.append("latency, 8 clients, \(name): \(eight.penkitd[index]) µs, floor \(eight.floor[index]) µs: "
                              + String(format: "%.2f×", ratio) + " (≤ 1.25×): \(verdict(ratio <= 1.25))")
             }
+            // Not the floor, so no verdict: how much of the ratio waking early alone explains.
+            if eight.earlyFloor.count == 3, eight.withoutWarmUp.count == 3 {
+                lines.append("  (for comparison: the floor woken \(BenchLatencyCommand.warmUpLead) µs early as well, p50 \(eight.earlyFloor[0]) µs "
+                             + "p99 \(eight.earlyFloor[1]) µs, penkitd against it p50 \(BenchLatencyCommand.ratio(eight.penkitd[0], eight.earlyFloor[0]))× "
+                             + "p99 \(BenchLatencyCommand.ratio(eight.penkitd[1], eight.earlyFloor[1]))×; penkitd --no-warm-up p50 "
+                             + "\(BenchLatencyCommand.ratio(eight.withoutWarmUp[0], eight.floor[0]))× p99 "
+                             + "\(BenchLatencyCommand.ratio(eight.withoutWarmUp[1], eight.floor[1]))× the floor)")
+            }
         }
         for (clients, target) in [(1, 200_000.0), (8, 100_000.0)] {
             if let figures = latency.first(where: { $0.clients == clients }) {

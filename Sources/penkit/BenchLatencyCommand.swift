@@ -33,6 +33,10 @@ struct BenchLatencyCommand: AsyncParsableCommand {
     @Option(help: "The penkitd binary (default: next to this penkit).")
     var penkitd: String?
 
+    /// penkitd's warm-up lead (FrameWarmer.lead in penkitd): the floor is measured once more
+    /// woken this long early, as penkitd's input thread is, to show what waking early alone gives.
+    static let warmUpLead: UInt64 = 500
+
     func validate() throws {
         guard !clients.isEmpty, clients.allSatisfy({ $0 >= 1 && $0 <= 64 }) else { throw ValidationError("--clients must be 1...64") }
         guard runs >= 1 else { throw ValidationError("--runs must be positive") }
@@ -49,6 +53,9 @@ struct BenchLatencyCommand: AsyncParsableCommand {
         var floor: [UInt64]
         /// Unpaced frames per second to the slowest client.
         var unpaced: Double
+        /// penkitd with `--no-warm-up`, and the floor woken `warmUpLead` early: p50, p99 and max.
+        var withoutWarmUp: [UInt64] = []
+        var earlyFloor: [UInt64] = []
     }
 
     /// Prints the figures and returns them per client count.
@@ -62,6 +69,9 @@ struct BenchLatencyCommand: AsyncParsableCommand {
             var penkitd: [[UInt64]] = []
             var floor: [[UInt64]] = []
             var floorWoke: [UInt64] = []
+            var earlyFloor: [[UInt64]] = []
+            var withoutWarmUp: [[UInt64]] = []
+            var withoutWarmUpCPU: [Double] = []
             var cpu: [Double] = []
             var dropped: [UInt64] = []
             var throughput: [Double] = []
@@ -75,6 +85,12 @@ struct BenchLatencyCommand: AsyncParsableCommand {
                 floorWoke.append(Self.percentile(direct.timerLate, 0.5))
                 let latency = try await measureLatency(binary: binary, clients: count)
                 penkitd.append(Self.summary(latency.samples))
+                let early = LatencyFloor.measure(readers: count, relay: false, count: floorSamples, intervalMicroseconds: 8_000,
+                                                 earlyWake: Self.warmUpLead)
+                earlyFloor.append(Self.summary(early.received))
+                let cold = try await measureLatency(binary: binary, clients: count, extra: ["--no-warm-up"])
+                withoutWarmUp.append(Self.summary(cold.samples))
+                withoutWarmUpCPU.append(cold.cpuSeconds / cold.wallSeconds * 100)
                 probe = latency.probe
                 cpu.append(latency.cpuSeconds / latency.wallSeconds * 100)
                 dropped.append(latency.dropped)
@@ -91,6 +107,13 @@ struct BenchLatencyCommand: AsyncParsableCommand {
             print("  latency runs (p50/p99/max µs): penkitd " + penkitd.map { "\($0[0])/\($0[1])/\($0[2])" }.joined(separator: ", ")
                   + "; floor " + floor.map { "\($0[0])/\($0[1])/\($0[2])" }.joined(separator: ", ")
                   + "; frames dropped \(dropped.map(String.init).joined(separator: ", "))")
+            let cold = Self.medians(withoutWarmUp)
+            print("  penkitd --no-warm-up, in the same runs: p50 \(cold[0]) µs p99 \(cold[1]) µs max \(cold[2]) µs; "
+                  + "ratio to the floor p50 \(Self.ratio(cold[0], f[0]))× p99 \(Self.ratio(cold[1], f[1]))×; CPU "
+                  + String(format: "%.1f", Self.median(withoutWarmUpCPU)) + " % of one core")
+            let e = Self.medians(earlyFloor)
+            print("  the floor woken \(Self.warmUpLead) µs early as well, as penkitd is for a warm-up (no work done): p50 \(e[0]) µs "
+                  + "p99 \(e[1]) µs max \(e[2]) µs; penkitd against it p50 \(Self.ratio(p[0], e[0]))× p99 \(Self.ratio(p[1], e[1]))×")
             if let probe { print("  inside penkitd, last run (from the frame's event time): \(Self.describeProbe(probe))") }
             print("  the floor's own timer wake-up: p50 \(Self.percentile(floorWoke, 0.5)) µs after its deadline (median of the runs)")
             print("  penkitd CPU in the real-time replay: " + String(format: "%.1f", Self.median(cpu)) + " % of one core")
@@ -100,7 +123,8 @@ struct BenchLatencyCommand: AsyncParsableCommand {
             print("  penkitd CPU per frame produced, unpaced: " + String(format: "%.2f", perFrame * 1e6) + " µs (median of "
                   + throughputCPU.map { String(format: "%.2f", $0 * 1e6) }.joined(separator: ", ") + "): "
                   + "\(perFrame > 0 ? Int(1 / perFrame) : 0) frames/s on a core of its own")
-            figures.append(Figures(clients: count, penkitd: p, floor: f, unpaced: Self.median(throughput)))
+            figures.append(Figures(clients: count, penkitd: p, floor: f, unpaced: Self.median(throughput),
+                                   withoutWarmUp: cold, earlyFloor: e))
         }
         return figures
     }
@@ -150,9 +174,9 @@ struct BenchLatencyCommand: AsyncParsableCommand {
 
     /// The clients are plain reader threads, as the floor's are (a client library's own hops
     /// between threads would be measured otherwise, not penkitd).
-    private func measureLatency(binary: String, clients: Int) async throws -> LatencyResult {
+    private func measureLatency(binary: String, clients: Int, extra: [String] = []) async throws -> LatencyResult {
         let daemon = try BenchDaemon(binary: binary, arguments: ["--replay", trace, "--realtime", "--loop",
-                                                                 "--wait-clients", String(clients)], probe: true)
+                                                                 "--wait-clients", String(clients)] + extra, probe: extra.isEmpty)
         defer { daemon.stop() }
         let start = DispatchTime.now()
         let cpuBefore = daemon.cpuSeconds()

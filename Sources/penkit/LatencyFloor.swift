@@ -9,14 +9,16 @@ import Synchronization
 /// sends 8 bytes to N reader threads over Unix sockets (as penkitd writes to its
 /// clients), optionally through one relay thread in between (as penkitd hands each
 /// batch to its event loop). Latency is measured from the deadline, as penkitd's
-/// is from the event time, so the two figures compare directly.
+/// is from the event time, so the two figures compare directly. With `earlyWake`, the thread
+/// first wakes that long before the deadline and sleeps again, as penkitd's input thread does
+/// for a warm-up (`FrameWarmer`), without the warm-up's work: what waking early alone gives.
 enum LatencyFloor {
     struct Result: Sendable {
         var timerLate: [UInt64]
         var received: [UInt64]
     }
 
-    static func measure(readers: Int, relay: Bool, count: Int, intervalMicroseconds: UInt64) -> Result {
+    static func measure(readers: Int, relay: Bool, count: Int, intervalMicroseconds: UInt64, earlyWake: UInt64 = 0) -> Result {
         let clients = (0..<readers).map { _ in SocketPair() }
         let relayPair = relay ? SocketPair() : nil
         let log = Log()
@@ -51,8 +53,8 @@ enum LatencyFloor {
             late.reserveCapacity(count)
             for _ in 0..<count {
                 let deadline = monotonicMicroseconds() + intervalMicroseconds
-                var ts = timespec(tv_sec: Int(deadline / 1_000_000), tv_nsec: Int(deadline % 1_000_000) * 1_000)
-                while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nil) == EINTR {}
+                if earlyWake > 0 { sleep(until: deadline - earlyWake) }
+                sleep(until: deadline)
                 late.append(monotonicMicroseconds() - deadline)
                 if let relayPair { writeStamp(relayPair.writeEnd, deadline) } else {
                     for fd in outputs { writeStamp(fd, deadline) }
@@ -86,6 +88,11 @@ enum LatencyFloor {
     private static func startThread(_ body: @escaping @Sendable () -> Void) {
         let thread = Thread(block: body)
         thread.start()
+    }
+
+    private static func sleep(until deadline: UInt64) {
+        var ts = timespec(tv_sec: Int(deadline / 1_000_000), tv_nsec: Int(deadline % 1_000_000) * 1_000)
+        while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nil) == EINTR {}
     }
 
     private static func writeStamp(_ fd: Int32, _ value: UInt64) {

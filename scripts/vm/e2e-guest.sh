@@ -484,6 +484,9 @@ if [ -n "$KBD_NODE" ]; then
 fi
 touch "$OUT/keyboard.end"; wait $KBD 2>/dev/null
 
+# Informational: the warm-ups before pen reports penkitd ran on live input (docs/daemon.md), as
+# its last "tablet removed" line counts them; none would mean the live path never woke for one.
+echo "e2e: penkitd warm-ups run on live input: $(grep -o 'warm_ups=[0-9]*' "$OUT/penkitd.log" | tail -1)"
 kill -TERM $DAEMON; wait $DAEMON; echo "e2e: penkitd exit $?"
 return $status
 }

@@ -115,7 +115,8 @@ final class LiveSource: Sendable {
                     pipeline.removeDevice(id, at: MonotonicClock.now(), into: &batch)
                     hub.publish(batch)
                     batch.removeAll()
-                    logger.info("tablet removed", metadata: ["device": "\(id)"])
+                    // With the warm-ups run so far, so that a log shows whether live input gets them.
+                    logger.info("tablet removed", metadata: ["device": "\(id)", "warm_ups": "\(pipeline.warmUpsRun)"])
                     hub.deviceRemoved(info)
                 case .tabletTool(let tabletEvent, let device):
                     guard let id = ids[device.sysname] else { continue }

@@ -1,6 +1,7 @@
 import CThreadTuning
 import Foundation
 import Glibc
+import PenInputLinux
 import PenKit
 import Synchronization
 
@@ -53,8 +54,8 @@ enum LatencyFloor {
             late.reserveCapacity(count)
             for _ in 0..<count {
                 let deadline = monotonicMicroseconds() + intervalMicroseconds
-                if earlyWake > 0 { sleep(until: deadline - earlyWake) }
-                sleep(until: deadline)
+                if earlyWake > 0 { MonotonicClock.sleep(untilMicroseconds: deadline - earlyWake) }
+                MonotonicClock.sleep(untilMicroseconds: deadline)
                 late.append(monotonicMicroseconds() - deadline)
                 if let relayPair { writeStamp(relayPair.writeEnd, deadline) } else {
                     for fd in outputs { writeStamp(fd, deadline) }
@@ -88,11 +89,6 @@ enum LatencyFloor {
     private static func startThread(_ body: @escaping @Sendable () -> Void) {
         let thread = Thread(block: body)
         thread.start()
-    }
-
-    private static func sleep(until deadline: UInt64) {
-        var ts = timespec(tv_sec: Int(deadline / 1_000_000), tv_nsec: Int(deadline % 1_000_000) * 1_000)
-        while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nil) == EINTR {}
     }
 
     private static func writeStamp(_ fd: Int32, _ value: UInt64) {

@@ -116,6 +116,7 @@ final class Daemon: Sendable {
                                            variants: hub.predictionVariants, actions: actions, pressure: hub.pressureInbox,
                                            probe: probe)
             if warmsUp { pipeline.enableWarmUps() }
+            pipeline.publishAheadOfStrokes { hub.publish($0) }
             var lastTime: UInt64 = 0
             if let replay {
                 for device in devices { _ = pipeline.addDevice(device) }
@@ -125,7 +126,7 @@ final class Daemon: Sendable {
                 }
                 do {
                     lastTime = try replay.run(devices: devices, pipeline: &pipeline,
-                                              publish: { hub.publish($0) })
+                                              publish: { hub.publish($0) }, warmSockets: { hub.warmSockets() })
                 } catch {
                     logger.error("replay failed", metadata: ["error": "\(error)"])
                 }

@@ -155,6 +155,24 @@ import Testing
         #expect(hub.isEmpty)
     }
 
+    /// Warming the write path before a report (`Hub.warmSockets`) sends nothing and wakes no
+    /// reader; the next frame arrives as if it had not run, and a client that hung up is no trouble.
+    @Test func warmingTheSocketsSendsNothing() throws {
+        let hub = try hub()
+        let client = try connect(hub)
+        request(hub, client, #"{"type":"subscribe","version":1,"channels":["frames","strokes"]}"#)
+        #expect(client.lines()?.map(messageType) == ["hello", "subscribed"])
+        var gone: SocketPairClient? = try connect(hub)
+        request(hub, gone!, #"{"type":"subscribe","version":1,"channels":["frames"]}"#)
+        gone = nil  // hung up, and the hub has not heard yet: its sends fail with EPIPE, never SIGPIPE
+        for _ in 0..<3 { hub.warmSockets() }
+        var readable = pollfd(fd: client.fd, events: Int16(POLLIN), revents: 0)
+        #expect(poll(&readable, 1, 0) == 0, "a warm-up woke the client")
+        #expect(client.lines() == [])
+        hub.publish(strokeBatch(seq: 1))
+        #expect(client.lines()?.map(messageType) == ["ended", "ended"])
+    }
+
     @Test func shutdownTellsEverySubscriberWhy() throws {
         let hub = try hub()
         let client = try connect(hub)

@@ -33,6 +33,47 @@ import Testing
         #expect(pipeline.eventsBackInTime == 1)
     }
 
+    /// What one client receives, as the batches the input thread publishes, with or without the
+    /// lines before each finalized stroke published ahead of it.
+    private final class Published {
+        var batches: [(bytes: [UInt8], channels: [ChannelSet])] = []
+        func add(_ batch: OutboundBatch) {
+            batches.append((batch.bytes, batch.messages.map(\.channel)))
+        }
+    }
+
+    private static func publish(trace: String, ahead: Bool) throws -> Published {
+        let published = Published()
+        var pipeline = MessagePipeline(prediction: EnginePrediction.penkit())
+        if ahead { pipeline.publishAheadOfStrokes { published.add($0) } }
+        var batch = OutboundBatch()
+        let events = try FrameWarmerTests.events(trace)
+        for (device, event) in events {
+            pipeline.consume(event, device: device, into: &batch)
+            if !batch.isEmpty { published.add(batch) }
+            batch.removeAll()
+        }
+        pipeline.cancelOpenStrokes(at: (events.last?.event.time ?? 0) + 1_000_000, into: &batch)
+        if !batch.isEmpty { published.add(batch) }
+        return published
+    }
+
+    @Test(arguments: FrameWarmerTests.traces)
+    func theFrameThatLiftsThePenGoesOutBeforeItsStrokeIsEncoded(trace: String) throws {
+        let plain = try Self.publish(trace: trace, ahead: false)
+        let ahead = try Self.publish(trace: trace, ahead: true)
+        #expect(ahead.batches.flatMap(\.bytes) == plain.batches.flatMap(\.bytes), "\(trace): a client's bytes changed")
+        let strokes = plain.batches.flatMap(\.channels).filter { $0 == .strokes }.count
+        // Without publishing ahead, each stroke shares its batch with the lines of the event that ended it.
+        let shared = plain.batches.filter { $0.channels.contains(.strokes) && $0.channels.first != .strokes }.count
+        #expect(ahead.batches.filter { $0.channels.contains(.strokes) && $0.channels.first != .strokes }.isEmpty,
+                "\(trace): a stroke still follows live lines in its batch")
+        #expect(ahead.batches.count == plain.batches.count + shared)
+        if trace.contains("cintiq") || trace.contains("stylus-drag") {
+            #expect(strokes > 0 && shared == strokes, "\(trace): each stroke ends with its last frame's event")
+        }
+    }
+
     @Test func theEngineTickIsOneSettingForLiveAndReplay() {
         #expect(MessagePipeline.engineTick == .milliseconds(25))
         #expect(ReplaySource.engineTick == 25_000)

@@ -65,11 +65,13 @@ struct FrameWarmer {
 
     /// Runs the events seen since the last warm-up through the shadow, encoding into `scratch`
     /// (empty before and after). Once per report: `due` is nil afterwards until the next one.
+    /// Returns whether it ran (it is skipped when too late, or with nothing seen since the last).
+    @discardableResult
     mutating func warm(now: UInt64, configuration: EngineConfiguration, prediction: EnginePrediction?,
-                       scratch: inout OutboundBatch) {
-        guard let next = cadence.earliestNextReport, warmedFor != next else { return }
+                       scratch: inout OutboundBatch) -> Bool {
+        guard let next = cadence.earliestNextReport, warmedFor != next else { return false }
         warmedFor = next
-        guard now + Self.margin <= next, scratch.isEmpty, let first = unseen.first else { return }
+        guard now + Self.margin <= next, scratch.isEmpty, let first = unseen.first else { return false }
         if shadow == nil || shadowEvents >= Self.restartAfter {
             shadow = StrokeEngine(configuration: configuration, prediction: prediction)
             shadowEvents = 0
@@ -79,6 +81,7 @@ struct FrameWarmer {
         unseen.removeAll(keepingCapacity: true)
         scratch.removeAll()
         warmUps += 1
+        return true
     }
 
     private mutating func feed(_ event: TabletEvent, device: UInt32, into scratch: inout OutboundBatch) {

@@ -43,6 +43,9 @@ struct MessagePipeline {
     private let probe: LatencyProbe?
     /// Keeps the frame path warm before each report; nil where nothing waits between events (an unpaced replay).
     private var warmer: FrameWarmer?
+    /// Publishes what a batch holds so far, before a finalized stroke is encoded into it; nil:
+    /// the stroke goes out with the rest of the batch.
+    private var publishAhead: ((OutboundBatch) -> Void)?
 
     /// How often the input thread lets the engine's timeouts (late updates, missing tilt) fire
     /// while no input comes: LiveSource's poll timeout and ReplaySource's pacing step.
@@ -129,6 +132,15 @@ struct MessagePipeline {
         append(into: &out)
     }
 
+    /// From here on, the lines before a finalized stroke in a batch (the frame that lifted the
+    /// pen, its `ended`) go to `publish` before the stroke is encoded and journaled: a stroke's
+    /// line is about ten times a frame's (far more for a long stroke), and the frame must not wait
+    /// for it, nor for its copies to every client. Each client still receives the lines in the
+    /// engine's order.
+    mutating func publishAheadOfStrokes(_ publish: @escaping (OutboundBatch) -> Void) {
+        publishAhead = publish
+    }
+
     /// Warm-ups before each report from here on: for a source that sleeps between events.
     mutating func enableWarmUps() {
         if warmer == nil { warmer = FrameWarmer() }
@@ -140,9 +152,11 @@ struct MessagePipeline {
     var warmUpsRun: Int { warmer?.warmUps ?? 0 }
 
     /// Runs the latest events through a shadow engine and encoder (`FrameWarmer`); `scratch`,
-    /// the batch the next frame will be encoded into, is empty before and after.
-    mutating func warmUp(now: UInt64, scratch: inout OutboundBatch) {
-        warmer?.warm(now: now, configuration: engine.configuration, prediction: engine.prediction, scratch: &scratch)
+    /// the batch the next frame will be encoded into, is empty before and after. Returns whether
+    /// one ran, so the caller warms the sockets' path too.
+    @discardableResult
+    mutating func warmUp(now: UInt64, scratch: inout OutboundBatch) -> Bool {
+        warmer?.warm(now: now, configuration: engine.configuration, prediction: engine.prediction, scratch: &scratch) ?? false
     }
 
     /// A pad's event: a raw `pad` message, and for a button press or a step of a ring or strip
@@ -227,6 +241,10 @@ struct MessagePipeline {
 
     private mutating func append(into out: inout OutboundBatch) {
         for message in engineOutput {
+            if case .stroke = message, let publishAhead, !out.isEmpty {
+                publishAhead(out)
+                out.removeAll()
+            }
             Self.append(message, to: &out)
             if case .frame(let frame) = message, let requests = variants?.current, !requests.isEmpty {
                 addAlternates(of: frame, for: requests, to: &out)

@@ -111,6 +111,15 @@ final class ClientConnection {
         }
     }
 
+    /// Brings into the cache what the next `deliverLive` reads, and the kernel's send path for
+    /// this socket, sending nothing: a zero-length send on a connected stream socket queues no
+    /// bytes and wakes no reader. Returns a value made of those reads, so none is optimised away.
+    func warm() -> Int {
+        guard !closing, !finished, queued.isEmpty, replayBacklog.isEmpty, writable else { return 0 }
+        _ = Glibc.send(fd, nil, 0, Int32(MSG_DONTWAIT | MSG_NOSIGNAL))
+        return Int(fd) &+ pending.count &+ run.count &+ (dropped.isEmpty ? 0 : 1) &+ Int(channels.rawValue)
+    }
+
     /// Writes the staged run; `Hub.publish` calls it before the batch's bytes go away.
     func flushRun() {
         guard !run.isEmpty else { return }

@@ -22,6 +22,8 @@ final class Hub: Sendable {
     /// Where pressure sources' readings go to the input thread; nil while penkitd cannot take
     /// sources (an unpaced replay, whose times are not on a real clock).
     let pressureInbox: PressureInbox?
+    /// Where `warmSockets` leaves what it read, so the reads stay in the program.
+    private let warmth = Atomic<Int>(0)
 
     init(epoll: Epoll, config: DaemonConfig, settings: [String: String], policy: PeerPolicy, logger: Logger,
          probe: LatencyProbe? = nil, sourcePolicy: PeerPolicy = .defaultPressureSources, pressureInbox: PressureInbox? = nil) {
@@ -66,6 +68,16 @@ final class Hub: Sendable {
             reapFinished(&state)
         }
         if let probe { Self.record(batch, .writtenToSockets, in: probe) }
+    }
+
+    /// Warms the write path before a pen report (`FrameWarmer` warms the frame path): the client
+    /// table, each subscribed client's state, and each socket's send path in the kernel. No client
+    /// receives anything.
+    func warmSockets() {
+        let touched = state.withLock { state in
+            state.clients.values.reduce(0) { $0 &+ $1.warm() }
+        }
+        warmth.store(touched, ordering: .relaxed)
     }
 
     /// Strokes recovered from the journal, exactly as clients were first sent them, into the

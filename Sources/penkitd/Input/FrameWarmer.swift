@@ -86,9 +86,11 @@ struct FrameWarmer {
         slotsPassed += 1
         guard now + Self.margin <= next, scratch.isEmpty, let latest else { return false }
         if unseen.isEmpty {
-            // No report came at the last warm-up's time: the latest event again, as if reported now.
+            // No report came at the last warm-up's time: the latest event again, as if reported now
+            // (now, not `next`: the real report may still come before `next`, and the shadow's
+            // events keep their order).
             var again = latest.event
-            again.time = next
+            again.time = max(now, latest.event.time)
             again.kind = .axis
             again.state = nil
             again.button = nil

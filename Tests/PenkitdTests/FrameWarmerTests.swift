@@ -161,18 +161,12 @@ import Testing
         #expect(scratch.isEmpty)
     }
 
-    /// A warmer that has seen a pen come into proximity and report at 0, 5 and 10 ms.
-    private func reportingEvery5ms() -> FrameWarmer {
+    @Test func aWarmUpThatCouldDelayTheReportIsSkipped() {
         var warmer = FrameWarmer()
+        var scratch = OutboundBatch()
         warmer.observe(contact(0, x: 0, kind: .proximity), device: 1)
         warmer.observe(contact(5, x: 1), device: 1)
         warmer.observe(contact(10, x: 2), device: 1)
-        return warmer
-    }
-
-    @Test func aWarmUpThatCouldDelayTheReportIsSkipped() {
-        var warmer = reportingEvery5ms()
-        var scratch = OutboundBatch()
         #expect(warmer.due == 15_000 - FrameWarmer.lead)
         // Too close to the report (the thread ran late): skipped, and not tried again for this
         // time; a quarter period later, should the report not have come, it is.
@@ -184,10 +178,15 @@ import Testing
         warmer.observe(contact(20, x: 4, kind: .proximity).withState(.proximityOut), device: 1)
         #expect(warmer.due == nil, "out of proximity, no report is coming")
     }
+}
 
+extension FrameWarmerTests {
     @Test func aPenHeldStillIsWarmedForAFewSlotsThenNot() {
-        var warmer = reportingEvery5ms()
+        var warmer = FrameWarmer()
         var scratch = OutboundBatch()
+        warmer.observe(contact(0, x: 0, kind: .proximity), device: 1)
+        warmer.observe(contact(5, x: 1), device: 1)
+        warmer.observe(contact(10, x: 2), device: 1)
         // No report comes: warm-ups at the earliest the next report can come (5 ms after the
         // last), then a quarter period apart, up to the bound.
         var ran: [UInt64] = []

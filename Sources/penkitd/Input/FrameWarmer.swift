@@ -86,11 +86,9 @@ struct FrameWarmer {
         slotsPassed += 1
         guard now + Self.margin <= next, scratch.isEmpty, let latest else { return false }
         if unseen.isEmpty {
-            // No report came at the last warm-up's time: the latest event again, as if reported now
-            // (now, not `next`: the real report may still come before `next`, and the shadow's
-            // events keep their order).
+            // No report came at the last warm-up's time: the latest event again, as if reported now.
             var again = latest.event
-            again.time = max(now, latest.event.time)
+            again.time = next
             again.kind = .axis
             again.state = nil
             again.button = nil

@@ -21,26 +21,18 @@ struct FrameWarmer {
     static let lead: UInt64 = 500
     /// A warm-up that could not finish before the report can come is skipped rather than delay it (µs).
     static let margin: UInt64 = 200
-    /// Warm-ups after the one for the earliest next report, a quarter period apart, while no
-    /// report comes: two more periods' worth. A pen held nearly still skips reports (in the Cintiq
-    /// trace 2.8 % of reports come 10 to 40 ms after the one before, most of them 12 or 13 ms),
-    /// and each would otherwise find the path cold; a pen that stays still costs no more than these.
-    static let slotsAfterAMiss = 8
     static let restartAfter = 256
     /// Real events kept for the shadow between two warm-ups: a report's frame is one to three.
     static let unseenLimit = 8
 
     private var cadence = ReportCadence()
-    /// Warm-up times since the last report that were warmed for (or skipped as too late).
-    private var slotsPassed = 0
+    private var warmedFor: UInt64?
     private var shadow: StrokeEngine?
     /// Events the shadow has handled since it was last started: never above `restartAfter` plus a report's few.
     private(set) var shadowEvents = 0
     /// Warm-ups run so far.
     private(set) var warmUps = 0
     private var unseen: [(event: TabletEvent, device: UInt32)] = []
-    /// The latest real event: what a warm-up for a slot after a missed one runs again, at that slot's time.
-    private var latest: (event: TabletEvent, device: UInt32)?
     private var output: [EngineMessage] = []
 
     init() {
@@ -54,14 +46,9 @@ struct FrameWarmer {
             cadence.stop()
             shadow = nil
             unseen.removeAll(keepingCapacity: true)
-            latest = nil
             return
         }
-        if event.kind != .button {
-            cadence.observe(event.time)
-            slotsPassed = 0
-        }
-        latest = (event, device)
+        if event.kind != .button { cadence.observe(event.time) }
         if unseen.count == Self.unseenLimit {
             // Warm-ups were skipped (a fast device, a busy thread): start the shadow over from the next event.
             unseen.removeAll(keepingCapacity: true)
@@ -72,32 +59,23 @@ struct FrameWarmer {
 
     /// When the input thread should wake for a warm-up (µs, CLOCK_MONOTONIC); nil when none is due.
     var due: UInt64? {
-        guard slotsPassed <= Self.slotsAfterAMiss, let next = cadence.earliestReport(afterMissing: slotsPassed) else { return nil }
+        guard let next = cadence.earliestNextReport, warmedFor != next else { return nil }
         return next > Self.lead ? next - Self.lead : 0
     }
 
     /// Runs the events seen since the last warm-up through the shadow, encoding into `scratch`
-    /// (empty before and after). Once per report slot: `due` moves on to the next slot afterwards.
+    /// (empty before and after). Once per report: `due` is nil afterwards until the next one.
     /// Returns whether it ran (it is skipped when too late, or with nothing seen since the last).
     @discardableResult
     mutating func warm(now: UInt64, configuration: EngineConfiguration, prediction: EnginePrediction?,
                        scratch: inout OutboundBatch) -> Bool {
-        guard slotsPassed <= Self.slotsAfterAMiss, let next = cadence.earliestReport(afterMissing: slotsPassed) else { return false }
-        slotsPassed += 1
-        guard now + Self.margin <= next, scratch.isEmpty, let latest else { return false }
-        if unseen.isEmpty {
-            // No report came at the last warm-up's time: the latest event again, as if reported now.
-            var again = latest.event
-            again.time = next
-            again.kind = .axis
-            again.state = nil
-            again.button = nil
-            unseen.append((again, latest.device))
-        }
+        guard let next = cadence.earliestNextReport, warmedFor != next else { return false }
+        warmedFor = next
+        guard now + Self.margin <= next, scratch.isEmpty, let first = unseen.first else { return false }
         if shadow == nil || shadowEvents >= Self.restartAfter {
             shadow = StrokeEngine(configuration: configuration, prediction: prediction)
             shadowEvents = 0
-            for event in Self.entry(to: unseen[0].event) { feed(event, device: unseen[0].device, into: &scratch) }
+            for event in Self.entry(to: first.event) { feed(event, device: first.device, into: &scratch) }
         }
         for (event, device) in unseen { feed(event, device: device, into: &scratch) }
         unseen.removeAll(keepingCapacity: true)

@@ -7,9 +7,8 @@ struct ReportCadence {
     /// (a 1 kHz device) reports come too fast for the path to fall out of the cache.
     static let shortest: UInt64 = 2_000
     static let longest: UInt64 = 20_000
-    /// Spacings remembered: enough to hold a whole pattern of bus polls even where the pen, held
-    /// nearly still, skips every other report (then 8 spacings could all be two periods long).
-    static let remembered = 32
+    /// Spacings remembered: enough to hold a whole pattern of bus polls.
+    static let remembered = 8
 
     private(set) var last: UInt64?
     private var spacings: [UInt64] = []
@@ -44,14 +43,8 @@ struct ReportCadence {
     }
 
     /// The earliest the next report can come, if the pen is reporting at a steady rate.
-    var earliestNextReport: UInt64? { earliestReport(afterMissing: 0) }
-
-    /// When to expect the next report after `missed` times passed without one: first the earliest
-    /// it can come, then every quarter of the report period. A pen held nearly still sends no
-    /// report while nothing changed, and the next one comes on whichever bus poll follows a change
-    /// (in the Cintiq trace, 12 or 13 ms after the last where the period is 7 or 8).
-    func earliestReport(afterMissing missed: Int) -> UInt64? {
+    var earliestNextReport: UInt64? {
         guard let last, let spacing = spacings.min() else { return nil }
-        return last + spacing + UInt64(missed) * (spacing / 4)
+        return last + spacing
     }
 }

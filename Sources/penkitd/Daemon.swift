@@ -115,7 +115,7 @@ final class Daemon: Sendable {
                                            afterStroke: journal.lastStrokeID, inks: inks, tablets: tablets,
                                            variants: hub.predictionVariants, actions: actions, pressure: hub.pressureInbox,
                                            probe: probe)
-            if warmsUp { pipeline.enableWarmUps() }
+            if warmsUp { pipeline.enableWarmUps(beyond: { hub.warmSockets() }) }
             pipeline.publishAheadOfStrokes { hub.publish($0) }
             var lastTime: UInt64 = 0
             if let replay {
@@ -126,7 +126,7 @@ final class Daemon: Sendable {
                 }
                 do {
                     lastTime = try replay.run(devices: devices, pipeline: &pipeline,
-                                              publish: { hub.publish($0) }, warmSockets: { hub.warmSockets() })
+                                              publish: { hub.publish($0) })
                 } catch {
                     logger.error("replay failed", metadata: ["error": "\(error)"])
                 }

@@ -73,7 +73,7 @@ final class LiveSource: Sendable {
             // each pass publishes what it made.
             var beforePoll = MonotonicClock.now()
             if let due = pipeline.warmUpDue, due <= beforePoll {
-                if pipeline.warmUp(now: beforePoll, scratch: &batch) { hub.warmSockets() }
+                pipeline.warmUp(now: beforePoll, scratch: &batch)
                 beforePoll = MonotonicClock.now()
             }
             // The engine's timeouts (late updates, missing tilt) fire without input too.

@@ -43,6 +43,8 @@ struct MessagePipeline {
     private let probe: LatencyProbe?
     /// Keeps the frame path warm before each report; nil where nothing waits between events (an unpaced replay).
     private var warmer: FrameWarmer?
+    /// Warms the path past the pipeline (the hub's sockets) after each warm-up that ran.
+    private var warmBeyond: () -> Void = {}
     /// Publishes what a batch holds so far, before a finalized stroke is encoded into it; nil:
     /// the stroke goes out with the rest of the batch.
     private var publishAhead: ((OutboundBatch) -> Void)?
@@ -142,8 +144,10 @@ struct MessagePipeline {
     }
 
     /// Warm-ups before each report from here on: for a source that sleeps between events.
-    mutating func enableWarmUps() {
+    /// `beyond` runs after each warm-up that ran, for what lies past the pipeline (the sockets).
+    mutating func enableWarmUps(beyond: @escaping () -> Void = {}) {
         if warmer == nil { warmer = FrameWarmer() }
+        warmBeyond = beyond
     }
 
     /// When the input thread should wake to warm the frame path (µs, CLOCK_MONOTONIC); nil when none is due.
@@ -152,11 +156,11 @@ struct MessagePipeline {
     var warmUpsRun: Int { warmer?.warmUps ?? 0 }
 
     /// Runs the latest events through a shadow engine and encoder (`FrameWarmer`); `scratch`,
-    /// the batch the next frame will be encoded into, is empty before and after. Returns whether
-    /// one ran, so the caller warms the sockets' path too.
-    @discardableResult
-    mutating func warmUp(now: UInt64, scratch: inout OutboundBatch) -> Bool {
-        warmer?.warm(now: now, configuration: engine.configuration, prediction: engine.prediction, scratch: &scratch) ?? false
+    /// the batch the next frame will be encoded into, is empty before and after.
+    mutating func warmUp(now: UInt64, scratch: inout OutboundBatch) {
+        if warmer?.warm(now: now, configuration: engine.configuration, prediction: engine.prediction, scratch: &scratch) == true {
+            warmBeyond()
+        }
     }
 
     /// A pad's event: a raw `pad` message, and for a button press or a step of a ring or strip

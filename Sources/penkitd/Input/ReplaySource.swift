@@ -74,9 +74,7 @@ final class ReplaySource: Sendable {
     }
 
     /// Runs until the trace ends (or forever with `loop`) or `requestStop`; returns the last event time.
-    /// `warmSockets` runs after each warm-up, as the live input thread warms the hub's write path.
-    func run(devices: [DeviceInfo], pipeline: inout MessagePipeline, publish: (OutboundBatch) -> Void,
-             warmSockets: () -> Void = {}) throws -> UInt64 {
+    func run(devices: [DeviceInfo], pipeline: inout MessagePipeline, publish: (OutboundBatch) -> Void) throws -> UInt64 {
         // Taken out, not copied: once merged below, the trace as read is not needed again, and a
         // finished replay of a long recording must not keep it (tens of MiB for a 10 min stroke).
         guard let trace = loaded.withLock({ loaded -> Trace? in
@@ -107,7 +105,7 @@ final class ReplaySource: Sendable {
                 var now = MonotonicClock.now()
                 var nextTick = now + Self.engineTick
                 while !isStopping {
-                    if let due = pipeline.warmUpDue, due <= now, pipeline.warmUp(now: now, scratch: &batch) { warmSockets() }
+                    if let due = pipeline.warmUpDue, due <= now { pipeline.warmUp(now: now, scratch: &batch) }
                     let wake = min(nextTick, pipeline.warmUpDue ?? .max)
                     guard wake < deadline else { break }
                     MonotonicClock.sleep(until: wake)

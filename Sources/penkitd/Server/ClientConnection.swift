@@ -88,7 +88,7 @@ final class ClientConnection {
     /// A live line: written now, or dropped and counted if the client cannot take it.
     func deliverLive(_ line: UnsafeRawBufferPointer, channel: ChannelSet) {
         guard !closing, !channels.isDisjoint(with: channel) else { return }
-        guard queued.isEmpty, replayBacklog.isEmpty, writable else {
+        guard takesLiveNow else {
             countDrop(channel)
             return
         }
@@ -114,11 +114,16 @@ final class ClientConnection {
     /// Brings into the cache what the next `deliverLive` reads, and the kernel's send path for
     /// this socket, sending nothing: a zero-length send on a connected stream socket queues no
     /// bytes and wakes no reader. Returns a value made of those reads, so none is optimised away.
+    /// Only a client that the next frame's `deliverLive` would write to is warmed.
     func warm() -> Int {
-        guard !closing, !finished, queued.isEmpty, replayBacklog.isEmpty, writable else { return 0 }
+        guard !closing, !finished, !channels.isDisjoint(with: Outbound.liveChannels), takesLiveNow else { return 0 }
         _ = Glibc.send(fd, nil, 0, Int32(MSG_DONTWAIT | MSG_NOSIGNAL))
         return Int(fd) &+ pending.count &+ run.count &+ (dropped.isEmpty ? 0 : 1) &+ Int(channels.rawValue)
     }
+
+    /// Whether a live line would go out now rather than be dropped: nothing reliable waits ahead
+    /// of it and the socket is below the live limit.
+    private var takesLiveNow: Bool { queued.isEmpty && replayBacklog.isEmpty && writable }
 
     /// Writes the staged run; `Hub.publish` calls it before the batch's bytes go away.
     func flushRun() {

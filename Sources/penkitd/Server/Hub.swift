@@ -71,8 +71,8 @@ final class Hub: Sendable {
     }
 
     /// Warms the write path before a pen report (`FrameWarmer` warms the frame path): the client
-    /// table, each subscribed client's state, and each socket's send path in the kernel. No client
-    /// receives anything.
+    /// table, and for each client the next frame would be written to, its state and its socket's
+    /// send path in the kernel. No client receives anything.
     func warmSockets() {
         let touched = state.withLock { state in
             state.clients.values.reduce(0) { $0 &+ $1.warm() }

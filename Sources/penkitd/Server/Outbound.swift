@@ -28,7 +28,8 @@ struct Outbound: Sendable {
     }
 
     /// Live messages may be dropped for a client that cannot keep up; the others are queued.
-    var isLive: Bool { !channel.isDisjoint(with: [.frames, .updates, .buttons]) }
+    var isLive: Bool { !channel.isDisjoint(with: Self.liveChannels) }
+    static let liveChannels: ChannelSet = [.frames, .updates, .buttons]
 }
 
 /// The messages one input event (or timer tick) produced, each encoded once,

@@ -13,7 +13,7 @@ extension StrokeEngine {
         } else if toolsWithoutTilt.contains(key) {
             tilt = .absent
         } else {
-            tilt = .unknown(deadline: event.time &+ configuration.tiltTimeout.wholeMicroseconds)
+            tilt = .unknown(deadline: event.time.saturatingAdd(configuration.tiltTimeout.wholeMicroseconds))
             unknownTiltTools += 1
         }
         tools[key] = ToolState(tilt: tilt)

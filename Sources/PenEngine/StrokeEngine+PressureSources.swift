@@ -24,7 +24,7 @@ public struct PressureSourceAttachment: Sendable, Hashable {
     /// When a sample taken at `time` stops waiting: its reading is due by latency + jitter,
     /// and never sooner than the engine's own `updateTimeout`.
     func deadline(after time: UInt64, updateTimeout: UInt64) -> UInt64 {
-        time &+ max(updateTimeout, latency &+ jitter)
+        time.saturatingAdd(max(updateTimeout, latency.saturatingAdd(jitter)))
     }
 
     func covers(_ tool: ToolIdentity) -> Bool { serial == nil || serial == tool.serial }

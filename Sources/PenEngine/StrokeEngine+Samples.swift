@@ -32,7 +32,7 @@ extension StrokeEngine {
                 if sample.expectingUpdates.contains(.force) {
                     let updateTimeout = configuration.updateTimeout.wholeMicroseconds
                     let deadline = source?.deadline(after: sample.time, updateTimeout: updateTimeout)
-                        ?? sample.time &+ updateTimeout
+                        ?? sample.time.saturatingAdd(updateTimeout)
                     pendingForce.append(PendingForce(device: key.device, stroke: id, index: index, time: sample.time,
                                                      deadline: deadline))
                 }

@@ -175,7 +175,7 @@ public struct StrokeEngine {
     public mutating func flush(into out: inout [EngineMessage]) {
         let latest = max(now, pendingForce.map(\.deadline).max() ?? 0)
         let horizon = max(configuration.updateTimeout, configuration.tiltTimeout).wholeMicroseconds
-        advance(to: latest &+ horizon &+ 1, into: &out)
+        advance(to: latest.saturatingAdd(horizon).saturatingAdd(1), into: &out)
     }
 
     static func keyOrder(_ a: ToolKey, _ b: ToolKey) -> Bool {

@@ -59,16 +59,11 @@ final class Daemon: Sendable {
                                        pressureInbox: takesSources ? try PressureInbox() : nil)
     }
 
-    func requestStop(reason: String) { stops.request(reason: reason) }
-
     func run(replay: ReplaySource?, waitClients: Int, exitAfterReplay: Bool) throws {
-        // SIGTERM/SIGINT have been watched since penkitd started (StopSignals). SIGHUP gets its
-        // own queue: a reload reading a slow config file must not hold up a stop.
+        // SIGTERM/SIGINT have been watched since penkitd started (StopSignals). A SIGHUP before
+        // the reload service has started is ignored, not fatal.
         stops.whenSignalled { [logger] name in logger.notice("stopping", metadata: ["signal": "\(name)"]) }
         signal(SIGHUP, SIG_IGN)
-        let hup = DispatchSource.makeSignalSource(signal: SIGHUP, queue: DispatchQueue(label: "penkitd.reload"))
-        hup.setEventHandler { [weak self] in self?.reload() }
-        hup.resume()
         signal(SIGPIPE, SIG_IGN)
 
         let stops = self.stops
@@ -76,8 +71,8 @@ final class Daemon: Sendable {
         do {
             devices = try replay?.validate(isStopping: { stops.isStopping }) ?? []
         } catch is StoppedWhileStarting {
-            logger.info("stopped while reading the trace", metadata: ["reason": "\(stops.stopReason)"])
-            hup.cancel()
+            logger.warning("stopped before the trace was read: nothing was replayed",
+                           metadata: ["reason": "\(stops.stopReason)", "trace": "\(replay?.path ?? "")"])
             return
         }
         // Devices first, so that the first client's hello already lists them.
@@ -85,87 +80,87 @@ final class Daemon: Sendable {
         for device in devices { server.hub.deviceAdded(tabletSettings.described(device)) }
         // The journal's strokes, in the history before any client can ask for them with `since`.
         server.hub.restoreHistory(journal.history.map { (seq: $0.seq, line: $0.payload) })
-        // What this run starts with, read as late as possible: a SIGHUP during the startup has
-        // replaced it already, and one from here on changes what `reload` applies.
-        let config = self.config.withLock { $0 }
-        // Pinged from the socket loop, so a wedged loop stops the pings and systemd restarts us.
-        try server.start(config: config, activatedSocket: SocketActivation.listeningSocket(),
-                         watchdog: SdNotify.watchdogInterval())
 
-        let inputDone = DispatchSemaphore(value: 0)
+        let group = ServiceGroup([reloadService(), socketService(), journalService(),
+                                  inputService(replay: replay, devices: devices, waitClients: waitClients,
+                                               exitAfterReplay: exitAfterReplay)],
+                                 stops: stops, logger: logger)
+        try group.run(ready: {
+            SdNotify.send("READY=1\nSTATUS=serving \(devices.count) device(s)")
+            logger.info("ready", metadata: ["devices": "\(devices.count)"])
+        }, stopping: { SdNotify.send("STOPPING=1") })
+        stops.cancel()
+        probe?.write()
+        logger.info("stopped", metadata: ["reason": "\(stops.stopReason)"])
+    }
+
+    /// SIGHUP re-reads the config, on a queue of its own: a reload reading a slow config file
+    /// must not hold up a stop.
+    private func reloadService() -> any DaemonService {
+        let hup = DispatchSource.makeSignalSource(signal: SIGHUP, queue: DispatchQueue(label: "penkitd.reload"))
+        let source = UncheckedSignalSource(hup)
+        return ActionService(name: "reload", start: { [weak self] in
+            source.source.setEventHandler { self?.reload() }
+            source.source.resume()
+        }, stop: { source.source.cancel() })
+    }
+
+    /// The socket loop: serves clients from the config in force when it starts (a SIGHUP during
+    /// the startup has replaced it already). Pinged from the socket loop, so a wedged loop stops
+    /// the pings and systemd restarts us. Its stop tells the clients why.
+    private func socketService() -> any DaemonService {
+        ActionService(name: "socket", start: { [self] in
+            try server.start(config: config.withLock { $0 }, activatedSocket: SocketActivation.listeningSocket(),
+                             watchdog: SdNotify.watchdogInterval())
+        }, stop: { [self] in server.stop(reason: stops.stopReason) })
+    }
+
+    /// The journal was opened (and recovered) before anything started; its background sync
+    /// ends with the close, after the input thread's last record.
+    private func journalService() -> any DaemonService {
+        ActionService(name: "journal", start: {}, stop: { [journal] in journal.journal?.close() })
+    }
+
+    /// The input thread: one `InputLoop` over live tablets or the trace.
+    private func inputService(replay: ReplaySource?, devices: [DeviceInfo], waitClients: Int,
+                              exitAfterReplay: Bool) -> any DaemonService {
+        let config = self.config.withLock { $0 }
         // Predictions undo libinput's smoothing: live input is smoothed (libinput's default);
         // a replay follows penkitd's `smoothing` setting.
         let smoothed = replay == nil || config.smoothing
         // Only a source that sleeps between reports has a cache to lose: not an unpaced replay.
         let warmsUp = config.warmUp && (replay?.realtime ?? true)
-        let hub = server.hub
-        let live = replay == nil ? LiveSource() : nil
-        let journal = self.journal
-        let inks = self.inks
-        let tablets = self.tablets
-        let actions = self.actions
-        let probe = self.probe
-        let thread = Thread { [logger] in
-            defer { inputDone.signal() }
+        let stages = PipelineStages(inks: inks, tablets: tablets, actions: actions, pressure: server.hub.pressureInbox,
+                                    journal: journal.journal, variants: server.hub.predictionVariants)
+        return ThreadService(name: "penkitd-input") { [self, journal, probe, logger, stops] isStopping in
+            let hub = server.hub
             // The default 50 µs timer slack would be added to every paced replay frame and to
             // libinput's timers; this thread sleeps rarely and briefly, so exact wake-ups cost nothing.
             _ = penkit_set_timer_slack_ns(1)
-            var pipeline = MessagePipeline(prediction: EnginePrediction.penkit(smoothed: smoothed),
-                                           journal: journal.journal, afterSeq: journal.lastSeq,
-                                           afterStroke: journal.lastStrokeID, inks: inks, tablets: tablets,
-                                           variants: hub.predictionVariants, actions: actions, pressure: hub.pressureInbox,
-                                           probe: probe)
-            if warmsUp { pipeline.enableWarmUps(beyond: { hub.warmSockets() }) }
-            pipeline.publishAheadOfStrokes { hub.publish($0) }
-            var lastTime: UInt64 = 0
-            if let replay {
-                for device in devices { _ = pipeline.addDevice(device) }
-                while waitClients > 0, !replay.isStopping,
-                      hub.subscribedCount < waitClients {
-                    usleep(5_000)
-                }
+            let pipeline = MessagePipeline(prediction: EnginePrediction.penkit(smoothed: smoothed), stages: stages,
+                                           afterSeq: journal.lastSeq, afterStroke: journal.lastStrokeID,
+                                           splitsBeforeStrokes: true, probe: probe)
+            var loop = InputLoop(pipeline: pipeline, outlet: hub, warmsUp: warmsUp, devices: devices,
+                                 logger: logger, isStopping: isStopping)
+            guard let replay else {
                 do {
-                    lastTime = try replay.run(devices: devices, pipeline: &pipeline,
-                                              publish: { hub.publish($0) })
-                } catch {
-                    logger.error("replay failed", metadata: ["error": "\(error)"])
-                }
-            } else if let live {
-                do {
-                    try live.run(hub: hub, pipeline: &pipeline, logger: logger)
+                    var source = try LiveSource(pressure: hub.pressureInbox, logger: logger)
+                    _ = try loop.run(&source)
                 } catch {
                     logger.error("live input failed; serving without devices", metadata: ["error": "\(error)"])
                 }
-                lastTime = MonotonicClock.now()
+                return
             }
-            var batch = OutboundBatch()
-            pipeline.cancelOpenStrokes(at: replay?.realtime ?? true ? MonotonicClock.now() : lastTime, into: &batch)
-            hub.publish(batch)
-            if let replay, !replay.isStopping {
+            hub.waitForSubscribers(waitClients, isStopping: isStopping)
+            do {
+                var source = try replay.source(devices: devices, logger: logger)
+                guard try loop.run(&source) else { return }
                 logger.info("replay finished", metadata: ["trace": "\(replay.path)"])
-                for device in devices { hub.deviceRemoved(device) }
-                if exitAfterReplay { self.requestStop(reason: "replay finished") }
+                if exitAfterReplay { stops.request(reason: "replay finished") }
+            } catch {
+                logger.error("replay failed", metadata: ["error": "\(error)"])
             }
         }
-        thread.name = "penkitd-input"
-        thread.start()
-
-        SdNotify.send("READY=1\nSTATUS=serving \(devices.count) device(s)")
-        logger.info("ready", metadata: ["devices": "\(devices.count)"])
-
-        stops.wait()
-
-        SdNotify.send("STOPPING=1")
-        replay?.requestStop()
-        live?.requestStop()
-        inputDone.wait()
-        journal.journal?.close()
-        let reason = stops.stopReason
-        server.stop(reason: reason)
-        hup.cancel()
-        stops.cancel()
-        probe?.write()
-        logger.info("stopped", metadata: ["reason": "\(reason)"])
     }
 
     /// SIGHUP: re-reads the config file (flags still win) and applies what can change at run

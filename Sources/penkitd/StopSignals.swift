@@ -3,8 +3,10 @@ import Glibc
 import Synchronization
 
 /// SIGTERM and SIGINT, watched from penkitd's first instruction: a stop may come while the
-/// config or the trace is still being read (a FIFO with no writer), and every wait checks
-/// `isStopping` at least every 25 ms, so penkitd ends within 100 ms on every path.
+/// config or the trace is still being read (a FIFO with no writer). Every wait of penkitd's own
+/// checks `isStopping` at least every 25 ms; what follows is the services' stop
+/// (`ServiceGroup`), in which clients get a grace of up to a second to take their last lines
+/// (`ClientConnection`'s shutdown grace).
 final class StopSignals: Sendable {
     private let state = StopState()
     /// Set once in init and only cancelled afterwards; DispatchSource's cancel is thread-safe.

@@ -22,6 +22,24 @@ struct HostileInputTests {
         #expect(daemon.waitForExit() == 0)
     }
 
+    @Test func eventTimesNear2To64WithLoopEndTheLoopWithAWarningNotATrap() throws {
+        // Issue #32: the second pass's times saturated at 2^64 µs and the engine trapped (SIGILL).
+        let top: UInt64 = 18_446_744_073_700 * 1_000_000
+        var first: UInt64?
+        let trace = try MutatedTrace(Self.trace) { _, time in
+            if first == nil { first = time }
+            return top + (time - first!)
+        }
+        let daemon = try DaemonProcess(["--replay", trace.path, "--loop", "--wait-clients", "1", "--exit-after-replay"])
+        let client = try daemon.connect()
+        try client.subscribe(["frames", "strokes"])
+        let lines = try client.readAll()
+        #expect(type(lines.last ?? "") == "shutdown")
+        #expect(lines.contains { type($0) == "stroke" }, "the first pass is replayed")
+        #expect(daemon.waitForExit() == 0)
+        #expect(daemon.log.contains("stops looping"), "\(daemon.log)")
+    }
+
     @Test func aFarTimeJumpWithLoopIsRefusedNamingTheTrace() throws {
         let count = try String(contentsOfFile: tracePath(Self.trace), encoding: .utf8)
             .split(separator: "\n").filter { $0.hasPrefix("E: ") }.count

@@ -31,15 +31,17 @@ import Testing
     /// schedule: whenever one is due before the next event, it runs at its due time.
     static func received(_ events: [(device: Int, event: TabletEvent)], warmUps: Bool) -> (bytes: [UInt8], warmUps: Int) {
         var pipeline = MessagePipeline(prediction: EnginePrediction.penkit())
-        if warmUps { pipeline.enableWarmUps() }
+        // As the input loop runs them (`InputLoop.wakeUp`), on the events' clock.
+        var warmer = warmUps ? FrameWarmer() : nil
         var batch = OutboundBatch()
         var bytes: [UInt8] = []
         for (device, event) in events {
-            if let due = pipeline.warmUpDue, due <= event.time {
-                pipeline.warmUp(now: due, scratch: &batch)
+            if let due = warmer?.due, due <= event.time {
+                warmer?.warm(now: due, configuration: pipeline.configuration, prediction: pipeline.prediction, scratch: &batch)
                 #expect(batch.isEmpty, "a warm-up leaves nothing to publish")
             }
             pipeline.consume(event, device: device, into: &batch)
+            warmer?.observe(event, device: UInt32(device))
             bytes += batch.bytes
             batch.removeAll()
         }
@@ -47,7 +49,7 @@ import Testing
             pipeline.cancelOpenStrokes(at: last + 1_000_000, into: &batch)
             bytes += batch.bytes
         }
-        return (bytes, pipeline.warmUpsRun)
+        return (bytes, warmer?.warmUps ?? 0)
     }
 
     @Test(arguments: traces)

@@ -44,12 +44,17 @@ import Testing
 
     private static func publish(trace: String, ahead: Bool) throws -> Published {
         let published = Published()
-        var pipeline = MessagePipeline(prediction: EnginePrediction.penkit())
-        if ahead { pipeline.publishAheadOfStrokes { published.add($0) } }
+        var pipeline = MessagePipeline(prediction: EnginePrediction.penkit(), splitsBeforeStrokes: ahead)
         var batch = OutboundBatch()
         let events = try FrameWarmerTests.events(trace)
         for (device, event) in events {
             pipeline.consume(event, device: device, into: &batch)
+            // As the input loop does at a boundary (`InputLoop.publishThroughBoundaries`).
+            while batch.boundary {
+                published.add(batch)
+                batch.removeAll()
+                pipeline.resume(into: &batch)
+            }
             if !batch.isEmpty { published.add(batch) }
             batch.removeAll()
         }
@@ -74,8 +79,8 @@ import Testing
         }
     }
 
-    @Test func theEngineTickIsOneSettingForLiveAndReplay() {
+    @Test func theEngineTickIsOneSettingInTwoUnits() {
         #expect(MessagePipeline.engineTick == .milliseconds(25))
-        #expect(ReplaySource.engineTick == 25_000)
+        #expect(MessagePipeline.engineTickMicroseconds == 25_000)
     }
 }

@@ -179,7 +179,7 @@ public struct PredictionStage<P: Predictor>: Sendable {
                 appendLastBeforeLift(between: previousDT, and: dt, confidence: confidence, from: reference)
                 break
             }
-            sample.time = reference.time + UInt64((dt * 1e6).rounded())
+            sample.time = reference.time.saturatingAdd(UInt64(saturatingMicroseconds: dt))
             predictions.append(sample)
             if dt >= horizon { break }
             previousDT = dt
@@ -261,7 +261,7 @@ public struct PredictionStage<P: Predictor>: Sendable {
         let dt = max(low, 1e-6)
         var last = extrapolated(by: dt, confidence: confidence, from: reference).sample
         last.pressure = max(last.pressure, threshold)
-        last.time = reference.time + max(1, UInt64((dt * 1e6).rounded()))
+        last.time = reference.time.saturatingAdd(max(1, UInt64(saturatingMicroseconds: dt)))
         predictions.append(last)
     }
 

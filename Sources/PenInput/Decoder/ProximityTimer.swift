@@ -17,8 +17,8 @@ extension TabletDecoder {
 
     mutating func setProximityTimer(_ time: UInt64) {
         guard needToForceProximityOut else { return }
-        let (sum, overflow) = time.addingReportingOverflow(Self.forcedProximityOutTimeout)
-        proximityOutExpiry = overflow ? UInt64.max : sum
+        // Saturated: UInt64.max reads as no timer armed.
+        proximityOutExpiry = time.saturatingAdd(Self.forcedProximityOutTimeout)
     }
 
     mutating func fireTimers(upTo time: UInt64, into out: inout [TabletEvent]) {

@@ -80,7 +80,7 @@ public struct TabletDecoder: Sendable {
         var decoder = try TabletDecoder(device: device, options: options)
         var output: [TabletEvent] = []
         for event in events { decoder.feed(event, into: &output) }
-        if let last = events.last { decoder.advance(to: last.time &+ 1_000_000, into: &output) }
+        if let last = events.last { decoder.advance(to: last.time.saturatingAdd(1_000_000), into: &output) }
         return output
     }
 }

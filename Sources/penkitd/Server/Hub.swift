@@ -1,4 +1,5 @@
 import CSocketEvents
+import Dispatch
 import Glibc
 import Logging
 import PenKit
@@ -24,6 +25,8 @@ final class Hub: Sendable {
     let pressureInbox: PressureInbox?
     /// Where `warmSockets` leaves what it read, so the reads stay in the program.
     private let warmth = Atomic<Int>(0)
+    /// Signalled at every subscription, for `waitForSubscribers`.
+    private let subscribed = DispatchSemaphore(value: 0)
 
     init(epoll: Epoll, config: DaemonConfig, settings: [String: String], policy: PeerPolicy, logger: Logger,
          probe: LatencyProbe? = nil, sourcePolicy: PeerPolicy = .defaultPressureSources, pressureInbox: PressureInbox? = nil) {
@@ -230,6 +233,14 @@ final class Hub: Sendable {
     }
 
     var clientCount: Int { state.withLock { $0.clients.count } }
+    /// Waits until `count` clients have subscribed, or `isStopping`: woken by each subscription,
+    /// and at least every 25 ms to see a stop.
+    func waitForSubscribers(_ count: Int, isStopping: () -> Bool) {
+        while !isStopping(), subscribedCount < count {
+            _ = subscribed.wait(timeout: .now() + .milliseconds(25))
+        }
+    }
+
     var subscribedCount: Int { state.withLock { $0.clients.values.filter { !$0.channels.isEmpty && !$0.closing }.count } }
 
     // MARK: requests
@@ -286,6 +297,7 @@ final class Hub: Sendable {
         client.channels = request.channels
         client.prediction = request.predict ?? .standard
         predictionVariants.update(state.clients.values.map(\.prediction))
+        subscribed.signal()
         var replay: [(seq: UInt64, line: [UInt8])] = []
         if let since = request.since, request.channels.contains(.strokes) {
             if let missing = state.history.missing(after: since) {

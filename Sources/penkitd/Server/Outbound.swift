@@ -37,6 +37,9 @@ struct Outbound: Sendable {
 struct OutboundBatch: Sendable {
     private(set) var writer = JSONWriter(capacity: OutboundBatch.initialBytes)
     private(set) var messages: [Outbound] = []
+    /// The pipeline stopped before a finalized stroke (`MessagePipeline`): the input loop publishes
+    /// this batch, then lets the pipeline resume into an empty one.
+    var boundary = false
 
     init() { messages.reserveCapacity(16) }
 
@@ -60,6 +63,7 @@ struct OutboundBatch: Sendable {
     mutating func removeAll() {
         if writer.bytes.capacity > Self.keptBytes { writer = JSONWriter(capacity: Self.initialBytes) } else { writer.removeAll() }
         messages.removeAll(keepingCapacity: true)
+        boundary = false
     }
 
     static let initialBytes = 64 << 10

@@ -1,0 +1,149 @@
+import Logging
+import PenEngine
+import PenKit
+
+/// The input thread's one loop, for live input, a replay and anything later: reads a source,
+/// runs what it read through the pipeline, and publishes. It owns pacing, the engine's ticks,
+/// warm-ups and publishing; sources only read, the pipeline only encodes, the outlet only receives.
+struct InputLoop {
+    private var pipeline: MessagePipeline
+    private let outlet: any InputOutlet
+    /// Keeps the frame path warm before each report; nil where nothing waits between events.
+    private var warmer: FrameWarmer?
+    private let logger: Logger
+    private let isStopping: () -> Bool
+    private var batch = OutboundBatch()
+    private var items: [InputItem] = []
+    /// The devices in use, as clients were told of them.
+    private var devices: [Int: DeviceInfo] = [:]
+    private var backInTimeLogged = 0
+    private var sourceEnded = false
+
+    /// How many bytes of lines an unpaced source gathers before publishing them: well under a
+    /// socket's buffer and the live limit, so a client that keeps up takes each batch whole.
+    static let unpacedBatchBytes = 32 << 10
+
+    /// `devices` were announced to clients already (a replay's, before the first client connected).
+    init(pipeline: MessagePipeline, outlet: any InputOutlet, warmsUp: Bool, devices: [DeviceInfo] = [],
+         logger: Logger, isStopping: @escaping () -> Bool) {
+        self.pipeline = pipeline
+        self.outlet = outlet
+        self.warmer = warmsUp ? FrameWarmer() : nil
+        self.logger = logger
+        self.isStopping = isStopping
+        items.reserveCapacity(64)
+        for device in devices { self.devices[device.id] = self.pipeline.addDevice(device) }
+    }
+
+    /// Warm-ups run so far (0 without them).
+    var warmUpsRun: Int { warmer?.warmUps ?? 0 }
+    var eventsBackInTime: Int { pipeline.eventsBackInTime }
+
+    /// Runs until the source ends or a stop is requested; then every open stroke ends cancelled,
+    /// at the source's clock. Returns true when the source ended by itself.
+    mutating func run(_ source: inout some InputSource) throws -> Bool {
+        var lastRead: UInt64 = 0
+        defer {
+            pipeline.cancelOpenStrokes(at: source.isPaced ? MonotonicClock.now() : lastRead, into: &batch)
+            publish()
+        }
+        while !isStopping() {
+            let deadline = source.isPaced ? wakeUp(source) : .max
+            items.removeAll(keepingCapacity: true)
+            guard let readUpTo = try source.read(until: deadline, into: &items) else {
+                publish()
+                return true
+            }
+            lastRead = readUpTo
+            for item in items { handle(item) }
+            if sourceEnded { return true }
+            logBackInTime()
+            if source.isPaced {
+                // The engine's timeouts (late updates, missing tilt) fire without input too.
+                pipeline.advance(to: readUpTo, into: &batch)
+                publishThroughBoundaries()
+                publish()
+            } else if batch.bytes.count >= Self.unpacedBatchBytes {
+                publish()
+            }
+        }
+        publish()
+        return false
+    }
+
+    /// Warms the frame path if a warm-up is due, then says when to wake next: the engine's tick,
+    /// the next warm-up or the source's own timer, whichever is first.
+    private mutating func wakeUp(_ source: some InputSource) -> UInt64 {
+        var now = MonotonicClock.now()
+        // Shortly before the pen's next report is due, the frame path runs once on a shadow
+        // engine (FrameWarmer), so the report finds it in the cache. The batch is empty here.
+        if let due = warmer?.due, due <= now {
+            if warmer?.warm(now: now, configuration: pipeline.configuration, prediction: pipeline.prediction,
+                            scratch: &batch) == true {
+                outlet.warmSockets()
+            }
+            now = MonotonicClock.now()
+        }
+        var deadline = now &+ MessagePipeline.engineTickMicroseconds
+        if let due = warmer?.due, due > now { deadline = min(deadline, due) }
+        if let wake = source.nextWakeUp { deadline = min(deadline, wake) }
+        return deadline
+    }
+
+    private mutating func handle(_ item: InputItem) {
+        switch item {
+        case .deviceAdded(let raw):
+            let info = pipeline.addDevice(raw)
+            devices[info.id] = info
+            logger.info(info.pad != nil && info.geometry == nil ? "tablet pad added" : "tablet added",
+                        metadata: ["device": "\(info.id)", "name": "\(info.name)", "node": "\(info.source)"])
+            outlet.deviceAdded(info)
+        case .deviceRemoved(let id, let time):
+            pipeline.removeDevice(id, at: time, into: &batch)
+            publishThroughBoundaries()
+            publish()
+            guard let info = devices.removeValue(forKey: id) else { return }
+            // With the warm-ups run so far, so that a log shows whether live input gets them.
+            logger.info("tablet removed", metadata: ["device": "\(id)", "warm_ups": "\(warmUpsRun)"])
+            outlet.deviceRemoved(info)
+        case .tool(let event, let device):
+            pipeline.consume(event, device: device, into: &batch)
+            warmer?.observe(event, device: UInt32(device))
+            publishThroughBoundaries()
+        case .pad(let event, let device):
+            pipeline.consume(event, device: device, into: &batch)
+        case .ended(let time):
+            pipeline.cancelOpenStrokes(at: time, into: &batch)
+            publish()
+            for (_, info) in devices.sorted(by: { $0.key < $1.key }) { outlet.deviceRemoved(info) }
+            devices.removeAll()
+            sourceEnded = true
+        }
+    }
+
+    /// Publishes what the batch holds, if anything.
+    private mutating func publish() {
+        publishThroughBoundaries()
+        if !batch.isEmpty { outlet.publish(batch) }
+        batch.removeAll()
+    }
+
+    /// Where the pipeline stopped before a finalized stroke, publishes the lines before it, then
+    /// lets the pipeline go on into the emptied batch.
+    private mutating func publishThroughBoundaries() {
+        while batch.boundary {
+            outlet.publish(batch)
+            batch.removeAll()
+            pipeline.resume(into: &batch)
+        }
+    }
+
+    /// Logged at the 1st, 2nd, 4th, 8th… occurrence: seen, without one line per event.
+    private mutating func logBackInTime() {
+        let count = pipeline.eventsBackInTime
+        guard count > backInTimeLogged, count >= 2 * backInTimeLogged else { return }
+        backInTimeLogged = count
+        logger.warning("a tablet event was stamped earlier than the one before it; the engine kept its clock",
+                       metadata: ["count": "\(count)"])
+    }
+}

@@ -1,0 +1,21 @@
+import PenEngine
+
+/// The stages beside the engine, each with one concern; nil inputs make a stage do nothing
+/// (the tests' and tools' pipelines).
+struct PipelineStages {
+    var settings: SettingsSnapshot
+    var actions: PadActions
+    var pressure: PressureIntake
+    var journal: JournalTap
+    var horizons: HorizonVariants
+
+    init(configuration: EngineConfiguration = EngineConfiguration(), inks: SharedInkChoice? = nil,
+         tablets: SharedSetting<TabletSettings>? = nil, actions: SharedSetting<ActionMap>? = nil,
+         pressure: PressureInbox? = nil, journal: StrokeJournal? = nil, variants: PredictionVariants? = nil) {
+        settings = SettingsSnapshot(base: configuration, inks: inks, tablets: tablets)
+        self.actions = PadActions(shared: actions)
+        self.pressure = PressureIntake(inbox: pressure)
+        self.journal = JournalTap(journal: journal)
+        horizons = HorizonVariants(shared: variants)
+    }
+}

@@ -1,0 +1,61 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+/// A service whose work is one thread's body: it runs until the body returns, which it must do
+/// soon after `isStopping` turns true.
+final class ThreadService: DaemonService {
+    let name: String
+    private let body: @Sendable (_ isStopping: @escaping @Sendable () -> Bool) -> Void
+    private let stopping = Atomic<Bool>(false)
+    private let done = DispatchSemaphore(value: 0)
+    private let running = Atomic<Bool>(false)
+
+    init(name: String, body: @escaping @Sendable (_ isStopping: @escaping @Sendable () -> Bool) -> Void) {
+        self.name = name
+        self.body = body
+    }
+
+    func start() throws {
+        running.store(true, ordering: .relaxed)
+        let thread = Thread { [self] in
+            defer { done.signal() }
+            body { self.stopping.load(ordering: .relaxed) }
+        }
+        thread.name = name
+        thread.start()
+    }
+
+    func stop() { stopping.store(true, ordering: .relaxed) }
+
+    func join() {
+        guard running.load(ordering: .relaxed) else { return }
+        done.wait()
+        done.signal()  // a second join returns at once
+    }
+}
+
+/// A service that is a start and a stop action with nothing to join (the socket loop's own
+/// thread is joined by its stop; a dispatch source is cancelled).
+final class ActionService: DaemonService {
+    let name: String
+    private let onStart: @Sendable () throws -> Void
+    private let onStop: @Sendable () -> Void
+
+    init(name: String, start: @escaping @Sendable () throws -> Void, stop: @escaping @Sendable () -> Void) {
+        self.name = name
+        onStart = start
+        onStop = stop
+    }
+
+    func start() throws { try onStart() }
+    func stop() { onStop() }
+    func join() {}
+}
+
+/// A dispatch signal source handed to a service's closures: set up once, then only resumed and
+/// cancelled, which Dispatch makes thread-safe.
+struct UncheckedSignalSource: @unchecked Sendable {
+    let source: any DispatchSourceSignal
+    init(_ source: any DispatchSourceSignal) { self.source = source }
+}

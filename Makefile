@@ -39,7 +39,7 @@ unit: deps
 	@mkdir -p .build
 	set -o pipefail; PENKIT_KILL_RUNS=$${PENKIT_KILL_RUNS:-200} $(SWIFT) test --disable-xctest $(BUILD_FLAGS) 2>&1 | tee .build/unit-tests.log
 
-# Each trace reader's libFuzzer target, FUZZ_SECONDS each (Fuzz/run.sh; separate .build-fuzz).
+# Each libFuzzer target (trace readers, replay schedule, client protocol), FUZZ_SECONDS each (Fuzz/run.sh; separate .build-fuzz).
 FUZZ_SECONDS ?= 30
 fuzz: deps
 	SWIFT=$(SWIFT) bash Fuzz/run.sh $(FUZZ_SECONDS)

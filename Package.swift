@@ -8,6 +8,8 @@ let package = Package(
         // For Fuzz/, the libFuzzer package, which builds the trace readers with -sanitize=fuzzer: pure
         // Swift, so the fuzz build links no C library of the project.
         .library(name: "PenInput", targets: ["PenInput"]),
+        // For Fuzz/ too: the replay fuzzer runs the engine on what the replay schedule decodes.
+        .library(name: "PenEngine", targets: ["PenEngine"]),
         .executable(name: "penkitd", targets: ["penkitd"]),
         .executable(name: "penkit", targets: ["penkit"]),
     ],

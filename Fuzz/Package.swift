@@ -16,6 +16,11 @@ let package = Package(
         .executableTarget(name: "FuzzLibinputRecordReader", dependencies: [
             "FuzzDriver", .product(name: "PenInput", package: "penkit"),
         ]),
+        // penkitd's replay: its schedule's time computations, looping, into the engine.
+        .executableTarget(name: "FuzzReplayLoop", dependencies: [
+            "FuzzDriver", .product(name: "PenInput", package: "penkit"), .product(name: "PenEngine", package: "penkit"),
+            .product(name: "PenKit", package: "penkit"),
+        ]),
         // The client protocol: request lines as penkitd parses them, server lines as clients decode them.
         .executableTarget(name: "FuzzClientProtocol", dependencies: [
             "FuzzDriver", .product(name: "PenKit", package: "penkit"),

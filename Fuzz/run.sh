@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the trace readers' and the client protocol's libFuzzer targets (Fuzz/Package.swift, scratch dir .build-fuzz, apart
+# Builds the trace readers', the replay schedule's and the client protocol's libFuzzer targets (Fuzz/Package.swift, scratch dir .build-fuzz, apart
 # from the normal build) and runs each for a bounded time, seeded from traces/ and the test corpus.
 # usage: Fuzz/run.sh [SECONDS_PER_TARGET]      A finding fails the run; its input is kept in .build-fuzz/findings/.
 set -euo pipefail
@@ -36,4 +36,5 @@ run() {
 
 run FuzzEvemuReader traces/*.evemu Tests/Fixtures/malformed/*.evemu
 run FuzzLibinputRecordReader Tests/Fixtures/libinput-record/*.yml Tests/Fixtures/malformed/*.yml
+run FuzzReplayLoop traces/*.evemu Tests/Fixtures/malformed/*.evemu
 run FuzzClientProtocol Fuzz/Seeds/client-protocol/* Tests/Fixtures/e2e/*.jsonl

@@ -19,10 +19,6 @@ final class ReplaySource: Sendable {
     /// The longest span of event times replayed (about 8.9 years): beyond it, times moved onto
     /// the run's clock could overflow; such a trace is refused with a clear error instead.
     static let maxSpan: UInt64 = 1 << 48
-    /// The latest time a looping unpaced replay, whose times grow each pass, moves a pass to
-    /// (µs): 2⁴⁰ µs (12.7 days) below 2⁶⁴, room for every timeout the engine adds to an event's
-    /// time. A pass that would end past it is not started: the replay ends there, with a warning.
-    static let loopTimeCeiling: UInt64 = .max - (1 << 40)
 
     init(path: String, realtime: Bool, loop: Bool, options: DecoderOptions, probe: LatencyProbe? = nil) {
         self.probe = probe
@@ -76,26 +72,9 @@ final class ReplaySource: Sendable {
             defer { loaded = nil }
             return loaded
         }) else { throw DaemonError("\(path): replay started before the trace was read") }
-        let (merged, decoders) = try Self.prepare(trace, options: options)
-        return TraceReplay(path: path, merged: merged, decoders: decoders, deviceIDs: devices.map(\.id),
-                           paced: realtime, loops: loop, probe: probe, logger: logger)
+        // Paced, the first pass starts now on CLOCK_MONOTONIC; unpaced, on the trace's own clock.
+        let schedule = try ReplaySchedule(trace: trace, options: options, base: realtime ? MonotonicClock.now() : nil)
+        return TraceReplay(path: path, schedule: schedule, deviceIDs: devices.map(\.id), paced: realtime, loops: loop,
+                           probe: probe, logger: logger)
     }
-
-    /// Every device's events merged by time ((time, device, index) keeps the order stable), and
-    /// the decoders, made once: a decoder reads the quirks files as it is made, which would cost
-    /// a looping replay more than its frames; each pass starts from a copy in their first state.
-    static func prepare(_ trace: Trace, options: DecoderOptions) throws
-        -> (merged: [(time: UInt64, device: Int, event: EvdevEvent)], decoders: [TabletDecoder]) {
-        var merged: [(time: UInt64, device: Int, event: EvdevEvent)] = []
-        merged.reserveCapacity(trace.devices.reduce(0) { $0 + $1.events.count })
-        for (index, device) in trace.devices.enumerated() {
-            for event in device.events { merged.append((event.time, index, event)) }
-        }
-        merged.sort { $0.time < $1.time }
-        let decoders = try trace.devices.map { try TabletDecoder(device: $0.description, options: options) }
-        return (merged, decoders)
-    }
-
-    /// A trace time's distance from the first event; 0 for a time before it.
-    static func offset(_ time: UInt64, from first: UInt64) -> UInt64 { time >= first ? time - first : 0 }
 }

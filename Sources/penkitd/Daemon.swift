@@ -40,6 +40,10 @@ final class Daemon: Sendable {
         self.logLevel = logLevel
         self.reloadConfig = reloadConfig
         var settings = ["historyStrokes": String(config.historyStrokes), "journal": journal.status]
+        // Which input the history (`since`) holds strokes of: a live daemon's journal holds live
+        // input; a replay's, only when a state directory was named for it; without a journal,
+        // this run's strokes alone.
+        settings["history"] = journal.journal == nil ? "this-run" : (replay == nil ? "live" : "replay")
         if let replay {
             settings["smoothing"] = config.smoothing ? "true" : "false"
             // A replay is never passed off as live input: clients see which trace it is.

@@ -121,10 +121,14 @@ struct Penkitd: ParsableCommand {
             ReplaySource(path: $0, realtime: realtime, loop: loop,
                          options: DecoderOptions(smoothing: config.smoothing), probe: probe)
         }
+        // A replay journals only into a state directory named on its command line: the default
+        // one (or a config file's) is the live daemon's, whose history a replay must not join.
+        var journalOptions = config.journal
+        if replay != nil, stateDir == nil { journalOptions.enabled = false }
         let journal: StrokeJournal.Opened
         do {
             journal = try StrokeJournal.open(stateDirectory: StateDirectory.resolve(configured: config.stateDirectory),
-                                             options: config.journal, historyStrokes: config.historyStrokes, logger: logger)
+                                             options: journalOptions, historyStrokes: config.historyStrokes, logger: logger)
         } catch {
             throw DaemonError("cannot start: \(error)")
         }

@@ -20,9 +20,20 @@ enum ConfigFile {
     }
 
     /// Applies the file at `path` over `config`. A missing file is fine when `required` is false.
-    /// `isStopping` is checked every 25 ms while the file is read (a FIFO may have no writer yet).
+    /// Only a regular file (or /dev/null) is read (`ConfigFileType`); `isStopping` is still
+    /// checked every 25 ms while it is, in case it is swapped for a FIFO after the check.
     static func apply(path: String, required: Bool, to config: inout DaemonConfig,
                       isStopping: () -> Bool = { false }) throws {
+        switch ConfigFileType.status(path) {
+        case .failure(let error) where error.code == ENOENT && !required:
+            return
+        case .failure(let error):
+            throw Error(path: path, line: 0, message: "cannot be read: \(String(cString: strerror(error.code)))")
+        case .success(let status):
+            if let kind = ConfigFileType.refusal(status) {
+                throw Error(path: path, line: 0, message: "is not a regular file (\(kind)): penkitd reads its config only from a file")
+            }
+        }
         let bytes: [UInt8]
         do {
             bytes = try InterruptibleRead.read(path: path, limit: 1 << 20, isStopping: isStopping)

@@ -104,6 +104,7 @@ struct Penkitd: ParsableCommand {
             do { try ConfigFile.set(key: key, value: value, in: &config) } catch {
                 throw ValidationError("--\(key): \(error.message)")
             }
+            config.origins.record(flag: key)
         }
         return config
     }

@@ -111,6 +111,7 @@ import Testing
         }
     }
 
+    /// Refused as a whole (nothing of it applied), naming the first line that is not UTF-8.
     @Test func aFileThatIsNotUTF8IsRefusedAsAWhole() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("penkitd-\(getpid())-bad.conf").path
         try Data([0x73, 0x3d, 0xff, 0xfe, 0x0a]).write(to: URL(fileURLWithPath: path))
@@ -120,7 +121,7 @@ import Testing
             try ConfigFile.apply(path: path, required: true, to: &config)
             Issue.record("a file that is not UTF-8 was accepted")
         } catch let error as ConfigFile.Error {
-            #expect(error.line == 0 && error.message == "is not UTF-8 text")
+            #expect(error.line == 1 && error.message == "this line is not UTF-8 text")
         }
     }
 }

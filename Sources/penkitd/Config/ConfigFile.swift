@@ -42,7 +42,10 @@ enum ConfigFile {
             throw StoppedWhileStarting()
         }
         guard let text = String(validating: bytes, as: UTF8.self) else {
-            throw Error(path: path, line: 0, message: "is not UTF-8 text")
+            // A newline byte is never inside a UTF-8 sequence, so lines can be checked one by one.
+            let lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: false)
+            let bad = lines.firstIndex { String(validating: $0, as: UTF8.self) == nil } ?? -1
+            throw Error(path: path, line: bad + 1, message: bad >= 0 ? "this line is not UTF-8 text" : "is not UTF-8 text")
         }
         // A re-read starts the sections afresh: they are the file's, not merged with an earlier read.
         config.devices = DeviceSections()
@@ -68,7 +71,9 @@ enum ConfigFile {
             let value = trimmed[trimmed.index(after: eq)...].trimmingCharacters(in: .whitespaces)
             do {
                 switch section {
-                case .top: try set(key: key, value: value, in: &config)
+                case .top:
+                    try set(key: key, value: value, in: &config)
+                    config.origins.record(key, file: path, line: index + 1)
                 case .device: try config.devices.set(key: key, value: value)
                 case .tool(let target): try config.feel.set(key: key, value: value, for: target)
                 }

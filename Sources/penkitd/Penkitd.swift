@@ -81,10 +81,14 @@ struct Penkitd: ParsableCommand {
                                visibility: .hidden))
     var latencyProbe: String?
 
-    func loadConfig(isStopping: () -> Bool = { false }) throws -> DaemonConfig {
+    /// The config file, then the flags. `warn` hears of a default config file that is there but
+    /// cannot be read (it is skipped); one given with --config that cannot be read is an error.
+    func loadConfig(isStopping: () -> Bool = { false }, warn: (String) -> Void = { _ in }) throws -> DaemonConfig {
         var config = DaemonConfig()
-        try ConfigFile.apply(path: self.config ?? ConfigFile.defaultPath(), required: self.config != nil, to: &config,
-                             isStopping: isStopping)
+        if let skipped = try ConfigFile.apply(path: self.config ?? ConfigFile.defaultPath(), required: self.config != nil,
+                                              to: &config, isStopping: isStopping) {
+            warn("\(skipped); using the defaults")
+        }
         var flags: [(String, String?)] = [
             ("socket", socket), ("socket-group", socketGroup), ("socket-mode", socketMode),
             ("allow-users", allowUsers), ("allow-groups", allowGroups),
@@ -100,6 +104,7 @@ struct Penkitd: ParsableCommand {
             do { try ConfigFile.set(key: key, value: value, in: &config) } catch {
                 throw ValidationError("--\(key): \(error.message)")
             }
+            config.origins.record(flag: key)
         }
         return config
     }
@@ -108,14 +113,17 @@ struct Penkitd: ParsableCommand {
         // First: a stop may come while the config (a FIFO?) is still being read.
         let stops = StopSignals()
         let config: DaemonConfig
+        // Held until the logger, which the config's log-level shapes, exists.
+        var warnings: [String] = []
         do {
-            config = try loadConfig(isStopping: { stops.isStopping })
+            config = try loadConfig(isStopping: { stops.isStopping }, warn: { warnings.append($0) })
         } catch is StoppedWhileStarting {
             return
         }
         let logLevel = SharedLogLevel(Logger.Level(rawValue: config.logLevel) ?? .info)
         let toJournal = JournalLogHandler.stderrIsJournal(environment: ProcessInfo.processInfo.environment["JOURNAL_STREAM"])
         let logger = Logger(label: "penkitd") { label in SharedLevelLogHandler(label: label, level: logLevel, toJournal: toJournal) }
+        for warning in warnings { logger.warning("\(warning)") }
         let probe = latencyProbe.map { LatencyProbe(outputPath: $0) }
         let source = replay.map {
             ReplaySource(path: $0, realtime: realtime, loop: loop,
@@ -133,7 +141,8 @@ struct Penkitd: ParsableCommand {
             throw DaemonError("cannot start: \(error)")
         }
         let daemon = try Daemon(config: config, logger: logger, logLevel: logLevel, replay: source, journal: journal,
-                                stops: stops, probe: probe, reloadConfig: { try self.loadConfig(isStopping: { stops.isStopping }) })
+                                stops: stops, probe: probe,
+                                reloadConfig: { try self.loadConfig(isStopping: { stops.isStopping }, warn: { logger.warning("\($0)") }) })
         try daemon.run(replay: source, waitClients: waitClients, exitAfterReplay: exitAfterReplay)
     }
 }

@@ -124,6 +124,7 @@ struct DaemonSocketTests {
             ("{\"type\":\"subscribe\",\"version\":1,\"channels\":[\"nope\"]}\n", "unknown_request"),
             ("{\"type\":\"fly\"}\n", "unknown_request"),
             ("{\"type\":\"subscribe\",\"version\":1,\"since\":-4}\n", "malformed"),
+            ("{\"type\":\"subscribe\",\"version\":1,\"since\":null}\n", "malformed"),
         ]
         for (line, code) in cases {
             try bad.send(line)

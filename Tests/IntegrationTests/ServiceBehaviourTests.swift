@@ -60,6 +60,26 @@ struct ServiceBehaviourTests {
         #expect(!result.stderr.contains(":0:"))
     }
 
+    /// penkitd run by a user whose XDG_CONFIG_HOME it may not search: the default config file is
+    /// skipped with a warning naming it and why, and penkitd runs on the defaults (it used to
+    /// refuse to start). The user is nobody, so the test needs root.
+    @Test(.enabled(if: getuid() == 0)) func anUnreadableDefaultConfigFileIsAWarning() throws {
+        let locked = NSTemporaryDirectory() + "penkit-locked-\(UUID().uuidString.prefix(8))"
+        let work = NSTemporaryDirectory() + "penkit-nobody-\(UUID().uuidString.prefix(8))"
+        for (directory, mode) in [(locked, 0o700), (work, 0o777)] {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            #expect(chmod(directory, mode_t(mode)) == 0)
+        }
+        defer { for directory in [locked, work] { try? FileManager.default.removeItem(atPath: directory) } }
+        let result = try runAsNobody(["/usr/bin/env", "XDG_CONFIG_HOME=\(locked)", penkitdPath,
+                                      "--socket", work + "/s.sock", "--state-dir", work + "/state",
+                                      "--replay", tracePath("wacom-intuos4-6x9-stylus-tap.evemu"), "--exit-after-replay"])
+        #expect(result.status == 0, "\(result.output)")
+        let warning = result.output.split(separator: "\n").first { $0.contains("config file \(locked)/penkit/penkitd.conf") }
+        #expect(warning?.contains("warning") == true, "\(result.output)")
+        #expect(warning?.hasSuffix("config file \(locked)/penkit/penkitd.conf cannot be read: Permission denied; using the defaults") == true)
+    }
+
     @Test func anUnknownSocketGroupIsNamedAsTheSocketGroup() throws {
         let socket = NSTemporaryDirectory() + "penkit-group-\(UUID().uuidString.prefix(8)).sock"
         let result = try run(penkitdPath, ["--config", "/dev/null", "--socket", socket, "--socket-group", "no-such-group-penkit"])

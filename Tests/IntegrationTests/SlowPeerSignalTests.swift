@@ -66,8 +66,9 @@ struct SlowPeerSignalTests {
             #expect((object(last)["lastSentSeq"] as? NSNumber)?.intValue == heldSeqs.count)
         }
     }
-    /// `penkit replay` reads a FIFO as `cat` does: it waits in open(2) for a writer, which the
-    /// default disposition of SIGTERM still ends at once, and replays what the writer sends.
+    /// `penkit replay` waits on a FIFO for a writer (for at most `TraceFile.fifoWriterWait`,
+    /// tested in PenInputTests' TraceFifoTests), which the default disposition of SIGTERM still
+    /// ends at once, and replays what the writer sends.
     @Test func penkitReplayWaitsForAFifoWriterInterruptiblyAndReadsWhatItSends() throws {
         let penkit = URL(fileURLWithPath: penkitdPath).deletingLastPathComponent().appendingPathComponent("penkit").path
         let directory = try TemporaryDirectory()
@@ -75,7 +76,7 @@ struct SlowPeerSignalTests {
         #expect(mkfifo(fifo, 0o600) == 0)
 
         let waiting = try StartedProcess(penkit, ["replay", fifo, "--json"])
-        try waitFor { blockedOpeningAFifo(waiting.process.processIdentifier) }
+        try waitFor { holdsOpen(waiting.process.processIdentifier, fifo) }
         let elapsed = try waiting.terminate()
         print("SIGTERM → exit, penkit replay waiting for a FIFO writer: \(elapsed) ms")
         #expect(waiting.process.terminationReason == .uncaughtSignal)
@@ -94,8 +95,8 @@ struct SlowPeerSignalTests {
     }
 }
 
-/// Whether a thread of `pid` sleeps in the kernel's FIFO open, waiting for the other end.
-private func blockedOpeningAFifo(_ pid: Int32) -> Bool {
-    let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
-    return tasks.contains { readProcFile("/proc/\(pid)/task/\($0)/wchan") == "wait_for_partner" }
+/// Whether `pid` has `path` open: penkit opens a FIFO without waiting and then polls it.
+private func holdsOpen(_ pid: Int32, _ path: String) -> Bool {
+    let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []
+    return fds.contains { (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\($0)")) == path }
 }

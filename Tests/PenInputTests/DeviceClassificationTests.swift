@@ -88,6 +88,75 @@ import Testing
         #expect(abs(events[2].axes.pressure - 100.0 / 1847.0) < 1e-12)
     }
 
+    /// Writes `text` as the one quirks file of a directory, and decodes with it.
+    private func withQuirks<T>(_ text: String, _ body: (DecoderOptions) throws -> T) throws -> T {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("penkit-quirks-\(getpid())-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try text.write(to: dir.appendingPathComponent("50-test.quirks"), atomically: true, encoding: .utf8)
+        return try body(DecoderOptions(libwacomDirectory: nil, quirksPaths: [dir.path]))
+    }
+
+    /// libinput since 1.23 writes `AttrEventCode`, each entry `-` (disable) or `+` (enable): a
+    /// name, a whole `EV_` type, or a type and hex code. The lists of every matching section
+    /// apply in order, so a later section may undo part of an earlier one.
+    @Test func quirksInTheNewerSyntaxDisableAndEnableCodesInOrderAcrossSections() throws {
+        let quirks = """
+        [Test pen]
+        MatchUdevType=tablet
+        MatchBus=usb
+        MatchVendor=0x56A
+        MatchProduct=0x00B9
+        AttrEventCode=-ABS_TILT_X;-EV_ABS:0x1b;-ABS_DISTANCE;
+
+        [Test pen, distance after all]
+        MatchUdevType=tablet
+        MatchVendor=0x56A
+        AttrEventCode=+ABS_DISTANCE
+        """
+        let (device, events) = try withQuirks(quirks) { options in
+            (try TabletDevice(Pen.wacom(), options: options), try Pen.decode(Pen.wacom(), [Pen.proximityIn(0)], options: options))
+        }
+        #expect(!device.has(Pen.abs, UInt16(ABS_TILT_X)) && !device.has(Pen.abs, UInt16(ABS_TILT_Y)))
+        // Enabled again as libevdev enables an absolute code for a quirk: range 0...1.
+        #expect(device.has(Pen.abs, UInt16(ABS_DISTANCE)))
+        #expect(device.abs(UInt16(ABS_DISTANCE)) == AbsInfo(minimum: 0, maximum: 1))
+        #expect(events.first?.toolAxes.contains(.tiltX) == false)
+        #expect(events.first?.toolAxes.contains(.distance) == true)
+    }
+
+    /// `+` gives a device capabilities it does not declare (a stylus button, a pressure axis),
+    /// as libinput then reports them; the kernel still sends only declared codes.
+    @Test func aQuirkInTheNewerSyntaxEnablesMissingCodes() throws {
+        let d = device(keys: [BTN_TOOL_PEN, BTN_TOUCH])
+        let quirks = """
+        [No stylus button, no pressure]
+        MatchUdevType=tablet
+        MatchVendor=0x1234
+        MatchProduct=0x0001
+        AttrEventCode=+BTN_STYLUS;+ABS_PRESSURE
+        """
+        let (tablet, events) = try withQuirks(quirks) { options in
+            (try TabletDevice(d, options: options), try Pen.decode(d, [Pen.proximityIn(0)], options: options))
+        }
+        #expect(tablet.has(Pen.key, UInt16(BTN_STYLUS)))
+        #expect(tablet.abs(UInt16(ABS_PRESSURE)) == AbsInfo(minimum: 0, maximum: 1))
+        #expect(events.first?.toolAxes.contains(.pressure) == true)
+    }
+
+    /// libinput refuses an `AttrEventCode` line with an entry it cannot read (here one without
+    /// its sign), so none of it applies.
+    @Test func aNewerSyntaxLineWithABadEntryAppliesNothing() throws {
+        let quirks = """
+        [Test pen]
+        MatchUdevType=tablet
+        MatchVendor=0x56A
+        AttrEventCode=-ABS_TILT_X;ABS_TILT_Y
+        """
+        let device = try withQuirks(quirks) { options in try TabletDevice(Pen.wacom(), options: options) }
+        #expect(device.has(Pen.abs, UInt16(ABS_TILT_X)) && device.has(Pen.abs, UInt16(ABS_TILT_Y)))
+    }
+
     @Test(.enabled(if: LibwacomDatabase.installed != nil))
     func libwacomDecidesTheToolsAxes() throws {
         var d = Pen.wacom(extraKeys: [BTN_TOOL_LENS, BTN_TOOL_MOUSE])

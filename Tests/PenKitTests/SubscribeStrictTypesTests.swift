@@ -2,7 +2,7 @@ import PenKit
 import Testing
 
 /// `subscribe` takes its numbers by JSON type: issue #17 found `version: true`, `1.5` and
-/// 2^64+1 taken as 1, and `since: true` as 1.
+/// 2^64+1 taken as 1, and `since: true` as 1; `since: null` was taken as no `since`.
 struct SubscribeStrictTypesTests {
     @Test(arguments: [
         #"{"type":"subscribe","version":true}"#,
@@ -13,6 +13,9 @@ struct SubscribeStrictTypesTests {
         #"{"type":"subscribe","version":1,"since":"3"}"#,
         #"{"type":"subscribe","version":1,"since":18446744073709551616}"#,
         #"{"type":"subscribe","version":1,"since":2.5}"#,
+        // null is a value of the wrong type, not an absent field.
+        #"{"type":"subscribe","version":1,"since":null}"#,
+        #"{"type":"subscribe","version":null}"#,
     ])
     func aNumberOfTheWrongTypeIsMalformed(line: String) {
         switch SubscribeRequest.parse(Array(line.utf8)) {

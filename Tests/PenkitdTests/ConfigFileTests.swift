@@ -80,6 +80,38 @@ import Testing
         #expect(throws: ConfigFile.Error.self) { try ConfigFile.apply(path: path, required: true, to: &config) }
     }
 
+    /// The default file (not `required`) that is there but cannot be read is skipped, and
+    /// `apply` says why, for a warning; a file given with --config (`required`) stays fatal.
+    /// The tests run as root, who reads a chmod-000 file, so the errors are provoked with a
+    /// path under a regular file (ENOTDIR) and with a directory where the file should be.
+    @Test func anUnreadableDefaultFileIsSkippedWithTheReasonAndARequiredOneIsFatal() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("penkitd-\(getpid())-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory + "/penkitd.conf", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try "history-strokes = 5\n".write(toFile: directory + "/file", atomically: true, encoding: .utf8)
+        let cases = [
+            (directory + "/file/penkitd.conf", "cannot be read: Not a directory"),
+            (directory + "/penkitd.conf", "is not a regular file (a directory): penkitd reads its config only from a file"),
+        ]
+        for (path, why) in cases {
+            var config = DaemonConfig()
+            var skipped: ConfigFile.Error?
+            #expect(throws: Never.self) { skipped = try ConfigFile.apply(path: path, required: false, to: &config) }
+            #expect(skipped?.description == "config file \(path) \(why)")
+            #expect(config == DaemonConfig())
+            #expect(throws: ConfigFile.Error.self) { try ConfigFile.apply(path: path, required: true, to: &config) }
+        }
+    }
+
+    /// Skipping is for a file that cannot be read, not for one that is wrong.
+    @Test func aBadLineInTheDefaultFileIsStillFatal() throws {
+        try withFile("colour = blue\n") { path in
+            var config = DaemonConfig()
+            #expect(throws: ConfigFile.Error.self) { try ConfigFile.apply(path: path, required: false, to: &config) }
+        }
+    }
+
+    /// Refused as a whole (nothing of it applied), naming the first line that is not UTF-8.
     @Test func aFileThatIsNotUTF8IsRefusedAsAWhole() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("penkitd-\(getpid())-bad.conf").path
         try Data([0x73, 0x3d, 0xff, 0xfe, 0x0a]).write(to: URL(fileURLWithPath: path))
@@ -89,7 +121,7 @@ import Testing
             try ConfigFile.apply(path: path, required: true, to: &config)
             Issue.record("a file that is not UTF-8 was accepted")
         } catch let error as ConfigFile.Error {
-            #expect(error.line == 0 && error.message == "is not UTF-8 text")
+            #expect(error.line == 1 && error.message == "this line is not UTF-8 text")
         }
     }
 }

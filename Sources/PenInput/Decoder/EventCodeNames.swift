@@ -17,5 +17,6 @@ enum EventCodeNames: KernelInputCodes {
     static let types: [String: UInt16] = [
         "EV_SYN": Code.evSyn, "EV_KEY": Code.evKey, "EV_REL": Code.evRel, "EV_ABS": Code.evAbs,
         "EV_MSC": Code.evMsc, "EV_SW": UInt16(EV_SW), "EV_LED": UInt16(EV_LED),
+        "EV_SND": 0x12, "EV_REP": 0x14, "EV_FF": 0x15, "EV_PWR": 0x16, "EV_FF_STATUS": 0x17,
     ]
 }

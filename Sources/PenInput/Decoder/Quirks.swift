@@ -6,8 +6,11 @@ import PenKit
 /// the last matching section wins for each attribute. Sections that match on DMI or device
 /// tree describe a particular machine, which a recorded trace does not identify; they are skipped.
 public struct Quirks: Sendable, Equatable {
-    /// AttrEventCodeDisable: (type, code) pairs; code nil disables the whole type.
+    /// AttrEventCodeDisable (libinput before 1.23): (type, code) pairs; code nil disables the whole type.
     public var disabledCodes: [(type: UInt16, code: UInt16?)] = []
+    /// AttrEventCode (libinput 1.23 on): every matching section's changes, in order, so a later
+    /// section may undo part of an earlier one (libinput merges these lists, not replaces them).
+    public var eventCodes: [QuirkEventCodeChange] = []
     /// AttrPressureRange `upper:lower`, in device units.
     public var pressureRange: (upper: Int32, lower: Int32)?
     /// AttrTabletSmoothing.
@@ -19,6 +22,7 @@ public struct Quirks: Sendable, Equatable {
 
     public static func == (a: Quirks, b: Quirks) -> Bool {
         a.disabledCodes.elementsEqual(b.disabledCodes, by: { $0.type == $1.type && $0.code == $1.code })
+            && a.eventCodes == b.eventCodes
             && a.pressureRange?.upper == b.pressureRange?.upper && a.pressureRange?.lower == b.pressureRange?.lower
             && a.tabletSmoothing == b.tabletSmoothing
             && a.resolutionHint?.x == b.resolutionHint?.x && a.resolutionHint?.y == b.resolutionHint?.y
@@ -76,6 +80,10 @@ public struct Quirks: Sendable, Equatable {
             switch key {
             case "AttrEventCodeDisable":
                 disabledCodes = KeyFile.list(value).compactMap(EventCodeNames.parse)
+            case "AttrEventCode":
+                if let changes = QuirkEventCodes.parse(value) {
+                    eventCodes = Array((eventCodes + changes).prefix(QuirkEventCodes.maximumEntries))
+                }
             case "AttrPressureRange":
                 let parts = value.split(separator: ":").compactMap { Int32($0) }
                 if parts.count == 2 { pressureRange = (parts[0], parts[1]) }

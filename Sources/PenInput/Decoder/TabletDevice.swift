@@ -37,6 +37,7 @@ struct TabletDevice: Sendable {
         for (type, code) in quirks.disabledCodes {
             if let code { disable(type, code) } else { codes[type] = nil }
         }
+        applyEventCodeChanges(quirks.eventCodes)
         try rejectInvalidAxes()
         try fixResolution(options.fallbackResolution)
         try rejectIncompleteTablet()
@@ -73,6 +74,29 @@ struct TabletDevice: Sendable {
     private mutating func disable(_ type: UInt16, _ code: UInt16) {
         codes[type]?.remove(code)
         if type == Code.evAbs, Int(code) < Code.absCount { absInfo[Int(code)] = nil }
+    }
+
+    /// AttrEventCode's changes, in order, as libinput makes them through libevdev: a type is
+    /// switched off and on apart from its codes (turning EV_ABS on again brings its codes back),
+    /// enabling a code turns its type on, and an enabled absolute code gets the range 0...1.
+    private mutating func applyEventCodeChanges(_ changes: [QuirkEventCodeChange]) {
+        var typesOff: Set<UInt16> = []
+        for change in changes {
+            switch (change.code, change.enable) {
+            case (nil, false):
+                typesOff.insert(change.type)
+            case (nil, true):
+                typesOff.remove(change.type)
+                codes[change.type, default: []].formUnion([])
+            case (let code?, false):
+                disable(change.type, code)
+            case (let code?, true):
+                typesOff.remove(change.type)
+                codes[change.type, default: []].insert(code)
+                if change.type == Code.evAbs, Int(code) < Code.absCount { absInfo[Int(code)] = AbsInfo(minimum: 0, maximum: 1) }
+            }
+        }
+        for type in typesOff { codes[type] = nil }
     }
 
     /// evdev_reject_device: inconsistent axes, and min == max (disabled quietly at or past ABS_MISC

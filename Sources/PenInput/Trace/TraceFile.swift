@@ -9,8 +9,12 @@ public enum TraceFile {
     /// is ~60 MB of evemu), and a bound on a file that never ends (a FIFO, /dev/zero).
     public static let maximumSize = 256 << 20
 
-    public static func load(path: String) throws -> Trace {
-        let bytes = try BoundedFileReader.read(path: path, limit: maximumSize)
+    /// How long a FIFO is waited on for a writer: far longer than a pipe's writer takes to
+    /// start, short enough that a named FIFO nobody opens gets an error rather than a hang.
+    public static let fifoWriterWait: Duration = .seconds(10)
+
+    public static func load(path: String, writerWait: Duration = fifoWriterWait) throws -> Trace {
+        let bytes = try BoundedFileReader.read(path: path, limit: maximumSize, writerWait: writerWait)
         return try parse(bytes: bytes, name: path)
     }
 

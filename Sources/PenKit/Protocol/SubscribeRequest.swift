@@ -76,9 +76,20 @@ public struct SubscribeRequest: Sendable, Hashable, WireMessage {
         return .success(SubscribeRequest(version: version, channels: channels, since: typed.since, predict: predict))
     }
 
-    /// The numeric fields, decoded by type: a bool, a fraction or an out-of-range number is an error.
+    /// The numeric fields, decoded by type: a bool, a fraction, an out-of-range number or (for
+    /// `since`) null is an error.
     private struct StrictFields: Decodable {
         var version: Int?
         var since: UInt64?
+
+        private enum CodingKeys: String, CodingKey { case version, since }
+
+        init(from decoder: any Decoder) throws {
+            let fields = try decoder.container(keyedBy: CodingKeys.self)
+            version = try fields.decodeIfPresent(Int.self, forKey: .version)
+            // decodeIfPresent would take `"since":null` as no `since`, that is, as "live only":
+            // a `since` that is there must be a number.
+            since = fields.contains(.since) ? try fields.decode(UInt64.self, forKey: .since) : nil
+        }
     }
 }

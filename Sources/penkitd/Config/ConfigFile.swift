@@ -19,24 +19,33 @@ enum ConfigFile {
         return (environment["HOME"] ?? "/") + "/.config/penkit/penkitd.conf"
     }
 
-    /// Applies the file at `path` over `config`. A missing file is fine when `required` is false.
-    /// `isStopping` is checked every 25 ms while the file is read (a FIFO may have no writer yet).
+    /// Applies the file at `path` over `config`. A missing file is fine when `required` is false;
+    /// so is one that is there but cannot be read (no permission, a directory, ...), which is
+    /// skipped and returned as the reason, for the caller to warn: the default path may lie in a
+    /// HOME the user cannot read, while a file the user named (`required`) must be read.
+    /// What is read and wrong stays fatal either way.
+    @discardableResult
     static func apply(path: String, required: Bool, to config: inout DaemonConfig,
-                      isStopping: () -> Bool = { false }) throws {
+                      isStopping: () -> Bool = { false }) throws -> Error? {
         let bytes: [UInt8]
         do {
-            bytes = try InterruptibleRead.read(path: path, limit: 1 << 20, isStopping: isStopping)
+            bytes = try contents(path: path, isStopping: isStopping)
+        } catch .missing(let error) {
+            if required { throw error }
+            return nil
+        } catch .unreadable(let error) {
+            if required { throw error }
+            return error
+        } catch .invalid(let error) {
+            throw error
         } catch .stopped {
             throw StoppedWhileStarting()
-        } catch .open(ENOENT) where !required {
-            return
-        } catch .open(let code), .read(let code) {
-            throw Error(path: path, line: 0, message: "cannot be read: \(String(cString: strerror(code)))")
-        } catch .tooLarge {
-            throw Error(path: path, line: 0, message: "cannot be read: it is larger than 1 MiB")
         }
         guard let text = String(validating: bytes, as: UTF8.self) else {
-            throw Error(path: path, line: 0, message: "is not UTF-8 text")
+            // A newline byte is never inside a UTF-8 sequence, so lines can be checked one by one.
+            let lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: false)
+            let bad = lines.firstIndex { String(validating: $0, as: UTF8.self) == nil } ?? -1
+            throw Error(path: path, line: bad + 1, message: bad >= 0 ? "this line is not UTF-8 text" : "is not UTF-8 text")
         }
         // A re-read starts the sections afresh: they are the file's, not merged with an earlier read.
         config.devices = DeviceSections()
@@ -62,12 +71,51 @@ enum ConfigFile {
             let value = trimmed[trimmed.index(after: eq)...].trimmingCharacters(in: .whitespaces)
             do {
                 switch section {
-                case .top: try set(key: key, value: value, in: &config)
+                case .top:
+                    try set(key: key, value: value, in: &config)
+                    config.origins.record(key, file: path, line: index + 1)
                 case .device: try config.devices.set(key: key, value: value)
                 case .tool(let target): try config.feel.set(key: key, value: value, for: target)
                 }
             } catch {
                 throw Error(path: path, line: index + 1, message: error.message)
+            }
+        }
+        return nil
+    }
+
+    /// Why a file's bytes were not had: not there, there but not readable, read but not a
+    /// config (too large), or a stop came while reading.
+    private enum Unread: Swift.Error {
+        case missing(Error), unreadable(Error), invalid(Error), stopped
+    }
+
+    /// The file's bytes. Only a regular file (or /dev/null) is read (`ConfigFileType`);
+    /// `isStopping` is still checked every 25 ms while it is, in case it is swapped for a FIFO
+    /// after the check.
+    private static func contents(path: String, isStopping: () -> Bool) throws(Unread) -> [UInt8] {
+        func cannotRead(_ code: Int32) -> Error {
+            Error(path: path, line: 0, message: "cannot be read: \(String(cString: strerror(code)))")
+        }
+        switch ConfigFileType.status(path) {
+        case .failure(let error) where error.code == ENOENT:
+            throw .missing(cannotRead(ENOENT))
+        case .failure(let error):
+            throw .unreadable(cannotRead(error.code))
+        case .success(let status):
+            if let kind = ConfigFileType.refusal(status) {
+                throw .unreadable(Error(path: path, line: 0,
+                                        message: "is not a regular file (\(kind)): penkitd reads its config only from a file"))
+            }
+        }
+        do {
+            return try InterruptibleRead.read(path: path, limit: 1 << 20, isStopping: isStopping)
+        } catch {
+            switch error {
+            case .stopped: throw .stopped
+            case .open(ENOENT): throw .missing(cannotRead(ENOENT))
+            case .open(let code), .read(let code): throw .unreadable(cannotRead(code))
+            case .tooLarge: throw .invalid(Error(path: path, line: 0, message: "cannot be read: it is larger than 1 MiB"))
             }
         }
     }

@@ -43,6 +43,8 @@ struct DaemonConfig: Sendable, Equatable {
     var feel = ToolFeelChoice()
     /// Preferred actions of stylus and pad buttons (`action-TRIGGER`, `action-double-press-ms`); reloaded on SIGHUP.
     var actions = ActionMap()
+    /// Where the top-level settings came from, for errors found after parsing; not compared.
+    var origins = ConfigOrigins()
 
     static let keys = ["socket", "socket-group", "socket-mode", "allow-users", "allow-groups",
                        "history-strokes", "history-bytes", "client-buffer-bytes", "client-live-buffer-bytes",

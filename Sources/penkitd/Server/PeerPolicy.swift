@@ -8,6 +8,7 @@ struct PeerCredentials: Sendable, Equatable {
 }
 
 /// Who may connect: root, penkitd's own user, the listed users, and members of the listed groups.
+/// An unknown user or group is an error naming the config line or flag that gave it (`ConfigOrigins`).
 struct PeerPolicy: Sendable {
     var users: Set<uid_t>
     var groups: Set<gid_t>
@@ -15,19 +16,21 @@ struct PeerPolicy: Sendable {
     init(config: DaemonConfig) throws {
         var users: Set<uid_t> = [0, getuid()]
         for name in config.allowUsers {
-            guard let uid = Identity.userID(name) else { throw DaemonError("allow-users names the user \"\(name)\", who does not exist on this system") }
+            guard let uid = Identity.userID(name) else {
+                throw DaemonError(config.origins.prefix("allow-users") + "allow-users names the user \"\(name)\", who does not exist on this system")
+            }
             users.insert(uid)
         }
         var groups: Set<gid_t> = []
         for name in config.allowGroups {
             guard let gid = Identity.groupID(name) else {
-                throw DaemonError("allow-groups names the group \"\(name)\", which does not exist on this system")
+                throw DaemonError(config.origins.prefix("allow-groups") + "allow-groups names the group \"\(name)\", which does not exist on this system")
             }
             groups.insert(gid)
         }
         if let name = config.socketGroup {
             guard let gid = Identity.groupID(name) else {
-                throw DaemonError("the socket group \"\(name)\" does not exist on this system; create it "
+                throw DaemonError(config.origins.prefix("socket-group") + "the socket group \"\(name)\" does not exist on this system; create it "
                     + "(the penkit package does, with systemd-sysusers) or choose another with --socket-group")
             }
             groups.insert(gid)
@@ -42,12 +45,12 @@ struct PeerPolicy: Sendable {
         for entry in config.pressureSources {
             if entry.hasPrefix("@") {
                 guard let gid = Identity.groupID(String(entry.dropFirst())) else {
-                    throw DaemonError("pressure-sources names the group \"\(entry.dropFirst())\", which does not exist on this system")
+                    throw DaemonError(config.origins.prefix("pressure-sources") + "pressure-sources names the group \"\(entry.dropFirst())\", which does not exist on this system")
                 }
                 policy.groups.insert(gid)
             } else {
                 guard let uid = Identity.userID(entry) else {
-                    throw DaemonError("pressure-sources names the user \"\(entry)\", who does not exist on this system")
+                    throw DaemonError(config.origins.prefix("pressure-sources") + "pressure-sources names the user \"\(entry)\", who does not exist on this system")
                 }
                 policy.users.insert(uid)
             }

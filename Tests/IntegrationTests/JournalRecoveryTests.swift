@@ -142,3 +142,53 @@ struct JournalRecoveryTests {
 
 /// Runs penkitd to its exit: (status, stderr and stdout).
 func runPenkitd(_ arguments: [String]) throws -> (Int32, String) { try run(penkitdPath, arguments) }
+
+/// Issue #32: a replay journaled into the default state directory, the live daemon's, and a client
+/// resuming with `since: 0` got 44 strokes of earlier runs before the trace's own.
+@Suite(.serialized)
+struct ReplayJournalPlaceTests {
+    static let trace = "wacom-dth2242-pen.evemu"
+
+    /// The hello and the strokes a `since: 0` client gets from one replay to the end.
+    static func run(_ daemon: DaemonProcess) throws -> (hello: [String: Any], strokes: Int) {
+        let client = try daemon.connect()
+        let hello = object(try client.readLine() ?? "")
+        try client.subscribe(["strokes"], since: 0)
+        let lines = try client.readAll()
+        #expect(daemon.waitForExit() == 0)
+        return (hello["settings"] as? [String: Any] ?? [:], lines.filter { type($0) == "stroke" }.count)
+    }
+
+    @Test func aReplayWithoutStateDirKeepsNoJournalAndMixesInNoOtherRunsStrokes() throws {
+        let home = try TemporaryDirectory()
+        // Where the default state directory would be, for root and for anyone else.
+        let environment = ["STATE_DIRECTORY": home.path + "/state", "XDG_STATE_HOME": home.path + "/xdg"]
+        let expected = try tipDowns(in: Self.trace)
+        for _ in 0..<2 {
+            let daemon = try DaemonProcess(["--replay", tracePath(Self.trace), "--wait-clients", "1", "--exit-after-replay"],
+                                           environment: environment, passStateDir: false)
+            let (settings, strokes) = try Self.run(daemon)
+            #expect(strokes == expected, "only this run's strokes")
+            #expect(settings["journal"] as? String == "off")
+            #expect(settings["history"] as? String == "this-run")
+        }
+        #expect(!FileManager.default.fileExists(atPath: home.path + "/state/journal"))
+        #expect(!FileManager.default.fileExists(atPath: home.path + "/xdg/penkit/journal"))
+    }
+
+    @Test func aReplayGivenAStateDirJournalsThereAndSaysSo() throws {
+        let state = try TemporaryDirectory()
+        let expected = try tipDowns(in: Self.trace)
+        var counts: [Int] = []
+        for _ in 0..<2 {
+            let daemon = try DaemonProcess(["--replay", tracePath(Self.trace), "--wait-clients", "1", "--exit-after-replay"],
+                                           stateDir: state.path)
+            let (settings, strokes) = try Self.run(daemon)
+            #expect(settings["journal"] as? String == "on")
+            #expect(settings["history"] as? String == "replay")
+            counts.append(strokes)
+        }
+        // The second run resumes the first's history from its own directory: both runs' strokes.
+        #expect(counts == [expected, 2 * expected])
+    }
+}

@@ -18,6 +18,9 @@ struct SignalLatencyTests {
         let elapsed = try daemon.terminate()
         print("SIGTERM → exit, penkitd reading a FIFO trace with no writer: \(elapsed) ms")
         #expect(daemon.status == 0)
+        // Issue #32: it said nothing of the trace it never read.
+        #expect(daemon.output.contains("stopped before the trace was read: nothing was replayed"), "\(daemon.output)")
+        #expect(daemon.output.contains(fifo))
     }
 
     /// A config FIFO is not waited on at all: penkitd refuses it at once, by name.

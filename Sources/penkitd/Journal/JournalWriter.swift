@@ -10,7 +10,7 @@ struct JournalWriter {
     private var directoryFD: Int32 = -1
     private let backgroundSync: BackgroundSync?
     private var buffer: [UInt8] = []
-    private let floor: SeqFloor
+    private var floor: SeqFloor
     /// The record buffer's storage kept between records; a larger one is freed.
     static let keptBufferBytes = 1 << 20
 
@@ -59,7 +59,7 @@ struct JournalWriter {
     }
 
     /// Records numbers handed out while records could not be written.
-    func storeFloor(seq: UInt64, strokeID: UInt64) { floor.store(seq: seq, strokeID: strokeID) }
+    mutating func storeFloor(seq: UInt64, strokeID: UInt64) { floor.store(seq: seq, strokeID: strokeID) }
 
     private mutating func startSegmentIfNeeded(wallTime: UInt64) throws(JournalError) {
         if fd >= 0, let current = segments.last, current.bytes < options.segmentBytes { return }

@@ -6,6 +6,9 @@ import Glibc
 struct SeqFloor {
     static let name = "seq-floor"
     private var fd: Int32 = -1
+    /// What the file holds: the floor only rises. A `began` record carries no seq (0), and one
+    /// that fails after a stroke's must not lower the seq the next start continues after.
+    private var stored: (seq: UInt64, strokeID: UInt64) = (0, 0)
 
     static func read(directory: String) -> (seq: UInt64, strokeID: UInt64)? {
         guard let bytes = try? JournalFiles.readAll(directory + "/" + name), bytes.count >= 20 else { return nil }
@@ -26,9 +29,12 @@ struct SeqFloor {
         if sync { _ = fsync(fd) }
     }
 
-    /// One pwrite at offset 0; false if it failed.
+    /// Raises the floor to `seq` and `strokeID` where they are higher: one pwrite at offset 0;
+    /// false if it failed.
     @discardableResult
-    func store(seq: UInt64, strokeID: UInt64) -> Bool {
+    mutating func store(seq: UInt64, strokeID: UInt64) -> Bool {
+        stored = (max(stored.seq, seq), max(stored.strokeID, strokeID))
+        let (seq, strokeID) = stored
         var bytes: [UInt8] = []
         bytes.reserveCapacity(20)
         JournalFormat.append(seq, to: &bytes)

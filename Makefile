@@ -126,14 +126,14 @@ install:
 		if [ -d /run/systemd/system ]; then systemctl daemon-reload; echo "enable with: systemctl enable --now penkit.socket"; fi; \
 	fi
 
-# Opt-in: turn off libinput's tablet smoothing (see udev/70-penkit-no-smoothing.quirks).
+# Opt-in: turn off libinput's tablet smoothing (see libinput/70-penkit-no-smoothing.quirks).
 # libinput 1.22 reads one override file, /etc/libinput/local-overrides.quirks (no .d folder):
 # the section is appended to it once, and `make uninstall` takes it out again.
 QUIRKS_OVERRIDE := $(DESTDIR)$(LIBINPUT_QUIRKS_DIR)/local-overrides.quirks
 install-no-smoothing:
 	install -d $(DESTDIR)$(LIBINPUT_QUIRKS_DIR)
 	@if grep -qs '^\[penkit: no tablet smoothing\]' $(QUIRKS_OVERRIDE); then echo "$(QUIRKS_OVERRIDE) already turns smoothing off"; \
-	else cat udev/70-penkit-no-smoothing.quirks >> $(QUIRKS_OVERRIDE) && echo "appended the no-smoothing quirk to $(QUIRKS_OVERRIDE)"; fi
+	else cat libinput/70-penkit-no-smoothing.quirks >> $(QUIRKS_OVERRIDE) && echo "appended the no-smoothing quirk to $(QUIRKS_OVERRIDE)"; fi
 
 uninstall:
 	-@if [ -z "$(DESTDIR)" ] && [ -d /run/systemd/system ]; then systemctl disable --now penkit.socket penkit.service 2>/dev/null; fi

@@ -25,16 +25,18 @@ let package = Package(
         .systemLibrary(name: "CLibevdev", pkgConfig: "libevdev", providers: [.apt(["libevdev-dev"])]),
         .systemLibrary(name: "CUdev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
 
-        // Shared vocabulary: events, samples, strokes, the wire protocol. Foundation only.
-        .target(name: "CThreadTuning"),
-        // epoll for penkitd's socket loop (Glibc's Swift module leaves it out).
-        .target(name: "CSocketEvents"),
+        // The Linux calls Swift's Glibc module leaves out or cannot make (variadic, packed, GNU):
+        // epoll, eventfd, accept4 and peer credentials for the socket loop; ppoll in µs, timer
+        // slack and glibc's mmap threshold for the input thread.
+        .target(name: "CLinuxCalls"),
         // CRC-32C with the CPU's crc32 instruction (the journal's record checksum).
         .target(name: "CChecksum"),
         // Swift's own shortest double formatting, into a caller's buffer (the protocol writer).
         .target(name: "CNumberText"),
+        // Shared vocabulary: events, samples, strokes, the wire protocol, the client and the drawing model.
         .target(name: "PenKit", dependencies: ["CNumberText"]),
-        // Estimation, prediction and stroke assembly; deterministic under an injected clock.
+        // Estimation, prediction and stroke assembly; deterministic: it reads no clock, time enters only
+        // through the events and the times it is advanced to.
         .target(name: "PenEngine", dependencies: [
             "PenKit",
             .product(name: "DequeModule", package: "swift-collections"),
@@ -52,7 +54,7 @@ let package = Package(
         // prediction evaluation (penkit replay, compare, bench, and the tests).
         .target(name: "PenEvaluation", dependencies: ["PenKit", "PenEngine", "PenInput"]),
         .executableTarget(name: "penkitd", dependencies: [
-            "CThreadTuning", "CSocketEvents", "CChecksum",
+            "CLinuxCalls", "CChecksum",
             "PenKit", "PenEngine", "PenInput", "PenInputLinux",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
@@ -67,7 +69,7 @@ let package = Package(
             .product(name: "NIOWebSocket", package: "swift-nio"),
         ]),
         .executableTarget(name: "penkit", dependencies: [
-            "CThreadTuning", "PenKit", "PenEngine", "PenInput", "PenInputLinux", "PenOracle", "PenEvaluation",
+            "CLinuxCalls", "PenKit", "PenEngine", "PenInput", "PenInputLinux", "PenOracle", "PenEvaluation",
             "PenView",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),

@@ -76,7 +76,7 @@ public enum LibinputOracle {
         guard trace.devices.count == 1, let traceDevice = trace.devices.first else {
             throw UinputError("the oracle replays traces of exactly one device; this one has \(trace.devices.count)")
         }
-        let created = MonotonicClock.nowMicroseconds()
+        let created = MonotonicClock.now()
         let player = try UinputPlayer(description: traceDevice.description, events: traceDevice.events)
         let device = player.device
         guard UdevDevices.waitUntilInitialized(syspath: device.syspath, timeoutMicroseconds: options.udevTimeout) else {
@@ -84,7 +84,7 @@ public enum LibinputOracle {
         }
 
         let observers = try variants.map { try Observer(variant: $0, devnode: device.devnode) }
-        let readiness = MonotonicClock.nowMicroseconds() - created
+        let readiness = MonotonicClock.now() - created
         let raw = try RawEvdevReader(devnode: device.devnode)
         // libinput has read the device's original fuzz by now: stop the kernel filtering
         // the recorded (already filtered) values a second time.
@@ -92,7 +92,7 @@ public enum LibinputOracle {
 
         let quiet = SystemQuiescence.waitUntilIdle()
         RealtimeScheduling.raiseCurrentThread(priority: 10)
-        let replay = try ReplayThread(player: player, startingAt: MonotonicClock.nowMicroseconds() + 100_000)
+        let replay = try ReplayThread(player: player, startingAt: MonotonicClock.now() + 100_000)
         try replay.launch()
         var settleUntil: UInt64?
         var dispatchTimes: [UInt64] = []
@@ -102,10 +102,10 @@ public enum LibinputOracle {
         while true {
             _ = poll(&pollSet, nfds_t(pollSet.count), 5)
             raw.readAvailable()
-            let before = MonotonicClock.nowMicroseconds()
+            let before = MonotonicClock.now()
             for observer in observers { try observer.pump() }
             dispatchTimes.append(before)
-            let now = MonotonicClock.nowMicroseconds()
+            let now = MonotonicClock.now()
             if settleUntil == nil, pollSet[pollSet.count - 1].revents != 0 {
                 settleUntil = now + options.settle
                 pollSet[pollSet.count - 1].events = 0

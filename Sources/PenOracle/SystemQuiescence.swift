@@ -1,6 +1,7 @@
 import Glibc
 import PenInput
 import PenInputLinux
+import PenKit
 
 /// Waits for the (guest) system to go quiet before a replay. A new input device sets udev to
 /// work (rules, helper programs read over 9p) for a while after it reports the device
@@ -10,10 +11,10 @@ enum SystemQuiescence {
     /// `timeout` (µs) passes. Returns whether the system went quiet.
     @discardableResult
     static func waitUntilIdle(idleFraction: Double = 0.9, window: UInt64 = 200_000, timeout: UInt64 = 15_000_000) -> Bool {
-        let deadline = MonotonicClock.nowMicroseconds() + timeout
+        let deadline = MonotonicClock.now() + timeout
         guard var previous = cpuTicks() else { return false }
-        while MonotonicClock.nowMicroseconds() < deadline {
-            MonotonicClock.sleep(untilMicroseconds: MonotonicClock.nowMicroseconds() + window)
+        while MonotonicClock.now() < deadline {
+            MonotonicClock.sleep(until: MonotonicClock.now() + window)
             guard let current = cpuTicks() else { return false }
             let total = current.total - previous.total
             let idle = current.idle - previous.idle

@@ -66,7 +66,7 @@ struct BenchJournalCommand: AsyncParsableCommand {
                                                                  "--state-dir", state] + policy)
         defer { daemon.stop() }
         let client = try PenKitClient(path: daemon.socket)
-        let start = monotonicMicroseconds()
+        let start = MonotonicClock.now()
         try client.subscribe([.strokes])
         var strokes = 0
         var last = start

@@ -180,7 +180,7 @@ struct BenchLatencyCommand: AsyncParsableCommand {
         defer { daemon.stop() }
         let start = DispatchTime.now()
         let cpuBefore = daemon.cpuSeconds()
-        let deadline = monotonicMicroseconds() + UInt64(seconds * 1e6)
+        let deadline = MonotonicClock.now() + UInt64(seconds * 1e6)
         let results = try RawFrameReaders.latencies(socket: daemon.socket, readers: clients, until: deadline)
         let cpu = daemon.cpuSeconds() - cpuBefore
         let wall = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9

@@ -1,5 +1,6 @@
 import ArgumentParser
 import PenInput
+import PenKit
 
 #if canImport(Glibc)
 import Glibc
@@ -22,13 +23,11 @@ struct BenchTraceReadCommand: ParsableCommand {
         var millis: [Double] = []
         var events = 0
         for _ in 0..<max(1, runs) {
-            var start = timespec()
-            var end = timespec()
-            clock_gettime(CLOCK_MONOTONIC, &start)
+            let start = MonotonicClock.nanoseconds()
             let loaded = try TraceFile.load(path: trace)
-            clock_gettime(CLOCK_MONOTONIC, &end)
+            let end = MonotonicClock.nanoseconds()
             events = loaded.devices.reduce(0) { $0 + $1.events.count }
-            millis.append(Double(end.tv_sec - start.tv_sec) * 1e3 + Double(end.tv_nsec - start.tv_nsec) / 1e6)
+            millis.append(Double(end - start) / 1e6)
         }
         millis.sort()
         let median = millis[millis.count / 2]

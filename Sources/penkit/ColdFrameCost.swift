@@ -38,11 +38,11 @@ struct ColdFrameCost {
             if let evicted { Self.writeThrough(evicted) }
             output.removeAll(keepingCapacity: true)
             writer.removeAll()
-            let start = Self.nanoseconds()
+            let start = MonotonicClock.nanoseconds()
             engine.handle(input.event, device: input.device, into: &output)
-            let handled = Self.nanoseconds()
+            let handled = MonotonicClock.nanoseconds()
             for message in output { writer.line(message) }
-            let encoded = Self.nanoseconds()
+            let encoded = MonotonicClock.nanoseconds()
             guard output.contains(where: { if case .frame = $0 { true } else { false } }) else { continue }
             timings.engine.append(handled - start)
             timings.encoding.append(encoded - handled)
@@ -58,11 +58,5 @@ struct ColdFrameCost {
             buffer[offset] &+= 1
             offset += 64
         }
-    }
-
-    private static func nanoseconds() -> UInt64 {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
     }
 }

@@ -1,4 +1,4 @@
-import CThreadTuning
+import CLinuxCalls
 import Foundation
 import Glibc
 import PenInputLinux
@@ -31,7 +31,7 @@ enum LatencyFloor {
                 received.reserveCapacity(count)
                 for _ in 0..<count {
                     guard let deadline = readStamp(fd) else { break }
-                    received.append(monotonicMicroseconds() - deadline)
+                    received.append(MonotonicClock.now() - deadline)
                 }
                 log.results.withLock { $0.received += received }
                 done.signal()
@@ -53,10 +53,10 @@ enum LatencyFloor {
             var late: [UInt64] = []
             late.reserveCapacity(count)
             for _ in 0..<count {
-                let deadline = monotonicMicroseconds() + intervalMicroseconds
-                if earlyWake > 0 { MonotonicClock.sleep(untilMicroseconds: deadline - earlyWake) }
-                MonotonicClock.sleep(untilMicroseconds: deadline)
-                late.append(monotonicMicroseconds() - deadline)
+                let deadline = MonotonicClock.now() + intervalMicroseconds
+                if earlyWake > 0 { MonotonicClock.sleep(until: deadline - earlyWake) }
+                MonotonicClock.sleep(until: deadline)
+                late.append(MonotonicClock.now() - deadline)
                 if let relayPair { writeStamp(relayPair.writeEnd, deadline) } else {
                     for fd in outputs { writeStamp(fd, deadline) }
                 }

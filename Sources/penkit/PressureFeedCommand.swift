@@ -146,10 +146,10 @@ actor PressureFeed {
         sender = Task {
             var latest: UInt64 = 0
             for await item in stream {
-                let now = monotonicMicroseconds()
+                let now = MonotonicClock.now()
                 if item.due > now { try await Task.sleep(for: .microseconds(item.due - now)) }
                 try source.send(item.line)
-                latest = max(latest, monotonicMicroseconds() &- item.sampleTime)
+                latest = max(latest, MonotonicClock.now() &- item.sampleTime)
             }
             return latest
         }

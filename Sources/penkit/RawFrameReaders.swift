@@ -158,7 +158,7 @@ enum RawFrameReaders {
         while true {
             let n = recv(fd, base + kept, buffer.count - kept, 0)
             if n <= 0 { return }
-            let now = monotonicMicroseconds()
+            let now = MonotonicClock.now()
             let end = kept + n
             var start = 0
             var goOn = true

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PenInput
 import PenInputLinux
+import PenKit
 
 /// `penkit replay TRACE --uinput`: creates a uinput device with the trace's exact
 /// description, waits for a reader to open it (penkitd, libinput debug-events, ...), zeroes
@@ -31,7 +32,7 @@ func replayThroughUinput(_ command: ReplayCommand) async throws {
             try waitForFile(startFile, timeout: scriptWait)
         }
         try player.device.zeroKernelFuzz()
-        let report = try player.play(startingAt: MonotonicClock.nowMicroseconds() + 50_000)
+        let report = try player.play(startingAt: MonotonicClock.now() + 50_000)
         let late = zip(player.frames, report.written).map { frame, written in
             Int64(written) - Int64(report.start + (frame.time - player.frames[0].time))
         }
@@ -48,7 +49,7 @@ func replayThroughUinput(_ command: ReplayCommand) async throws {
         } else {
             // Leave the device a moment so readers' timers (libinput's 50 ms proximity timeout)
             // run against the device they belong to before it is removed.
-            MonotonicClock.sleep(untilMicroseconds: MonotonicClock.nowMicroseconds() + 250_000)
+            MonotonicClock.sleep(until: MonotonicClock.now() + 250_000)
         }
     } catch let error as UinputError {
         FileHandle.standardError.write(Data("penkit replay --uinput: \(error)\n".utf8))
@@ -59,21 +60,21 @@ func replayThroughUinput(_ command: ReplayCommand) async throws {
 /// Waits until another process has the node open, then a little longer: a reader such as
 /// libinput reads the axis ranges (and the original fuzz) right after opening the node.
 private func waitForReader(_ devnode: String, timeout: UInt64) throws {
-    let deadline = MonotonicClock.nowMicroseconds() + timeout
+    let deadline = MonotonicClock.now() + timeout
     while DeviceReaders.pids(holding: devnode).isEmpty {
-        if MonotonicClock.nowMicroseconds() > deadline {
+        if MonotonicClock.now() > deadline {
             throw UinputError("no process opened \(devnode) within \(timeout / 1_000_000) s; start the reader (penkitd, libinput debug-events) first")
         }
         usleep(10_000)
     }
     print("uinput: \(devnode) opened by a reader")
-    MonotonicClock.sleep(untilMicroseconds: MonotonicClock.nowMicroseconds() + 200_000)
+    MonotonicClock.sleep(until: MonotonicClock.now() + 200_000)
 }
 
 private func waitForFile(_ path: String, timeout: UInt64) throws {
-    let deadline = MonotonicClock.nowMicroseconds() + timeout
+    let deadline = MonotonicClock.now() + timeout
     while access(path, F_OK) != 0 {
-        if MonotonicClock.nowMicroseconds() > deadline {
+        if MonotonicClock.now() > deadline {
             throw UinputError("\(path) did not appear within \(timeout / 1_000_000) s")
         }
         usleep(10_000)

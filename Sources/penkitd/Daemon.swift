@@ -1,4 +1,4 @@
-import CThreadTuning
+import CLinuxCalls
 import Dispatch
 import Foundation
 import Logging

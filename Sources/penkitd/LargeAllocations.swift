@@ -1,4 +1,4 @@
-import CThreadTuning
+import CLinuxCalls
 
 /// glibc raises its mmap threshold each time a large block is freed, up to 32 MiB, after which
 /// blocks that size come from the heap and stay resident when freed. A long stroke's line and

@@ -110,7 +110,7 @@ struct DaemonLimitsTests {
         try client.subscribe(["frames"])
         var received: [(line: [String: Any], at: UInt64)] = []
         while let line = try client.readLine() {
-            received.append((object(line), monotonicMicroseconds()))
+            received.append((object(line), MonotonicClock.now()))
         }
         // Each proximity-out, the message after it (the next event's), and when the out arrived.
         var outs: [(t: UInt64, next: UInt64, arrived: UInt64)] = []

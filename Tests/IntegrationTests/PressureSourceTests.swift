@@ -177,7 +177,7 @@ import Testing
         lines.append(try source.readLine() ?? "")
         try source.send(lines[0] + "\n")
         lines.append(try source.readLine() ?? "")
-        let now = monotonicMicroseconds()
+        let now = MonotonicClock.now()
         let readings = ["{\"type\":\"pressure\",\"t\":\(now - 2_000),\"force\":0.25}", "{\"type\":\"pressure\",\"t\":\(now - 1_000),\"force\":1}"]
         lines += readings
         try source.send(readings.joined(separator: "\n") + "\n{\"type\":\"pressure\",\"t\":\(now),\"force\":2}\n")
@@ -198,7 +198,7 @@ import Testing
         let reader = try daemon.connect()
         try reader.subscribe(["frames", "devices"])
         let source = try Self.attachSource(daemon)
-        let now = monotonicMicroseconds()
+        let now = MonotonicClock.now()
         var lines = ""
         switch code {
         case "time_in_future": lines = "{\"type\":\"pressure\",\"t\":\(now + 5_000_000),\"force\":0.5}\n"

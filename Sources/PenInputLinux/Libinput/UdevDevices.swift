@@ -1,6 +1,7 @@
 import CUdev
 import Glibc
 import PenInput
+import PenKit
 
 /// What udev knows of input nodes. libinput only accepts a node that udev has processed
 /// (it reads the ID_INPUT_* tags), and penkit only opens nodes udev tags ID_INPUT_TABLET=1 or
@@ -18,9 +19,9 @@ public enum UdevDevices {
     /// Waits, polling udev's database, until it has processed the device; false on timeout.
     /// Under emulation this takes seconds, so a fixed sleep would be either slow or wrong.
     public static func waitUntilInitialized(syspath: String, timeoutMicroseconds: UInt64) -> Bool {
-        let deadline = MonotonicClock.nowMicroseconds() + timeoutMicroseconds
+        let deadline = MonotonicClock.now() + timeoutMicroseconds
         while !isInitialized(syspath: syspath) {
-            if MonotonicClock.nowMicroseconds() >= deadline { return false }
+            if MonotonicClock.now() >= deadline { return false }
             usleep(10_000)
         }
         return true

@@ -1,4 +1,5 @@
 import PenInput
+import PenKit
 
 /// Plays one trace device through a new uinput device with its original timing.
 ///
@@ -39,14 +40,14 @@ public final class UinputPlayer {
         var shifted: UInt64 = 0
         for frame in frames {
             var due = start + shifted + (frame.time >= first ? frame.time - first : 0)
-            let now = MonotonicClock.nowMicroseconds()
+            let now = MonotonicClock.now()
             if now > due + maxCatchUp {
                 shifted += now - due
                 due = now
             }
-            MonotonicClock.sleep(untilMicroseconds: due)
+            MonotonicClock.sleep(until: due)
             try device.write(frame)
-            written.append(MonotonicClock.nowMicroseconds())
+            written.append(MonotonicClock.now())
         }
         return Report(start: start, written: written, shifted: shifted)
     }

@@ -162,7 +162,7 @@ public final class PenKitClient: Sendable {
                 }
                 return
             }
-            let now = monotonicMicroseconds()
+            let now = MonotonicClock.now()
             var start = 0
             for i in 0..<n where buffer[i] == UInt8(ascii: "\n") {
                 partial.append(contentsOf: buffer[start..<i])
@@ -225,16 +225,18 @@ private final class Slots: @unchecked Sendable {
 /// The base stream's iterator, advanced only by the unfolding stream. Unchecked because an
 /// async iterator cannot live in a Mutex across an await; safe because AsyncStream's unfolding
 /// closure is called for one element at a time (the next call only after the last returned), so
-/// `next()` never overlaps itself, and nothing else holds the box.
+/// `next()` never overlaps itself, and nothing else holds the box. That single consumer is
+/// checked on every call, as swift-nio's NIOLoopBound checks its loop: an overlapping call traps
+/// here rather than racing on the iterator.
 private final class IteratorBox: @unchecked Sendable {
     private var iterator: AsyncThrowingStream<ReceivedLine, Swift.Error>.AsyncIterator
+    private let inUse = Atomic<Bool>(false)
     init(_ iterator: AsyncThrowingStream<ReceivedLine, Swift.Error>.AsyncIterator) { self.iterator = iterator }
-    func next() async throws -> ReceivedLine? { try await iterator.next() }
+    func next() async throws -> ReceivedLine? {
+        precondition(!inUse.exchange(true, ordering: .acquiring), "IteratorBox.next() called while a call is under way")
+        defer { inUse.store(false, ordering: .releasing) }
+        return try await iterator.next()
+    }
 }
-
-/// CLOCK_MONOTONIC in µs, the clock of libinput's event times.
-public func monotonicMicroseconds() -> UInt64 {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return UInt64(ts.tv_sec) * 1_000_000 + UInt64(ts.tv_nsec) / 1_000
+    func next() async throws -> ReceivedLine? { try await iterator.next() }
 }

@@ -27,7 +27,7 @@ struct DaemonViewFeed: ViewFeed {
                 var text = line.text
                 if line.receivedAt &- lastClock >= Self.clockInterval {
                     lastClock = line.receivedAt
-                    text = ViewClock(time: monotonicMicroseconds()).jsonLine() + "\n" + text
+                    text = ViewClock(time: MonotonicClock.now()).jsonLine() + "\n" + text
                 }
                 // A finalized stroke goes on as penkitd sent it, followed by how the drawing renders it.
                 if line.text.hasPrefix("{\"type\":\"stroke\""), case .engine(.stroke(let finalized)) = PenMessage(line: line.text),

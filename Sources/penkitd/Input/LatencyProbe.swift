@@ -1,4 +1,5 @@
 import Glibc
+import PenKit
 import Synchronization
 
 /// Where a frame's latency goes inside penkitd, for `penkit bench latency`: the

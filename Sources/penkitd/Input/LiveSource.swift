@@ -1,4 +1,4 @@
-import CThreadTuning
+import CLinuxCalls
 import Glibc
 import Logging
 import PenInput

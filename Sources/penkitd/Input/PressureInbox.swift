@@ -1,4 +1,4 @@
-import CSocketEvents
+import CLinuxCalls
 import DequeModule
 import Glibc
 import PenEngine

@@ -1,4 +1,4 @@
-import CSocketEvents
+import CLinuxCalls
 import Glibc
 
 /// An epoll instance watching descriptors for the socket loop. epoll_ctl is

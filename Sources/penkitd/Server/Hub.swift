@@ -1,4 +1,4 @@
-import CSocketEvents
+import CLinuxCalls
 import Dispatch
 import Glibc
 import Logging

@@ -1,4 +1,4 @@
-import CSocketEvents
+import CLinuxCalls
 import Foundation
 import Glibc
 import PenKit

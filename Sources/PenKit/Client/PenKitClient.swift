@@ -238,5 +238,3 @@ private final class IteratorBox: @unchecked Sendable {
         return try await iterator.next()
     }
 }
-    func next() async throws -> ReceivedLine? { try await iterator.next() }
-}

@@ -148,7 +148,8 @@ final class Daemon: Sendable {
                                  logger: logger, isStopping: isStopping)
             guard let replay else {
                 do {
-                    var source = try LiveSource(pressure: hub.pressureInbox, logger: logger)
+                    var source = try LiveSource(pressure: hub.pressureInbox,
+                                                unplugGrace: UInt64(config.unplugGraceMilliseconds) * 1000, logger: logger)
                     _ = try loop.run(&source)
                 } catch {
                     logger.error("live input failed; serving without devices", metadata: ["error": "\(error)"])
@@ -193,6 +194,7 @@ final class Daemon: Sendable {
             if new.socketPath != old.socketPath { restart.append("socket") }
             if new.smoothing != old.smoothing { restart.append("smoothing") }
             if new.warmUp != old.warmUp { restart.append("warm-up") }
+            if new.unplugGraceMilliseconds != old.unplugGraceMilliseconds { restart.append("unplug-grace-ms") }
             for key in restart {
                 logger.warning("setting changed in the config file; it takes effect after a restart",
                                metadata: ["key": "\(key)"])

@@ -81,4 +81,21 @@ import Testing
         out += filter.process([], now: 1_500_000, isGone: { _ in false })
         #expect(out == events)
     }
+
+    /// Issue #32: the grace is wall time. On a busy host penkitd may not run again until long
+    /// after it: the node's removal is still asked first, so an unplug is never taken for a lift
+    /// because the thread was late, and a device still there after the stall keeps its lift.
+    @Test func aStalledThreadStillTellsAnUnplugFromALift() throws {
+        let events = try Self.decoded("wacom-intuos4-6x9-stylus-drag.evemu", cutAt: 1.0)
+        var unplugged = UnplugFilter(grace: 500_000)
+        var out = unplugged.process(events, now: 1_000_000, isGone: { _ in false })
+        // Next run 5 s later (10 graces): the node has gone meanwhile.
+        out += unplugged.process([], now: 6_000_000, isGone: { _ in true })
+        #expect(Self.tipUps(out) == Self.tipUps(events) - 1, "the unplug's tip-up is dropped")
+        #expect(Self.proximityOuts(out) == 1)
+        var lifted = UnplugFilter(grace: 500_000)
+        out = lifted.process(events, now: 1_000_000, isGone: { _ in false })
+        out += lifted.process([], now: 6_000_000, isGone: { _ in false })
+        #expect(out == events, "a lift stays a lift")
+    }
 }

@@ -50,6 +50,13 @@ import Testing
         #expect(config.journal.maxAgeSeconds == 2 * 86_400)
     }
 
+    @Test func theUnplugGraceIsASettingWithARange() throws {
+        #expect(DaemonConfig().unplugGraceMilliseconds == 500)
+        #expect(try parse("unplug-grace-ms = 2000").unplugGraceMilliseconds == 2000)
+        #expect(try error("unplug-grace-ms = 0")?.description.hasSuffix(":1: unplug-grace-ms must be a positive integer, not \"0\"") == true)
+        #expect(try error("\nunplug-grace-ms = 10001")?.description.hasSuffix(":2: unplug-grace-ms must be from 1 to 10000, not 10001") == true)
+    }
+
     @Test func anEmptyFileChangesNothing() throws {
         #expect(try parse("\n# nothing\n\n") == DaemonConfig())
     }

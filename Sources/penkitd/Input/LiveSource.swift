@@ -20,14 +20,16 @@ struct LiveSource: InputSource {
     private var nodes: [String: String] = [:]  // sysname → devnode
     private var nextID = 1
     private var drained: [LibinputEvent] = []
-    private var unplugFilter = UnplugFilter()
+    private var unplugFilter: UnplugFilter
     private var fds: [pollfd]
     private let logger: Logger
 
     /// `pressure`'s eventfd wakes the poll too, so pressure sources' updates go out as soon as
     /// they arrive, not at the next pen event or tick.
-    init(quirksDirectory: String? = nil, pressure: PressureInbox?, logger: Logger) throws {
+    /// `unplugGrace` (µs): how long a lift straight out of proximity waits for its node to vanish.
+    init(quirksDirectory: String? = nil, pressure: PressureInbox?, unplugGrace: UInt64, logger: Logger) throws {
         self.pressure = pressure
+        unplugFilter = UnplugFilter(grace: unplugGrace)
         self.logger = logger
         monitor = try TabletMonitor()
         context = try LibinputContext(

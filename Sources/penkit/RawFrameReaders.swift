@@ -97,7 +97,7 @@ enum RawFrameReaders {
         }
     }
 
-    private static func connect(_ path: String, channels: ChannelSet) throws -> Int32 {
+    static func connect(_ path: String, channels: ChannelSet) throws -> Int32 {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)

@@ -97,6 +97,18 @@ struct PressureFeedCommand: AsyncParsableCommand {
             case .device(let change) where change.change == .added && feed == nil:
                 target = target ?? change.device.id
                 if change.device.id == target { feed = try await attach(device: change.device.id, late: late, pressures: pressures) }
+            case .unknown(let type, let value) where type == "pressure-source" && value["state"]?.string == "attached":
+                // penkitd's word, in this stream's order, of how many contact frames the device had
+                // sent before its samples began to expect readings: a feed attached after the
+                // recording began starts at that sample, not at the first.
+                guard let feed, value["device"]?.double == target.map(Double.init),
+                      let sent = value["contactFrames"]?.double, sent >= 0, sent < Double(Int.max) else { continue }
+                try await feed.startAt(sample: Int(sent))
+            case .device(let change) where change.change == .removed && change.device.id == target:
+                // No contact frame is left to feed: the replay ended or the tablet went away.
+                try await feed?.finish(deviceGone: true)
+                reader.disconnect()
+                return
             case .dropped:
                 throw RuntimeFailure("penkitd dropped frames for pressure-feed: the trace and penkitd's samples no longer line up")
             case .error(let code, let text, let fatal):
@@ -130,6 +142,8 @@ actor PressureFeed {
     private let pressures: [Double]
     private var delays: LatePressure.Delays
     private var next = 0
+    /// Readings left out because penkitd had sent their frames before the source attached.
+    private var skipped = 0
     private var lastDue: UInt64 = 0
     private let queue: AsyncStream<(due: UInt64, sampleTime: UInt64, line: String)>.Continuation
     /// Ends with the longest time a reading went out after its sample (µs).
@@ -185,6 +199,23 @@ actor PressureFeed {
         throw RuntimeFailure("penkitd closed the source connection before attaching it")
     }
 
+    /// The device had sent `sample` contact frames before this source's readings began to be
+    /// expected: the first frame expecting force is the trace's contact sample `sample`.
+    func startAt(sample: Int) throws {
+        guard next == 0 else { return }
+        guard sample < pressures.count else {
+            throw RuntimeFailure("penkitd had sent \(sample) contact frames for the device before this source attached, "
+                + "and the trace has \(pressures.count): nothing is left to feed (start the feed before the replay, "
+                + "e.g. penkitd --replay TRACE --realtime --wait-clients 1)")
+        }
+        if sample > 0 {
+            FileHandle.standardError.write(Data(("pressure-feed: attached after \(sample) of the trace's \(pressures.count) "
+                + "contact samples; feeding from sample \(sample + 1)\n").utf8))
+        }
+        next = sample
+        skipped = sample
+    }
+
     /// A contact frame expecting force: schedules the next trace reading for it. True once
     /// every reading of the trace is scheduled.
     func sampleSeen(at time: UInt64) throws -> Bool {
@@ -199,14 +230,19 @@ actor PressureFeed {
     /// Waits until every scheduled reading is sent, then leaves (penkitd detaches the source).
     /// Says how late the latest reading went out: one later than penkitd's timeout for the source
     /// (its latency plus jitter, at least penkitd's update timeout) only expired its sample.
-    func finish() async throws {
+    func finish(deviceGone: Bool = false) async throws {
         queue.finish()
         let outcome = await sender.result
         source.disconnect()
         _ = await watcher.value
+        let unsent = pressures.count - next
+        if deviceGone, unsent > 0 {
+            FileHandle.standardError.write(Data(("pressure-feed: the device went away with \(unsent) of the trace's "
+                + "\(pressures.count) readings left: no contact frame is left to feed\n").utf8))
+        }
         switch outcome {
         case .success(let latest):
-            FileHandle.standardError.write(Data(("pressure-feed: sent \(next) readings; the latest went out "
+            FileHandle.standardError.write(Data(("pressure-feed: sent \(next - skipped) readings; the latest went out "
                 + "\(latest / 1000) ms after its sample\n").utf8))
         case .failure(let error):
             throw RuntimeFailure("sending readings failed after \(next) were scheduled: \(error)")

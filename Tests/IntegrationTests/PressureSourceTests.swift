@@ -87,6 +87,61 @@ import Testing
         #expect(live.allSatisfy { Self.points($0).allSatisfy { !(($0["estimated"] as? [String])?.contains("force") ?? false) } })
     }
 
+    /// Issue #32: a feed attached after the replay began paired its k-th reading with the k-th
+    /// contact frame it saw, so every later force was another sample's (off by up to 0.39), and it
+    /// waited for frames that never came. penkitd now says how many contact frames the device had
+    /// sent when the source attached, and the feed starts at that sample and ends with the device.
+    @Test func aFeedAttachedMidReplayPairsEachReadingWithItsOwnSample() throws {
+        let trace = tracePath("wacom-dth2242-pen.evemu")
+        let config = FileManager.default.temporaryDirectory.appendingPathComponent("pressure-late-\(UUID().uuidString.prefix(8)).conf").path
+        try "client-live-buffer-bytes = 16777216\n".write(toFile: config, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: config) }
+        // Not exiting after the replay: the feed must end by itself when the device goes away.
+        let daemon = try DaemonProcess(["--replay", trace, "--realtime", "--wait-clients", "1"], config: config)
+        let reader = try daemon.connect()
+        try reader.subscribe(["frames", "updates", "strokes", "devices"])
+        // The first stroke has ended before the feed starts.
+        var lines = try reader.read(until: { type($0) == "ended" }, timeout: 60)
+        let feed = Process()
+        feed.executableURL = URL(fileURLWithPath: Self.penkit)
+        feed.arguments = ["pressure-feed", trace, "--socket", daemon.socket, "--delay", "20±10", "--stated-latency", "10000"]
+        let feedOutput = Pipe()
+        feed.standardError = feedOutput
+        try feed.run()
+        lines += try reader.read(until: { type($0) == "device" && object($0)["change"] as? String == "removed" }, timeout: 120)
+        // The feed ends once its device is gone (bounded: a hang fails here, not the suite).
+        let deadline = Date().addingTimeInterval(60)
+        while feed.isRunning, Date() < deadline { usleep(50_000) }
+        let ended = !feed.isRunning
+        if !ended { feed.terminate() }
+        feed.waitUntilExit()
+        let feedLog = String(decoding: feedOutput.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(ended, "pressure-feed still waiting a minute after the replay ended: \(feedLog)")
+        #expect(feed.terminationStatus == 0, "\(feedLog)")
+        #expect(feedLog.contains("attached after"), "\(feedLog)")
+        let attached = try #require(lines.firstIndex { type($0) == "pressure-source" && object($0)["state"] as? String == "attached" })
+        let contactBefore = lines[..<attached].filter { type($0) == "frame" && !(object($0)["stroke"] is NSNull) && object($0)["stroke"] != nil }.count
+        #expect((object(lines[attached])["contactFrames"] as? Int) == contactBefore, "\(lines[attached])")
+
+        // Every stroke that began after the attachment has the trace's own forces, each measured.
+        let inBand = try run([Self.penkit, "replay", trace, "--json"]).output.split(separator: "\n").map(String.init)
+            .filter { type($0) == "stroke" }
+        let live = lines.filter { type($0) == "stroke" }
+        #expect(live.count == inBand.count)
+        let beganBefore = lines[..<attached].filter { type($0) == "began" }.count
+        #expect(beganBefore >= 1 && beganBefore < live.count)
+        var compared = 0
+        for index in beganBefore..<min(live.count, inBand.count) {
+            let forces = Self.points(live[index]).map { ($0["force"] as? NSNumber)?.doubleValue ?? -1 }
+            let want = Self.points(inBand[index]).map { ($0["force"] as? NSNumber)?.doubleValue ?? -2 }
+            #expect(forces == want, "stroke \(index + 1): forces differ from the trace's")
+            #expect(Self.points(live[index]).allSatisfy { !(($0["estimated"] as? [String])?.contains("force") ?? false) })
+            compared += 1
+        }
+        #expect(compared > 0)
+        #expect(daemon.stop() == 0)
+    }
+
     /// A finalized stroke as comparable values: tool, cancellation and, per point, every
     /// property with time as the offset from the stroke's start (penkitd's replay runs on
     /// CLOCK_MONOTONIC, `penkit replay` on the trace's clock).

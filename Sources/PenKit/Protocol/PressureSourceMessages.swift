@@ -122,10 +122,16 @@ public struct PressureSourceMessage: Sendable, Hashable, WireMessage {
     public var jitter: UInt64?
     /// Why a source was detached.
     public var reason: String?
+    /// On `attached` as readers get it: the device's contact frames (frames of a stroke) sent
+    /// before its samples began to expect this source's readings. A bridge that pairs its k-th
+    /// reading with the k-th contact frame of a recording starts at this one.
+    public var contactFrames: Int?
 
-    public static func attached(_ request: PressureSourceRequest) -> PressureSourceMessage {
-        PressureSourceMessage(device: request.device, state: .attached, serial: request.serial,
-                              latency: request.latency, jitter: request.jitter, reason: nil)
+    public static func attached(_ request: PressureSourceRequest, contactFrames: Int? = nil) -> PressureSourceMessage {
+        var message = PressureSourceMessage(device: request.device, state: .attached, serial: request.serial,
+                                            latency: request.latency, jitter: request.jitter, reason: nil)
+        message.contactFrames = contactFrames
+        return message
     }
 
     public static func detached(device: Int, reason: String) -> PressureSourceMessage {
@@ -149,6 +155,7 @@ public struct PressureSourceMessage: Sendable, Hashable, WireMessage {
         if let serial { w.field("serial", serial) }
         if let latency { w.field("latency", latency) }
         if let jitter { w.field("jitter", jitter) }
+        if let contactFrames { w.field("contactFrames", contactFrames) }
         if state == .detached { w.field("fallback", plain: "in-band") }
         if let reason { w.field("reason", string: reason) }
         w.raw("}")

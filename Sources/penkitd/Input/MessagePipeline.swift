@@ -19,6 +19,8 @@ struct MessagePipeline {
     private var engineOutput: [EngineMessage] = []
     private var encoded = 0
     private var pressureTaken: [PressureInput] = []
+    /// Frames of a stroke sent per device, for a pressure source's `contactFrames`.
+    private var contactFrames: [UInt32: Int] = [:]
     /// Whether a finalized stroke that would follow other lines in a batch starts a batch of its
     /// own (`OutboundBatch.boundary`): a stroke's line is about ten times a frame's (far more for a
     /// long stroke), and the frame that lifted the pen must not wait for its encoding, its journal
@@ -117,6 +119,7 @@ struct MessagePipeline {
     mutating func removeDevice(_ device: Int, at time: UInt64, into out: inout OutboundBatch) {
         stages.settings.remove(device: device)
         stages.actions.remove(device: device, into: &out)
+        contactFrames[UInt32(device)] = nil
         lastEventTime[device] = nil
         startEngineCall()
         engine.removeDevice(UInt32(device), at: time, into: &engineOutput)
@@ -148,12 +151,13 @@ struct MessagePipeline {
             case .attach(let device, let attachment):
                 engine.attachPressureSource(attachment, device: device)
                 out.append(.devices, PressureSourceMessage.attached(PressureSourceRequest(
-                    device: Int(device), serial: attachment.serial, latency: attachment.latency, jitter: attachment.jitter)))
+                    device: Int(device), serial: attachment.serial, latency: attachment.latency, jitter: attachment.jitter),
+                    contactFrames: contactFrames[device, default: 0]), sourceStateOf: Int(device))
             case .reading(let report, let arrival):
                 engine.handlePressure(report, arrival: arrival, into: &engineOutput)
             case .detach(let device, let reason):
                 // Announced first: the updates that follow are the fallback's expiries.
-                out.append(.devices, PressureSourceMessage.detached(device: Int(device), reason: reason))
+                out.append(.devices, PressureSourceMessage.detached(device: Int(device), reason: reason), sourceStateOf: Int(device))
                 engine.detachPressureSource(device: device, at: MonotonicClock.now(), into: &engineOutput)
             }
             encode(into: &out, splitting: false)
@@ -186,6 +190,7 @@ struct MessagePipeline {
             encoded += 1
             Self.append(message, to: &out)
             if case .frame(let frame) = message {
+                if frame.stroke != nil { contactFrames[frame.device, default: 0] += 1 }
                 stages.horizons.addAlternates(of: frame, engine: &engine, to: &out)
             }
             if let last = out.messages.last { stages.journal.record(message, line: out.bytes[last.range]) }

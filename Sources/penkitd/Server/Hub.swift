@@ -62,6 +62,7 @@ final class Hub: Sendable {
                         // One copy, shared by the history and every client that must queue it.
                         let kept = Array(line)
                         if message.seq > 0 { state.history.append(seq: message.seq, line: kept) }
+                        if message.sourceStateOf > 0 { state.sourceStates[message.sourceStateOf] = kept }
                         for client in state.clients.values { client.deliverReliable(seq: message.seq, line: kept, channel: message.channel) }
                     }
                 }
@@ -111,6 +112,7 @@ final class Hub: Sendable {
         let line = change.jsonBytes() + [UInt8(ascii: "\n")]
         state.withLock { state in
             state.devices[change.device.id] = change.change == .removed ? nil : change.device
+            if change.change == .removed { state.sourceStates[change.device.id] = nil }
             for client in state.clients.values { client.deliverReliable(seq: 0, line: line, channel: .devices) }
             reapFinished(&state)
         }
@@ -313,6 +315,11 @@ final class Hub: Sendable {
         let devices = request.channels.contains(.devices) ? state.devicesByID : nil
         client.sendControl(SubscribedMessage(channels: request.channels, replaying: replay.count,
                                              predict: client.prediction, devices: devices))
+        if request.channels.contains(.devices) {
+            for (_, line) in state.sourceStates.sorted(by: { $0.key < $1.key }) {
+                client.deliverReliable(seq: 0, line: line, channel: .devices)
+            }
+        }
         client.replay(replay)
     }
 
@@ -354,6 +361,9 @@ struct HubState {
     var sourcePolicy: PeerPolicy
     /// The connection feeding each device's pressure, by device id.
     var sources: [Int: Int32] = [:]
+    /// Each device's latest `pressure-source` line, as the input thread published it: a client
+    /// that subscribes to `devices` later gets it after `subscribed`.
+    var sourceStates: [Int: [UInt8]] = [:]
     var queueLimit: Int
     var liveBufferBytes: Int
     var maxClients: Int

@@ -10,6 +10,9 @@ struct Outbound: Sendable {
     var seq: UInt64
     /// A live frame's sample time (µs, CLOCK_MONOTONIC for live input), for the latency probe; 0 otherwise.
     var sourceTime: UInt64
+    /// A `pressure-source` line's device: the hub keeps the latest for clients that subscribe
+    /// to `devices` later (0 for every other line).
+    var sourceStateOf: Int = 0
     /// The same frame encoded for clients that asked for another prediction horizon; `range` is
     /// the default horizon's. Empty for everything else (an empty array allocates nothing).
     var alternates: [Alternate] = []
@@ -46,10 +49,12 @@ struct OutboundBatch: Sendable {
     var isEmpty: Bool { messages.isEmpty }
     var bytes: [UInt8] { writer.bytes }
 
-    mutating func append(_ channel: ChannelSet, _ message: some WireMessage, seq: UInt64 = 0, sourceTime: UInt64 = 0) {
+    mutating func append(_ channel: ChannelSet, _ message: some WireMessage, seq: UInt64 = 0, sourceTime: UInt64 = 0,
+                         sourceStateOf: Int = 0) {
         let start = writer.count
         writer.line(message)
-        messages.append(Outbound(channel: channel, range: start..<writer.count, seq: seq, sourceTime: sourceTime))
+        messages.append(Outbound(channel: channel, range: start..<writer.count, seq: seq, sourceTime: sourceTime,
+                                 sourceStateOf: sourceStateOf))
     }
 
     /// Adds the last message's encoding for clients that asked for `request`'s horizon.

@@ -15,17 +15,17 @@ import Darwin
 @inline(__always) private func libmAtan2(_ y: Double, _ x: Double) -> Double { atan2(y, x) }
 @inline(__always) private func libmPow(_ x: Double, _ y: Double) -> Double { pow(x, y) }
 
-public enum PenMath {
-    @inline(__always) public static func cos(_ x: Double) -> Double { libmCos(x) }
-    @inline(__always) public static func sin(_ x: Double) -> Double { libmSin(x) }
-    @inline(__always) public static func tan(_ x: Double) -> Double { libmTan(x) }
-    @inline(__always) public static func atan(_ x: Double) -> Double { libmAtan(x) }
-    @inline(__always) public static func atan2(_ y: Double, _ x: Double) -> Double { libmAtan2(y, x) }
-    @inline(__always) public static func pow(_ x: Double, _ y: Double) -> Double { libmPow(x, y) }
+package enum PenMath {
+    @inline(__always) package static func cos(_ x: Double) -> Double { libmCos(x) }
+    @inline(__always) package static func sin(_ x: Double) -> Double { libmSin(x) }
+    @inline(__always) package static func tan(_ x: Double) -> Double { libmTan(x) }
+    @inline(__always) package static func atan(_ x: Double) -> Double { libmAtan(x) }
+    @inline(__always) package static func atan2(_ y: Double, _ x: Double) -> Double { libmAtan2(y, x) }
+    @inline(__always) package static func pow(_ x: Double, _ y: Double) -> Double { libmPow(x, y) }
 
     /// Tilt in degrees back from azimuth/altitude in radians (W3C Pointer Events:
     /// tan tiltX = cos az / tan alt, tan tiltY = sin az / tan alt).
-    public static func tiltDegrees(azimuth: Double, altitude: Double) -> (x: Double, y: Double) {
+    package static func tiltDegrees(azimuth: Double, altitude: Double) -> (x: Double, y: Double) {
         let cosAlt = cos(altitude), sinAlt = sin(altitude)
         let degrees = 180 / Double.pi
         return (atan2(cos(azimuth) * cosAlt, sinAlt) * degrees, atan2(sin(azimuth) * cosAlt, sinAlt) * degrees)

@@ -2,11 +2,11 @@ import Foundation
 
 /// Foundation's file errors print as `Error Domain=NSCocoaErrorDomain Code=260 … UserInfo={…}`;
 /// the command-line tools show them as one plain sentence instead.
-public struct PlainError: Error, CustomStringConvertible, Sendable {
-    public var description: String
+package struct PlainError: Error, CustomStringConvertible, Sendable {
+    package var description: String
 
     /// `error` itself unless it is a Foundation file error, which becomes "cannot read PATH: reason".
-    public static func replacingFoundationErrors(_ error: Error) -> Error {
+    package static func replacingFoundationErrors(_ error: Error) -> Error {
         guard let cocoa = error as? CocoaError else { return error }
         let path = cocoa.filePath ?? cocoa.url?.path ?? "a file"
         let reason = posixCode(cocoa.userInfo[NSUnderlyingErrorKey]).map { String(cString: strerror($0)) }

@@ -3,14 +3,14 @@
 extension UInt64 {
     /// `self + other`, or `UInt64.max` where that would overflow.
     @inlinable
-    public func saturatingAdd(_ other: UInt64) -> UInt64 {
+    package func saturatingAdd(_ other: UInt64) -> UInt64 {
         let (sum, overflow) = addingReportingOverflow(other)
         return overflow ? .max : sum
     }
 
     /// Whole microseconds in `seconds`, rounded: 0 for a negative span or NaN, `UInt64.max` past it.
     @inlinable
-    public init(saturatingMicroseconds seconds: Double) {
+    package init(saturatingMicroseconds seconds: Double) {
         let micros = (seconds * 1e6).rounded()
         if !(micros > 0) {
             self = 0

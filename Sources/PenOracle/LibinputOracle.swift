@@ -6,61 +6,61 @@ import PenKit
 /// Replays a trace through the real kernel (uinput) and real libinput, and records what
 /// libinput reports, with times rebased to the trace's own clock. This produces the
 /// fixtures the Swift decoder is compared against. Needs /dev/uinput and a running udev.
-public enum LibinputOracle {
+package enum LibinputOracle {
     /// One libinput configuration to observe the replay with (each gets its own context).
-    public struct Variant: Sendable {
-        public var name: String
+    package struct Variant: Sendable {
+        package var name: String
         /// A quirks directory to use instead of the system's (e.g. one turning smoothing off).
-        public var quirksDirectory: String?
-        public init(name: String, quirksDirectory: String? = nil) {
+        package var quirksDirectory: String?
+        package init(name: String, quirksDirectory: String? = nil) {
             self.name = name
             self.quirksDirectory = quirksDirectory
         }
     }
 
-    public struct VariantResult: Sendable {
-        public var variant: Variant
+    package struct VariantResult: Sendable {
+        package var variant: Variant
         /// libinput accepted the device (DEVICE_ADDED); false when it ignored it.
-        public var deviceAdded: Bool
-        public var device: LibinputDeviceInfo?
+        package var deviceAdded: Bool
+        package var device: LibinputDeviceInfo?
         /// Tablet-tool events, times on the trace's clock.
-        public var events: [TabletEvent]
+        package var events: [TabletEvent]
         /// Other libinput event types seen on the device (pad, pointer, ...), by type number.
-        public var otherEvents: [UInt32: Int]
+        package var otherEvents: [UInt32: Int]
         /// libinput's log (info and above) while this context was open.
-        public var log: [String]
+        package var log: [String]
         /// For events libinput made from a timer (not at a frame's kernel time): their
         /// distance from the last frame before them (µs).
-        public var timerEventOffsets: [UInt64]
+        package var timerEventOffsets: [UInt64]
     }
 
-    public struct Result: Sendable {
-        public var variants: [VariantResult]
-        public var traceFrames: Int
-        public var deliveredFrames: Int
+    package struct Result: Sendable {
+        package var variants: [VariantResult]
+        package var traceFrames: Int
+        package var deliveredFrames: Int
         /// Per delivered frame: kernel offset minus trace offset from the first frame (µs).
-        public var timingErrors: [Int64]
+        package var timingErrors: [Int64]
         /// From creating the uinput device to libinput having added it (µs).
-        public var readiness: UInt64
+        package var readiness: UInt64
         /// Why this run may differ from what libinput does on real hardware (see
         /// ForcedProximityCheck); empty when it is faithful.
-        public var problems: [String]
+        package var problems: [String]
         /// How many runs it took to get a faithful one (or the last, unfaithful, run).
-        public var attempts: Int = 1
+        package var attempts: Int = 1
     }
 
-    public struct Options: Sendable {
+    package struct Options: Sendable {
         /// How long to keep reading after the last frame, for libinput's timers (the 50 ms
         /// forced proximity-out) to fire.
-        public var settle: UInt64 = 500_000
-        public var udevTimeout: UInt64 = 60_000_000
+        package var settle: UInt64 = 500_000
+        package var udevTimeout: UInt64 = 60_000_000
         /// Runs to try until one is faithful.
-        public var attempts = 3
-        public init() {}
+        package var attempts = 3
+        package init() {}
     }
 
     /// Runs the trace until a run is faithful, at most `options.attempts` times.
-    public static func runChecked(trace: Trace, variants: [Variant], options: Options = .init(),
+    package static func runChecked(trace: Trace, variants: [Variant], options: Options = .init(),
                                   onRetry: (Int, [String]) -> Void = { _, _ in }) throws -> Result {
         var attempt = 1
         while true {
@@ -72,7 +72,7 @@ public enum LibinputOracle {
         }
     }
 
-    public static func run(trace: Trace, variants: [Variant], options: Options = .init()) throws -> Result {
+    package static func run(trace: Trace, variants: [Variant], options: Options = .init()) throws -> Result {
         guard trace.devices.count == 1, let traceDevice = trace.devices.first else {
             throw UinputError("the oracle replays traces of exactly one device; this one has \(trace.devices.count)")
         }

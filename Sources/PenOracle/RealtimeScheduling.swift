@@ -17,9 +17,9 @@ enum RealtimeScheduling {
 /// Best effort: locks every page of the process in memory. In the VM the program and the
 /// Swift runtime are read from the host over 9p; a page fault there in the middle of a
 /// replay stalls the writer for tens of milliseconds.
-public enum MemoryLock {
+package enum MemoryLock {
     @discardableResult
-    public static func lockAll() -> Bool {
+    package static func lockAll() -> Bool {
         mlockall(Int32(MCL_CURRENT | MCL_FUTURE)) == 0
     }
 }

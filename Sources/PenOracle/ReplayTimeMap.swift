@@ -7,14 +7,14 @@ import PenInputLinux
 /// event libinput stamps with a frame's kernel time gets that frame's trace time exactly.
 /// An event libinput makes from a timer (the forced proximity-out) keeps its distance from
 /// the last frame before it, which includes how late the timer was dispatched.
-public struct ReplayTimeMap: Sendable {
+package struct ReplayTimeMap: Sendable {
     /// (kernel time, trace time) per delivered frame, in order.
-    public private(set) var pairs: [(kernel: UInt64, trace: UInt64)]
+    package private(set) var pairs: [(kernel: UInt64, trace: UInt64)]
 
     /// Pairs delivered frames with the trace's frames, checking that the kernel delivered
     /// exactly what the input core should pass on; a mismatch means the replay was not
     /// faithful (a dropped or altered frame, fuzz still applied) and is an error.
-    public init(device: DeviceDescription, traceFrames: [EvdevFrame], delivered: [EvdevFrame]) throws {
+    package init(device: DeviceDescription, traceFrames: [EvdevFrame], delivered: [EvdevFrame]) throws {
         var filter = KernelInputFilter(device: device)
         let expected = traceFrames.compactMap { filter.pass($0) }
         guard expected.count == delivered.count else {
@@ -34,7 +34,7 @@ public struct ReplayTimeMap: Sendable {
     }
 
     /// The trace time of a kernel time.
-    public func traceTime(ofKernelTime t: UInt64) -> UInt64 {
+    package func traceTime(ofKernelTime t: UInt64) -> UInt64 {
         guard let first = pairs.first else { return t }
         // Last pair with kernel <= t.
         var lo = 0, hi = pairs.count
@@ -49,7 +49,7 @@ public struct ReplayTimeMap: Sendable {
 
     /// Replay timing error per delivered frame (µs): the frame's kernel offset from the first
     /// delivered frame minus its trace offset from the first.
-    public var timingErrors: [Int64] {
+    package var timingErrors: [Int64] {
         guard let first = pairs.first else { return [] }
         return pairs.map { Int64($0.kernel - first.kernel) - Int64($0.trace - first.trace) }
     }

@@ -1,19 +1,19 @@
 /// Where `penkit view` listens: a loopback address and a port (0: any free port). Anything that
 /// is not loopback is refused here, before a socket exists, so the page never reaches the network.
-public struct ListenAddress: Sendable, Equatable {
-    public enum Family: Sendable { case ipv4, ipv6 }
+package struct ListenAddress: Sendable, Equatable {
+    package enum Family: Sendable { case ipv4, ipv6 }
     /// The numeric address bound (127.x.y.z or ::1).
-    public let ip: String
-    public let family: Family
-    public let port: Int
+    package let ip: String
+    package let family: Family
+    package let port: Int
 
-    public static let `default` = ListenAddress(ip: "127.0.0.1", family: .ipv4, port: 0)
+    package static let `default` = ListenAddress(ip: "127.0.0.1", family: .ipv4, port: 0)
 
     /// How the address appears in a URL and in `Host`: IPv6 in brackets.
-    public var hostLiteral: String { family == .ipv6 ? "[\(ip)]" : ip }
+    package var hostLiteral: String { family == .ipv6 ? "[\(ip)]" : ip }
 
     /// Parses `127.0.0.1:PORT`, `localhost:PORT`, `[::1]:PORT` or a bare `PORT`.
-    public init(parsing text: String) throws(ListenAddressError) {
+    package init(parsing text: String) throws(ListenAddressError) {
         let host: Substring, portText: Substring
         if text.hasPrefix("[") {
             guard let close = text.firstIndex(of: "]") else { throw .malformed(text) }
@@ -47,12 +47,12 @@ public struct ListenAddress: Sendable, Equatable {
     }
 }
 
-public enum ListenAddressError: Error, CustomStringConvertible, Equatable {
+package enum ListenAddressError: Error, CustomStringConvertible, Equatable {
     case malformed(String)
     case badPort(String)
     case notLoopback(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .malformed(let text): "--listen \(text): expected 127.0.0.1:PORT, localhost:PORT or [::1]:PORT"
         case .badPort(let text): "--listen \(text): the port must be a number from 0 to 65535"

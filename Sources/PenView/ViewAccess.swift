@@ -6,8 +6,8 @@
 /// random token printed with the URL (a foreign page cannot know it), must name this server in
 /// `Host` (a DNS-rebinding page's requests name the attacker's domain), and a WebSocket must come
 /// from this server's own origin (cross-site WebSocket hijacking sends the foreign page's origin).
-public struct ViewAccess: Sendable {
-    public enum Refusal: Error, Equatable, Sendable {
+package struct ViewAccess: Sendable {
+    package enum Refusal: Error, Equatable, Sendable {
         case foreignHost
         case missingToken
         case wrongToken
@@ -15,7 +15,7 @@ public struct ViewAccess: Sendable {
         case foreignOrigin
 
         /// The text sent with the 403, so that a person who pasted a URL sees what went wrong.
-        public var reason: String {
+        package var reason: String {
             switch self {
             case .foreignHost: "the Host header does not name this server (only its loopback address or localhost)"
             case .missingToken: "the URL has no token: open the URL penkit view printed"
@@ -26,24 +26,24 @@ public struct ViewAccess: Sendable {
         }
     }
 
-    public let token: String
+    package let token: String
     /// `Host` values that name this server, lowercased: its address literal and `localhost`, with the port.
-    public let hosts: Set<String>
+    package let hosts: Set<String>
 
-    public init(token: String, address: ListenAddress, port: Int) {
+    package init(token: String, address: ListenAddress, port: Int) {
         self.token = token
         self.hosts = [address.hostLiteral + ":\(port)", "localhost:\(port)"]
     }
 
     /// The checks for a page or script request: the server's own `Host`, then the token.
-    public func checkRequest(host: String?, uri: String) -> Refusal? {
+    package func checkRequest(host: String?, uri: String) -> Refusal? {
         guard let host, hosts.contains(host.lowercased()) else { return .foreignHost }
         guard let given = Self.queryValue("token", in: uri), !given.isEmpty else { return .missingToken }
         return Self.constantTimeEquals(given, token) ? nil : .wrongToken
     }
 
     /// The checks for a WebSocket upgrade: those of any request, then the page's own origin.
-    public func checkWebSocket(host: String?, origin: String?, uri: String) -> Refusal? {
+    package func checkWebSocket(host: String?, origin: String?, uri: String) -> Refusal? {
         if let refusal = checkRequest(host: host, uri: uri) { return refusal }
         guard let origin else { return .missingOrigin }
         let lowered = origin.lowercased()
@@ -54,7 +54,7 @@ public struct ViewAccess: Sendable {
     }
 
     /// The path of a request target, without its query.
-    public static func path(of uri: String) -> Substring {
+    package static func path(of uri: String) -> Substring {
         uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
     }
 
@@ -77,7 +77,7 @@ public struct ViewAccess: Sendable {
     }
 
     /// 32 random bytes in hex, from the system's cryptographic generator (getrandom on Linux).
-    public static func makeToken() -> String {
+    package static func makeToken() -> String {
         var generator = SystemRandomNumberGenerator()
         var text = ""
         for _ in 0..<4 {

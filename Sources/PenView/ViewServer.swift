@@ -6,17 +6,17 @@ import Synchronization
 
 /// `penkit view`'s server: one page, its script and style over HTTP, and the page's WebSocket,
 /// on a loopback address, with every request checked by `ViewAccess`.
-public final class ViewServer: Sendable {
+package final class ViewServer: Sendable {
     enum Connection: Sendable {
         case webSocket(NIOAsyncChannel<WebSocketFrame, WebSocketFrame>)
         /// `refusedUpgrade` holds the reason when this connection's WebSocket upgrade was refused.
         case http(NIOAsyncChannel<HTTPServerRequestPart, HTTPPart<HTTPResponseHead, ByteBuffer>>, refusedUpgrade: RefusedUpgrade)
     }
 
-    public let access: ViewAccess
-    public let address: ListenAddress
+    package let access: ViewAccess
+    package let address: ListenAddress
     /// The port actually bound (the one asked for, or the one the system chose for 0).
-    public let port: Int
+    package let port: Int
     private let listener: NIOAsyncChannel<EventLoopFuture<Connection>, Never>
     private let assets: ViewAssets
     private let feed: any ViewFeed
@@ -24,10 +24,10 @@ public final class ViewServer: Sendable {
     private let lastPageLeft = Mutex<ContinuousClock.Instant>(.now)
 
     /// The URL to open: the page with its token.
-    public var url: String { "http://\(address.hostLiteral):\(port)/?token=\(access.token)" }
+    package var url: String { "http://\(address.hostLiteral):\(port)/?token=\(access.token)" }
 
     /// Binds now (so that the URL can be printed before `run`); serves when `run` is called.
-    public init(address: ListenAddress, feed: any ViewFeed, token: String = ViewAccess.makeToken()) async throws {
+    package init(address: ListenAddress, feed: any ViewFeed, token: String = ViewAccess.makeToken()) async throws {
         self.address = address
         self.feed = feed
         self.assets = ViewAssets(token: token)
@@ -52,15 +52,15 @@ public final class ViewServer: Sendable {
     }
 
     /// How many pages are connected now.
-    public var connectedPages: Int { pages.load(ordering: .relaxed) }
+    package var connectedPages: Int { pages.load(ordering: .relaxed) }
 
     /// How long no page has been connected (zero while one is).
-    public var idleDuration: Duration {
+    package var idleDuration: Duration {
         connectedPages > 0 ? .zero : lastPageLeft.withLock { ContinuousClock.now - $0 }
     }
 
     /// Serves until cancelled. A failing connection ends only itself.
-    public func run() async throws {
+    package func run() async throws {
         try await withThrowingDiscardingTaskGroup { group in
             try await listener.executeThenClose { inbound in
                 for try await connection in inbound {
@@ -132,8 +132,8 @@ public final class ViewServer: Sendable {
     }
 }
 
-public struct ViewServerError: Error, CustomStringConvertible {
-    public var description: String
+package struct ViewServerError: Error, CustomStringConvertible {
+    package var description: String
 }
 
 /// The access rules, set once after bind and read by connections' upgrade checks.

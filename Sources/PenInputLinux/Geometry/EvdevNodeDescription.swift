@@ -6,7 +6,7 @@ extension DeviceDescription {
     /// What a live event node declares (name, ids, properties, codes, axis ranges), read with
     /// libevdev from a short-lived read-only descriptor; nil when the node cannot be opened.
     /// Called only for nodes already admitted as tablets.
-    public static func read(devnode: String) -> DeviceDescription? {
+    package static func read(devnode: String) -> DeviceDescription? {
         let fd = open(devnode, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }

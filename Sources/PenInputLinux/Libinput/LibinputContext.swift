@@ -9,8 +9,8 @@ import PenKit
 /// libinput is not thread-safe: create, use and drop a context on one thread. It is
 /// deliberately not Sendable. The `libinput_interface` it hands to libinput lives as
 /// long as the context, as libinput requires.
-public final class LibinputContext {
-    public typealias LogHandler = (LibinputLogPriority, String) -> Void
+package final class LibinputContext {
+    package typealias LogHandler = (LibinputLogPriority, String) -> Void
 
     /// What the context needs from its owner; kept alive by the context for libinput's callbacks.
     final class Callbacks {
@@ -37,7 +37,7 @@ public final class LibinputContext {
     ///     override file is then not read). nil: the system's quirks.
     ///   - logPriority: the lowest priority passed to `log`.
     ///   - admit: called with each node libinput wants to open; false refuses it.
-    public init(quirksDirectory: String? = nil,
+    package init(quirksDirectory: String? = nil,
                 logPriority: LibinputLogPriority = .info,
                 admit: @escaping (String) -> Bool = { _ in true },
                 log: @escaping LogHandler) throws {
@@ -67,11 +67,11 @@ public final class LibinputContext {
     }
 
     /// The descriptor to poll for readability before calling `dispatch()`.
-    public var fileDescriptor: Int32 { libinput_get_fd(li) }
+    package var fileDescriptor: Int32 { libinput_get_fd(li) }
 
     /// Adds a device node. Returns nil when libinput ignores the device (its log says why:
     /// e.g. a tablet without resolution, or a node udev has not tagged as an input device).
-    public func addDevice(path: String) -> LibinputDeviceInfo? {
+    package func addDevice(path: String) -> LibinputDeviceInfo? {
         let device: OpaquePointer? = withQuirksDirectory { libinput_path_add_device(li, path) }
         guard let device else { return nil }
         let info = LibinputDeviceInfo(device)
@@ -82,20 +82,20 @@ public final class LibinputContext {
     }
 
     /// Removes a device added with `addDevice`; libinput then reports it removed.
-    public func removeDevice(sysname: String) {
+    package func removeDevice(sysname: String) {
         guard let device = devices.removeValue(forKey: sysname) else { return }
         libinput_path_remove_device(device)
         libinput_device_unref(device)
     }
 
     /// Reads what the kernel and libinput's timers have for it. Call when the descriptor is readable.
-    public func dispatch() throws {
+    package func dispatch() throws {
         let rc = libinput_dispatch(li)
         if rc != 0 { throw LibinputError("libinput_dispatch failed: \(String(cString: strerror(-rc)))") }
     }
 
     /// Hands every queued event to `body`, in libinput's order.
-    public func drainEvents(_ body: (LibinputEvent) -> Void) {
+    package func drainEvents(_ body: (LibinputEvent) -> Void) {
         while let event = libinput_get_event(li) {
             defer { libinput_event_destroy(event) }
             let type = libinput_event_get_type(event)
@@ -145,10 +145,10 @@ public final class LibinputContext {
     }
 }
 
-public struct LibinputError: Error, CustomStringConvertible, Sendable {
-    public var message: String
-    public init(_ message: String) { self.message = message }
-    public var description: String { message }
+package struct LibinputError: Error, CustomStringConvertible, Sendable {
+    package var message: String
+    package init(_ message: String) { self.message = message }
+    package var description: String { message }
 }
 
 extension LibinputDeviceInfo {

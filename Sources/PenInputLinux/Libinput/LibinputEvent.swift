@@ -2,19 +2,19 @@ import PenInput
 import PenKit
 
 /// A device as libinput sees it, named by its kernel node (eventN).
-public struct LibinputDeviceInfo: Sendable, Hashable {
-    public var sysname: String
-    public var name: String
-    public var vendor: UInt32
-    public var product: UInt32
+package struct LibinputDeviceInfo: Sendable, Hashable {
+    package var sysname: String
+    package var name: String
+    package var vendor: UInt32
+    package var product: UInt32
     /// libinput gave it the tablet-tool capability (it will emit tool events).
-    public var isTabletTool: Bool
+    package var isTabletTool: Bool
     /// libinput gave it the tablet-pad capability.
-    public var isTabletPad: Bool
+    package var isTabletPad: Bool
     /// A pad's buttons, rings, strips and modes (libinput's tablet-pad API); nil without the capability.
-    public var pad: PadCapabilities?
+    package var pad: PadCapabilities?
 
-    public init(sysname: String, name: String, vendor: UInt32 = 0, product: UInt32 = 0,
+    package init(sysname: String, name: String, vendor: UInt32 = 0, product: UInt32 = 0,
                 isTabletTool: Bool, isTabletPad: Bool, pad: PadCapabilities? = nil) {
         self.pad = pad
         self.sysname = sysname
@@ -27,7 +27,7 @@ public struct LibinputDeviceInfo: Sendable, Hashable {
 }
 
 /// What a libinput context reports, reduced to what penkit uses.
-public enum LibinputEvent: Sendable, Hashable {
+package enum LibinputEvent: Sendable, Hashable {
     case deviceAdded(LibinputDeviceInfo)
     case deviceRemoved(LibinputDeviceInfo)
     case tabletTool(TabletEvent, device: LibinputDeviceInfo)
@@ -38,9 +38,9 @@ public enum LibinputEvent: Sendable, Hashable {
 }
 
 /// libinput's log priorities.
-public enum LibinputLogPriority: Sendable, Hashable, Comparable {
+package enum LibinputLogPriority: Sendable, Hashable, Comparable {
     case debug, info, error
 
-    public static func < (a: Self, b: Self) -> Bool { a.rank < b.rank }
+    package static func < (a: Self, b: Self) -> Bool { a.rank < b.rank }
     private var rank: Int { switch self { case .debug: 0; case .info: 1; case .error: 2 } }
 }

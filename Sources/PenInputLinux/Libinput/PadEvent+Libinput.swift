@@ -34,7 +34,7 @@ extension PadEvent {
 
 extension PadEvent {
     /// libinput's event type number of this event.
-    public var libinputEventType: UInt32 {
+    package var libinputEventType: UInt32 {
         switch kind {
         case .button: LIBINPUT_EVENT_TABLET_PAD_BUTTON.rawValue
         case .ring: LIBINPUT_EVENT_TABLET_PAD_RING.rawValue

@@ -6,8 +6,8 @@ import PenInput
 /// marks ID_INPUT_TABLET=1 or ID_INPUT_TABLET_PAD=1, and not a keyboard, are ever reported
 /// (`UdevDevices.isAdmitted`), so a daemon that can read /dev/input never opens a keyboard or a mouse.
 /// Not thread-safe: one thread (the input thread) owns it.
-public final class TabletMonitor {
-    public enum Change: Sendable, Hashable {
+package final class TabletMonitor {
+    package enum Change: Sendable, Hashable {
         case added(devnode: String, sysname: String)
         case removed(devnode: String, sysname: String)
     }
@@ -15,7 +15,7 @@ public final class TabletMonitor {
     private let udev: OpaquePointer
     private let monitor: OpaquePointer
 
-    public init() throws {
+    package init() throws {
         guard let udev = udev_new() else { throw LibinputError("udev_new failed") }
         guard let monitor = udev_monitor_new_from_netlink(udev, "udev") else {
             udev_unref(udev)
@@ -37,10 +37,10 @@ public final class TabletMonitor {
     }
 
     /// Poll this for readability, then call `receive()`.
-    public var fileDescriptor: Int32 { udev_monitor_get_fd(monitor) }
+    package var fileDescriptor: Int32 { udev_monitor_get_fd(monitor) }
 
     /// The tablets present now.
-    public func present() -> [Change] {
+    package func present() -> [Change] {
         guard let enumerate = udev_enumerate_new(udev) else { return [] }
         defer { udev_enumerate_unref(enumerate) }
         udev_enumerate_add_match_subsystem(enumerate, "input")
@@ -63,7 +63,7 @@ public final class TabletMonitor {
     }
 
     /// The hotplug changes udev has queued (tablets only).
-    public func receive() -> [Change] {
+    package func receive() -> [Change] {
         var result: [Change] = []
         while let device = udev_monitor_receive_device(monitor) {
             defer { udev_device_unref(device) }

@@ -6,9 +6,9 @@ import PenKit
 /// What udev knows of input nodes. libinput only accepts a node that udev has processed
 /// (it reads the ID_INPUT_* tags), and penkit only opens nodes udev tags ID_INPUT_TABLET=1 or
 /// ID_INPUT_TABLET_PAD=1 (a pad's own node, on current kernels), never one tagged a keyboard.
-public enum UdevDevices {
+package enum UdevDevices {
     /// Whether udev has processed the device at `syspath` (e.g. /sys/class/input/event5).
-    public static func isInitialized(syspath: String) -> Bool {
+    package static func isInitialized(syspath: String) -> Bool {
         guard let udev = udev_new() else { return false }
         defer { udev_unref(udev) }
         guard let device = udev_device_new_from_syspath(udev, syspath) else { return false }
@@ -18,7 +18,7 @@ public enum UdevDevices {
 
     /// Waits, polling udev's database, until it has processed the device; false on timeout.
     /// Under emulation this takes seconds, so a fixed sleep would be either slow or wrong.
-    public static func waitUntilInitialized(syspath: String, timeoutMicroseconds: UInt64) -> Bool {
+    package static func waitUntilInitialized(syspath: String, timeoutMicroseconds: UInt64) -> Bool {
         let deadline = MonotonicClock.now() + timeoutMicroseconds
         while !isInitialized(syspath: syspath) {
             if MonotonicClock.now() >= deadline { return false }
@@ -28,7 +28,7 @@ public enum UdevDevices {
     }
 
     /// Whether udev tags the node at `devnode` (/dev/input/eventN) as a tablet or a tablet pad (`isAdmitted`).
-    public static func isTablet(devnode: String) -> Bool {
+    package static func isTablet(devnode: String) -> Bool {
         var st = stat()
         guard stat(devnode, &st) == 0, (st.st_mode & S_IFMT) == S_IFCHR else { return false }
         guard let udev = udev_new() else { return false }
@@ -52,7 +52,7 @@ extension UdevDevices {
     /// Whether the kernel has already taken the input device at `devnode` away (unplugged).
     /// Opens the node and asks its version: evdev answers ENODEV (or the node is gone) once the
     /// device is unregistered. Any other failure (e.g. no permission) counts as present.
-    public static func isGone(devnode: String) -> Bool {
+    package static func isGone(devnode: String) -> Bool {
         let fd = open(devnode, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         if fd < 0 { return errno == ENODEV || errno == ENOENT || errno == ENXIO }
         defer { close(fd) }

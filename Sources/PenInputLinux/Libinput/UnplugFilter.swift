@@ -15,18 +15,18 @@ import PenInput
 /// `grace` µs pass with the device still there and everything goes on unchanged. Only a lift
 /// straight out of proximity waits; none of the bundled traces has one. Not thread-safe: the
 /// input thread owns it.
-public struct UnplugFilter {
-    public var grace: UInt64
+package struct UnplugFilter {
+    package var grace: UInt64
     private var held: [String: (since: UInt64, events: [(event: LibinputEvent, tipUp: Bool)])] = [:]
 
-    public init(grace: UInt64 = 500_000) { self.grace = grace }
+    package init(grace: UInt64 = 500_000) { self.grace = grace }
 
     /// True while events of some device are held back.
-    public var isHolding: Bool { !held.isEmpty }
+    package var isHolding: Bool { !held.isEmpty }
 
     /// Takes one drain of the context (possibly empty) at `now` (µs, any clock that `grace` fits)
     /// and returns the events to act on, in order.
-    public mutating func process(_ events: [LibinputEvent], now: UInt64,
+    package mutating func process(_ events: [LibinputEvent], now: UInt64,
                                  isGone: (String) -> Bool) -> [LibinputEvent] {
         let lifts = Self.liftsOutOfProximity(in: events)
         var out: [LibinputEvent] = []
@@ -59,7 +59,7 @@ public struct UnplugFilter {
 
     /// Indices of tip-ups followed by a proximity-out of the same device and time (only button
     /// events between them).
-    public static func liftsOutOfProximity(in events: [LibinputEvent]) -> Set<Int> {
+    package static func liftsOutOfProximity(in events: [LibinputEvent]) -> Set<Int> {
         var result: Set<Int> = []
         for (i, event) in events.enumerated() {
             guard case .tabletTool(let tip, let device) = event, tip.kind == .tip, tip.state == .up else { continue }

@@ -4,9 +4,9 @@ import PenInput
 /// Which processes hold a device node open, read from /proc/PID/fd. Used to start a replay
 /// once a reader (libinput in penkitd, say) has opened the new device, and by tests to
 /// prove that penkitd never opens a device it must not read.
-public enum DeviceReaders {
+package enum DeviceReaders {
     /// PIDs (other than this process) with a descriptor on `devnode`.
-    public static func pids(holding devnode: String) -> [Int32] {
+    package static func pids(holding devnode: String) -> [Int32] {
         guard let proc = opendir("/proc") else { return [] }
         defer { closedir(proc) }
         let me = getpid()
@@ -19,7 +19,7 @@ public enum DeviceReaders {
         return found
     }
 
-    public static func process(_ pid: Int32, holds devnode: String) -> Bool {
+    package static func process(_ pid: Int32, holds devnode: String) -> Bool {
         let dir = "/proc/\(pid)/fd"
         guard let fds = opendir(dir) else { return false }
         defer { closedir(fds) }

@@ -3,19 +3,19 @@ import PenInput
 
 /// The events of one evdev frame, ending with its SYN_REPORT. The kernel stamps every
 /// event of a frame with one time, and libinput acts on the frame as a whole.
-public struct EvdevFrame: Sendable, Hashable {
+package struct EvdevFrame: Sendable, Hashable {
     /// The frame's time in the trace (µs): that of its last event, the SYN_REPORT.
-    public var time: UInt64
-    public var events: [EvdevEvent]
+    package var time: UInt64
+    package var events: [EvdevEvent]
 
-    public init(time: UInt64, events: [EvdevEvent]) {
+    package init(time: UInt64, events: [EvdevEvent]) {
         self.time = time
         self.events = events
     }
 
     /// Splits an event stream at SYN_REPORT; trailing events without one form a last frame
     /// that gets a SYN_REPORT added, since the kernel delivers nothing until it sees one.
-    public static func split(_ events: [EvdevEvent]) -> [EvdevFrame] {
+    package static func split(_ events: [EvdevEvent]) -> [EvdevFrame] {
         var frames: [EvdevFrame] = []
         var current: [EvdevEvent] = []
         for event in events {

@@ -4,14 +4,14 @@ import PenInput
 
 /// A kernel input device created through /dev/uinput with a trace device's exact
 /// description. Destroying it (deinit) removes the device, as unplugging would.
-public final class UinputDevice {
+package final class UinputDevice {
     private let uinput: OpaquePointer
     /// /dev/input/eventN of the new device.
-    public let devnode: String
+    package let devnode: String
     /// /sys/class/input/eventN of the new device.
-    public let syspath: String
+    package let syspath: String
 
-    public init(description: DeviceDescription) throws {
+    package init(description: DeviceDescription) throws {
         try Self.checkUinputAccess()
         let template = try LibevdevDescription(description)
         var created: OpaquePointer?
@@ -45,7 +45,7 @@ public final class UinputDevice {
 
     /// Writes one frame in a single write(2), so the kernel stamps all of it at one instant.
     /// The kernel ignores the time field of events written to uinput.
-    public func write(_ frame: EvdevFrame) throws {
+    package func write(_ frame: EvdevFrame) throws {
         var buffer = [input_event]()
         buffer.reserveCapacity(frame.events.count)
         for e in frame.events {
@@ -62,7 +62,7 @@ public final class UinputDevice {
     /// Sets the kernel fuzz of every axis to 0. A recording holds values the kernel already
     /// filtered once; replayed with the original fuzz they would be filtered again. Call it
     /// after the reader (libinput) has opened the device and read the original fuzz.
-    public func zeroKernelFuzz() throws {
+    package func zeroKernelFuzz() throws {
         let fd = open(devnode, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else { throw UinputError("cannot open \(devnode): \(String(cString: strerror(errno)))") }
         defer { close(fd) }

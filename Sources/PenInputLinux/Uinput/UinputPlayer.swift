@@ -9,31 +9,31 @@ import PenKit
 /// `maxCatchUp` (a host that deschedules an emulated guest for a second) shifts the rest of the
 /// schedule instead: writing the missed frames back to back would stamp them all with the same
 /// kernel time and overflow every reader's evdev buffer (SYN_DROPPED: events lost).
-public final class UinputPlayer {
-    public let device: UinputDevice
-    public let frames: [EvdevFrame]
+package final class UinputPlayer {
+    package let device: UinputDevice
+    package let frames: [EvdevFrame]
 
     /// When each frame was written, for measuring the replay's timing error.
-    public struct Report: Sendable {
+    package struct Report: Sendable {
         /// Monotonic time (µs) that the first frame was due.
-        public var start: UInt64
+        package var start: UInt64
         /// Monotonic time (µs) that each frame's write returned, one per frame.
-        public var written: [UInt64]
+        package var written: [UInt64]
         /// How far (µs) stalls shifted the schedule, in all.
-        public var shifted: UInt64 = 0
+        package var shifted: UInt64 = 0
     }
 
     /// Lateness (µs) still caught up by writing frames early; more shifts the schedule.
-    public var maxCatchUp: UInt64 = 20_000
+    package var maxCatchUp: UInt64 = 20_000
 
-    public init(description: DeviceDescription, events: [EvdevEvent]) throws {
+    package init(description: DeviceDescription, events: [EvdevEvent]) throws {
         device = try UinputDevice(description: description)
         frames = EvdevFrame.split(events)
     }
 
     /// Plays every frame; the first is due at `start` (monotonic µs), the others at their
     /// trace offset from it. Blocks the calling thread for the trace's duration.
-    public func play(startingAt start: UInt64) throws -> Report {
+    package func play(startingAt start: UInt64) throws -> Report {
         var written: [UInt64] = []
         written.reserveCapacity(frames.count)
         guard let first = frames.first?.time else { return Report(start: start, written: []) }

@@ -8,7 +8,7 @@
 /// This scans the line penkitd writes (EngineMessage+JSON.swift: `type` first, then `tool`,
 /// `stroke`, `sample` with `t` first and a flat body) and gives up on anything else, so that
 /// the caller can fall back to the full decode.
-public enum FrameTimeScan: Equatable, Sendable {
+package enum FrameTimeScan: Equatable, Sendable {
     /// A frame of a stroke whose sample expects a force update: the sample's time (µs).
     case contactExpectingForce(time: UInt64)
     /// A frame that is not that (hovering, or nothing pending on force).
@@ -22,7 +22,7 @@ public enum FrameTimeScan: Equatable, Sendable {
     private static let expectingKey = Array(#""expecting":["#.utf8)
     private static let force = Array(#""force""#.utf8)
 
-    public init(line: String) {
+    package init(line: String) {
         self = line.utf8.withContiguousStorageIfAvailable { Self.scan($0) } ?? Self.scan(Array(line.utf8))
     }
 

@@ -15,6 +15,9 @@ public struct EngineConfiguration: Sendable, Hashable {
     public var pressureSource: PressureSource = .inBand
     /// How long a sample waits for a late value before "no update coming", after the sample.
     public var updateTimeout: Duration = .milliseconds(100)
+    /// How long after a stroke ends (pen up) it waits at most for the readings of a pressure
+    /// source still due, whatever latency the source stated.
+    public var readingsAfterEnd: Duration = .seconds(5)
     /// How long after proximity-in a tool that declares tilt may go without
     /// changing it before the engine concludes that no real tilt is coming.
     public var tiltTimeout: Duration = .milliseconds(100)
@@ -53,6 +56,7 @@ public struct EngineConfiguration: Sendable, Hashable {
         }
         try wait("updateTimeout", updateTimeout)
         try wait("tiltTimeout", tiltTimeout)
+        try wait("readingsAfterEnd", readingsAfterEnd)
         if case .separate(let tolerance) = pressureSource { try wait("pressure matchTolerance", tolerance, allowZero: true) }
         guard defaultForce.isFinite, (0...1).contains(defaultForce) else {
             throw EngineConfigurationError("defaultForce must be a force from 0 to 1, not \(defaultForce)")

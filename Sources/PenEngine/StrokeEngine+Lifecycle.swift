@@ -65,6 +65,13 @@ extension StrokeEngine {
         tools[key]?.activeStroke = nil
         out.append(.ended(StrokeEnded(stroke: id, time: time, cancelled: cancelled, pendingUpdates: pending,
                                        device: key.device)))
+        // A source may state seconds of latency; once the pen is up, the stroke waits for its
+        // readings at most `readingsAfterEnd` more: one lost reading must not hold it that long.
+        guard pending > 0 else { return }
+        let latest = time.saturatingAdd(configuration.readingsAfterEnd.wholeMicroseconds)
+        for index in pendingForce.indices where pendingForce[index].stroke == id && pendingForce[index].deadline > latest {
+            pendingForce[index].deadline = latest
+        }
     }
 
     /// Publishes, in begin order, every stroke at the head of the queue that has

@@ -134,7 +134,9 @@ final class Daemon: Sendable {
         let smoothed = replay == nil || config.smoothing
         // Only a source that sleeps between reports has a cache to lose: not an unpaced replay.
         let warmsUp = config.warmUp && (replay?.realtime ?? true)
-        let stages = PipelineStages(inks: inks, tablets: tablets, actions: actions, pressure: server.hub.pressureInbox,
+        var engine = EngineConfiguration()
+        engine.readingsAfterEnd = .milliseconds(config.readingsAfterEndMilliseconds)
+        let stages = PipelineStages(configuration: engine, inks: inks, tablets: tablets, actions: actions, pressure: server.hub.pressureInbox,
                                     journal: journal.journal, variants: server.hub.predictionVariants)
         return ThreadService(name: "penkitd-input") { [self, journal, probe, logger, stops] isStopping in
             let hub = server.hub
@@ -195,6 +197,7 @@ final class Daemon: Sendable {
             if new.smoothing != old.smoothing { restart.append("smoothing") }
             if new.warmUp != old.warmUp { restart.append("warm-up") }
             if new.unplugGraceMilliseconds != old.unplugGraceMilliseconds { restart.append("unplug-grace-ms") }
+            if new.readingsAfterEndMilliseconds != old.readingsAfterEndMilliseconds { restart.append("pressure-wait-after-end-ms") }
             for key in restart {
                 logger.warning("setting changed in the config file; it takes effect after a restart",
                                metadata: ["key": "\(key)"])

@@ -57,6 +57,13 @@ import Testing
         #expect(try error("\nunplug-grace-ms = 10001")?.description.hasSuffix(":2: unplug-grace-ms must be from 1 to 10000, not 10001") == true)
     }
 
+    @Test func theWaitForReadingsAfterEndIsASettingWithARange() throws {
+        #expect(DaemonConfig().readingsAfterEndMilliseconds == 5_000)
+        #expect(try parse("pressure-wait-after-end-ms = 250").readingsAfterEndMilliseconds == 250)
+        #expect(try error("pressure-wait-after-end-ms = 10001")?.description.hasSuffix(
+            ":1: pressure-wait-after-end-ms must be from 1 to 10000, not 10001") == true)
+    }
+
     @Test func anEmptyFileChangesNothing() throws {
         #expect(try parse("\n# nothing\n\n") == DaemonConfig())
     }

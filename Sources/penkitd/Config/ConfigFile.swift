@@ -145,6 +145,10 @@ enum ConfigFile {
         case "max-clients": config.maxClients = try positive()
         case "smoothing": config.smoothing = try boolean()
         case "warm-up": config.warmUp = try boolean()
+        case "pressure-wait-after-end-ms":
+            let wait = try positive()
+            guard wait <= 10_000 else { throw ConfigValueError("pressure-wait-after-end-ms must be from 1 to 10000, not \(wait)") }
+            config.readingsAfterEndMilliseconds = wait
         case "unplug-grace-ms":
             let grace = try positive()
             guard grace <= 10_000 else { throw ConfigValueError("unplug-grace-ms must be from 1 to 10000, not \(grace)") }

@@ -32,6 +32,9 @@ struct DaemonConfig: Sendable, Equatable {
     /// How long a pen lifted straight out of proximity waits for its tablet's node to vanish
     /// before it counts as a lift rather than an unplug with the pen down (`UnplugFilter`), ms.
     var unplugGraceMilliseconds: Int = 500
+    /// How long a stroke waits after pen-up for a pressure source's readings still due, ms
+    /// (`EngineConfiguration.readingsAfterEnd`).
+    var readingsAfterEndMilliseconds: Int = 5_000
     /// trace, debug, info, notice, warning, error, critical.
     var logLevel: String = "info"
     /// Where the stroke journal lives; nil picks StateDirectory's default (`StateDirectory.resolve`).
@@ -51,7 +54,7 @@ struct DaemonConfig: Sendable, Equatable {
 
     static let keys = ["socket", "socket-group", "socket-mode", "allow-users", "allow-groups",
                        "history-strokes", "history-bytes", "client-buffer-bytes", "client-live-buffer-bytes",
-                       "max-clients", "smoothing", "warm-up", "unplug-grace-ms", "log-level", "state-dir", "journal", "journal-fsync",
+                       "max-clients", "smoothing", "warm-up", "unplug-grace-ms", "pressure-wait-after-end-ms", "log-level", "state-dir", "journal", "journal-fsync",
                        "journal-fsync-interval-ms", "journal-max-bytes", "journal-max-age-days",
                        "ink-TOOL", "ink-serial-SERIAL", "pressure-sources"] + ActionMap.keys
 }

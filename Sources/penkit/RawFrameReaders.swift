@@ -97,18 +97,29 @@ enum RawFrameReaders {
         }
     }
 
+    /// A connection to penkitd's socket, subscribed to `channels`.
     static func connect(_ path: String, channels: ChannelSet) throws -> Int32 {
+        let fd = try open(path)
+        var request = SubscribeRequest(channels: channels).jsonBytes()
+        request.append(UInt8(ascii: "\n"))
+        _ = request.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        return fd
+    }
+
+    /// A plain connection to penkitd's socket (a source's, or one that only reads `hello`).
+    static func open(_ path: String) throws -> Int32 {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw ValidationError("cannot make a socket: \(String(cString: strerror(errno)))") }
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8)) }
         let result = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
-        guard fd >= 0, result == 0 else { throw ValidationError("cannot connect to \(path)") }
-        var request = SubscribeRequest(channels: channels).jsonBytes()
-        request.append(UInt8(ascii: "\n"))
-        _ = request.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        guard result == 0 else {
+            close(fd)
+            throw ValidationError("cannot connect to \(path)")
+        }
         return fd
     }
 

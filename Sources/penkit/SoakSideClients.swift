@@ -88,16 +88,9 @@ final class SoakSideClients: Sendable {
     /// POLLRDHUP, a GNU extension Swift's Glibc module leaves out.
     private static let pollReadHangUp: Int16 = 0x2000
 
+    /// A plain connection whose reads give up after 5 s (an answer penkitd never sends).
     private static func open(_ path: String) -> Int32? {
-        let fd = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { return nil }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8)) }
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        if connected != 0 { close(fd); return nil }
+        guard let fd = try? RawFrameReaders.open(path) else { return nil }
         var timeout = timeval(tv_sec: 5, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         return fd

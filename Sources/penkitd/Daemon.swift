@@ -160,7 +160,7 @@ final class Daemon: Sendable {
             }
             hub.waitForSubscribers(waitClients, isStopping: isStopping)
             do {
-                var source = try replay.source(devices: devices, logger: logger)
+                var source = try replay.source(devices: devices, pressure: hub.pressureInbox, logger: logger)
                 guard try loop.run(&source) else { return }
                 logger.info("replay finished", metadata: ["trace": "\(replay.path)"])
                 if exitAfterReplay { stops.request(reason: "replay finished") }

@@ -66,7 +66,8 @@ final class PressureInbox: Sendable {
     }
 
     /// Resets the eventfd after the poll saw it readable (it is non-blocking: a spurious call
-    /// returns at once). A replay, which polls nothing, never needs it: the counter only grows.
+    /// returns at once). Live input polls it with the tablets; a paced replay waits on it between
+    /// frames (`TraceReplay`); an unpaced one takes no sources.
     func acknowledgeWakeup() {
         var count: UInt64 = 0
         _ = Glibc.read(wakeup, &count, 8)

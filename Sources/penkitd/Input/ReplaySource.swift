@@ -67,7 +67,7 @@ final class ReplaySource: Sendable {
 
     /// The replay as an input source, taking the trace `validate` read: a finished replay of a
     /// long recording must not keep it (tens of MiB for a 10 min stroke).
-    func source(devices: [DeviceInfo], logger: Logger) throws -> TraceReplay {
+    func source(devices: [DeviceInfo], pressure: PressureInbox?, logger: Logger) throws -> TraceReplay {
         guard let trace = loaded.withLock({ loaded -> Trace? in
             defer { loaded = nil }
             return loaded
@@ -75,6 +75,6 @@ final class ReplaySource: Sendable {
         // Paced, the first pass starts now on CLOCK_MONOTONIC; unpaced, on the trace's own clock.
         let schedule = try ReplaySchedule(trace: trace, options: options, base: realtime ? MonotonicClock.now() : nil)
         return TraceReplay(path: path, schedule: schedule, deviceIDs: devices.map(\.id), paced: realtime, loops: loop,
-                           probe: probe, logger: logger)
+                           probe: probe, pressure: pressure, logger: logger)
     }
 }

@@ -1,3 +1,5 @@
+import CLinuxCalls
+import Glibc
 import Logging
 import PenInput
 import PenKit
@@ -21,9 +23,15 @@ struct TraceReplay: InputSource {
     private var decoded: [TabletEvent] = []
     private let probe: LatencyProbe?
     private let logger: Logger
+    /// Wakes a paced replay's waits when a pressure source's reading arrives, as it wakes live
+    /// input's poll: the reading's update goes out at once, not at the next frame.
+    private let pressure: PressureInbox?
+    private var wakeup: [pollfd]
 
     init(path: String, schedule: ReplaySchedule, deviceIDs: [Int], paced: Bool, loops: Bool,
-         probe: LatencyProbe?, logger: Logger) {
+         probe: LatencyProbe?, pressure: PressureInbox?, logger: Logger) {
+        self.pressure = pressure
+        wakeup = [pollfd(fd: pressure?.wakeup ?? -1, events: Int16(POLLIN), revents: 0)]
         self.path = path
         self.schedule = schedule
         self.deviceIDs = deviceIDs
@@ -44,11 +52,10 @@ struct TraceReplay: InputSource {
             let paces = isPaced && next.paces
             if paces {
                 if next.time > MonotonicClock.now() {
-                    guard next.time <= deadline else {
-                        MonotonicClock.sleep(until: deadline)
+                    guard next.time <= deadline, wait(until: next.time) else {
+                        if next.time > deadline { _ = wait(until: deadline) }
                         return MonotonicClock.now()
                     }
-                    MonotonicClock.sleep(until: next.time)
                 }
                 if !next.isTimer { probe?.record(.inputWoke, sourceTime: next.time) }
             }
@@ -67,7 +74,7 @@ struct TraceReplay: InputSource {
     /// The pass is over: the replay has ended, or after a second of quiet the next pass starts.
     private mutating func endPass(deadline: UInt64, into items: inout [InputItem]) -> UInt64? {
         if loops, isPaced, MonotonicClock.now() < schedule.passEnd {
-            MonotonicClock.sleep(until: min(deadline, schedule.passEnd))
+            _ = wait(until: min(deadline, schedule.passEnd))
             if MonotonicClock.now() < schedule.passEnd { return MonotonicClock.now() }
         }
         if loops, schedule.startPass(at: isPaced ? MonotonicClock.now() : schedule.nextUnpacedBase) {
@@ -80,5 +87,21 @@ struct TraceReplay: InputSource {
         items.append(.ended(time: lastTime))
         ended = true
         return isPaced ? MonotonicClock.now() : lastTime
+    }
+
+    /// Waits until `time` (CLOCK_MONOTONIC µs); false when a pressure reading came first.
+    private mutating func wait(until time: UInt64) -> Bool {
+        guard pressure != nil else {
+            MonotonicClock.sleep(until: time)
+            return true
+        }
+        while true {
+            let now = MonotonicClock.now()
+            guard now < time else { return true }
+            if penkit_poll_microseconds(&wakeup, 1, time - now) > 0, wakeup[0].revents != 0 {
+                pressure?.acknowledgeWakeup()
+                return false
+            }
+        }
     }
 }

@@ -37,8 +37,7 @@ struct BenchJournalCommand: AsyncParsableCommand {
     ]
 
     func run() async throws {
-        let binary = penkitd ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-            .appendingPathComponent("penkitd").path
+        let binary = BenchDaemon.binary(penkitd)
         var seconds = Array(repeating: [Double](), count: Self.policies.count)
         var strokes = 0
         for _ in 0..<rounds {

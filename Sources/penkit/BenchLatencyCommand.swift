@@ -61,8 +61,7 @@ struct BenchLatencyCommand: AsyncParsableCommand {
     /// Prints the figures and returns them per client count.
     func measureAndPrint() async throws -> [Figures] {
         var figures: [Figures] = []
-        let binary = penkitd ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-            .appendingPathComponent("penkitd").path
+        let binary = BenchDaemon.binary(penkitd)
         print("trace \(trace); per client count, \(runs) run(s) of \(seconds) s real-time replay (floor measured in each run, "
               + "same readers, same 8 ms pace) and \(throughputSeconds) s unpaced; figures are medians over the runs")
         for count in clients {
@@ -209,6 +208,11 @@ final class BenchDaemon {
     private let directory: String
 
     var probePath: String { directory + "/latency-probe.json" }
+
+    /// The penkitd a benchmark runs: the one given, else the one next to this penkit.
+    static func binary(_ given: String?) -> String {
+        given ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("penkitd").path
+    }
 
     init(binary: String, arguments: [String], probe: Bool = false) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("penkit-bench-\(getpid())-\(UInt32.random(in: 0...UInt32.max))").path

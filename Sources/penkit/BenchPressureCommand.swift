@@ -20,8 +20,7 @@ struct BenchPressureCommand: ParsableCommand {
     var penkitd: String?
 
     func run() throws {
-        let binary = penkitd ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-            .appendingPathComponent("penkitd").path
+        let binary = BenchDaemon.binary(penkitd)
         let daemon = try BenchDaemon(binary: binary, arguments: ["--replay", trace, "--realtime", "--wait-clients", "1",
                                                                  "--exit-after-replay"])
         defer { daemon.stop() }

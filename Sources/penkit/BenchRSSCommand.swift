@@ -27,8 +27,7 @@ struct BenchRSSCommand: ParsableCommand {
 
     /// Prints the figures and returns penkitd's resident memory (KiB) after the frames and after the stroke.
     func measureAndPrint() throws -> (afterFrames: Int, afterStroke: Int) {
-        let binary = penkitd ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-            .appendingPathComponent("penkitd").path
+        let binary = BenchDaemon.binary(penkitd)
 
         let looping = try BenchDaemon(binary: binary, arguments: ["--replay", trace, "--loop", "--wait-clients", "1"])
         let sent = try RawFrameReaders.measure(socket: looping.socket, readers: 1, seconds: .infinity, frames: frames)

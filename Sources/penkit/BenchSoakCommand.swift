@@ -38,8 +38,7 @@ struct BenchSoakCommand: ParsableCommand {
     static let readers = 8
 
     func run() throws {
-        let binary = penkitd ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-            .appendingPathComponent("penkitd").path
+        let binary = BenchDaemon.binary(penkitd)
         // The readers and the stalled client subscribe before the replay starts.
         let daemon = try BenchDaemon(binary: binary, arguments: ["--replay", trace, "--loop", "--history-strokes", String(historyStrokes),
                                                                  "--wait-clients", String(Self.readers + 1)])

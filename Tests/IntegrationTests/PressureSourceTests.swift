@@ -25,6 +25,27 @@ import Testing
         return source
     }
 
+    /// A config file with a deep live buffer (as the VM run's): pressure-feed must see every
+    /// contact frame, and on a busy machine it may read late.
+    static func deepLiveBufferConfig() throws -> String {
+        let config = FileManager.default.temporaryDirectory.appendingPathComponent("pressure-feed-\(UUID().uuidString.prefix(8)).conf").path
+        try "client-live-buffer-bytes = 16777216\n".write(toFile: config, atomically: true, encoding: .utf8)
+        return config
+    }
+
+    /// `penkit pressure-feed` on `trace`, 20±10 ms late, its stderr in the pipe. A generous
+    /// stated latency: a reading delayed on a busy machine still counts (a real late reading is
+    /// what the timeout tests are for).
+    static func startFeed(_ trace: String, socket: String) throws -> (Process, Pipe) {
+        let feed = Process()
+        feed.executableURL = URL(fileURLWithPath: penkit)
+        feed.arguments = ["pressure-feed", trace, "--socket", socket, "--delay", "20±10", "--stated-latency", "10000"]
+        let output = Pipe()
+        feed.standardError = output
+        try feed.run()
+        return (feed, output)
+    }
+
     static func points(_ stroke: String) -> [[String: Any]] {
         (object(stroke)["stroke"] as? [String: Any])?["points"] as? [[String: Any]] ?? []
     }
@@ -33,20 +54,10 @@ import Testing
     /// --json --late-pressure` computes with the same delay: the live path fuses exactly as the replay.
     @Test func pressureFeedEqualsReplayWithLatePressure() throws {
         let trace = tracePath(Self.drag)
-        // A deep live buffer (as the VM run's): pressure-feed must see every contact frame, and
-        // on a busy machine it may read late.
-        let config = FileManager.default.temporaryDirectory.appendingPathComponent("pressure-feed-\(UUID().uuidString.prefix(8)).conf").path
-        try "client-live-buffer-bytes = 16777216\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let config = try Self.deepLiveBufferConfig()
         defer { try? FileManager.default.removeItem(atPath: config) }
         let daemon = try DaemonProcess(["--replay", trace, "--realtime", "--wait-clients", "2", "--exit-after-replay"], config: config)
-        let feed = Process()
-        feed.executableURL = URL(fileURLWithPath: Self.penkit)
-        // A generous stated latency: a reading delayed on a busy machine still counts (a real
-        // late reading is what the timeout tests are for).
-        feed.arguments = ["pressure-feed", trace, "--socket", daemon.socket, "--delay", "20±10", "--stated-latency", "10000"]
-        let feedOutput = Pipe()
-        feed.standardError = feedOutput
-        try feed.run()
+        let (feed, feedOutput) = try Self.startFeed(trace, socket: daemon.socket)
         let reader = try daemon.connect()
         try reader.subscribe(["frames", "updates", "strokes", "devices"])
         let lines = try reader.readAll(timeout: 120)
@@ -93,8 +104,7 @@ import Testing
     /// sent when the source attached, and the feed starts at that sample and ends with the device.
     @Test func aFeedAttachedMidReplayPairsEachReadingWithItsOwnSample() throws {
         let trace = tracePath("wacom-dth2242-pen.evemu")
-        let config = FileManager.default.temporaryDirectory.appendingPathComponent("pressure-late-\(UUID().uuidString.prefix(8)).conf").path
-        try "client-live-buffer-bytes = 16777216\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let config = try Self.deepLiveBufferConfig()
         defer { try? FileManager.default.removeItem(atPath: config) }
         // Not exiting after the replay: the feed must end by itself when the device goes away.
         let daemon = try DaemonProcess(["--replay", trace, "--realtime", "--wait-clients", "1"], config: config)
@@ -102,12 +112,7 @@ import Testing
         try reader.subscribe(["frames", "updates", "strokes", "devices"])
         // The first stroke has ended before the feed starts.
         var lines = try reader.read(until: { type($0) == "ended" }, timeout: 60)
-        let feed = Process()
-        feed.executableURL = URL(fileURLWithPath: Self.penkit)
-        feed.arguments = ["pressure-feed", trace, "--socket", daemon.socket, "--delay", "20±10", "--stated-latency", "10000"]
-        let feedOutput = Pipe()
-        feed.standardError = feedOutput
-        try feed.run()
+        let (feed, feedOutput) = try Self.startFeed(trace, socket: daemon.socket)
         lines += try reader.read(until: { type($0) == "device" && object($0)["change"] as? String == "removed" }, timeout: 120)
         // The feed ends once its device is gone (bounded: a hang fails here, not the suite).
         let deadline = Date().addingTimeInterval(60)

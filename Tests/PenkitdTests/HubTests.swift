@@ -183,4 +183,34 @@ import Testing
         #expect(lines.map(messageType) == ["shutdown"])
         #expect(jsonObject(lines[0])["reason"] as? String == "test over")
     }
+
+    /// Found by `penkit bench soak` (issue #32): a client that fell behind on frames just before
+    /// penkitd stopped got `shutdown` without the `dropped` report of its last drops, so some frames
+    /// were neither received nor reported. Every frame is now one or the other.
+    @Test func framesDroppedBeforeShutdownAreReportedBeforeIt() throws {
+        let hub = try hub()
+        let client = try connect(hub)
+        request(hub, client, #"{"type":"subscribe","version":1,"channels":["frames"]}"#)
+        _ = client.lines()
+        // Far more than the socket and the live buffer hold while the client does not read.
+        let published = 20_000
+        for index in 0..<published {
+            var batch = OutboundBatch()
+            batch.append(.frames, ProximityMessage(device: 1, time: UInt64(index), entering: true,
+                                                   tool: ToolIdentity(type: .pen, serial: 7, id: 0x802)))
+            hub.publish(batch)
+        }
+        hub.shutdown(reason: "test over")
+        var lines: [String] = []
+        for _ in 0..<10_000 where lines.last.map(messageType) != "shutdown" {
+            guard let more = client.lines() else { break }
+            lines += more
+            hub.socketEvent(client.serverEnd, events: Epoll.output)
+        }
+        #expect(lines.last.map(messageType) == "shutdown")
+        let received = lines.filter { messageType($0) == "proximity" }.count
+        let reported = lines.filter { messageType($0) == "dropped" }.reduce(0) { $0 + ((jsonObject($1)["frames"] as? NSNumber)?.intValue ?? 0) }
+        #expect(reported > 0, "the client never fell behind: the test proves nothing")
+        #expect(received + reported == published, "\(received) received + \(reported) reported dropped")
+    }
 }

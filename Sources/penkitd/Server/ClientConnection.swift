@@ -252,6 +252,8 @@ final class ClientConnection {
         queued.removeAll()
         replayBacklog.removeAll()
         queuedBytes = 0
+        // Every frame is received or reported: drops since the last report go before the last line.
+        if !dropped.isEmpty { reportDrops() }
         var writer = JSONWriter(capacity: 256)
         writer.line(lastLine)
         writer.bytes.withUnsafeBytes { push($0) }

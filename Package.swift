@@ -8,6 +8,8 @@ let package = Package(
         // For Fuzz/, the libFuzzer package, which builds the trace readers with -sanitize=fuzzer: pure
         // Swift, so the fuzz build links no C library of the project.
         .library(name: "PenInput", targets: ["PenInput"]),
+        // For Fuzz/ too: the `libinput record` reader, with Yams.
+        .library(name: "PenInputRecord", targets: ["PenInputRecord"]),
         // For Fuzz/ too: the replay fuzzer runs the engine on what the replay schedule decodes.
         .library(name: "PenEngine", targets: ["PenEngine"]),
         .executable(name: "penkitd", targets: ["penkitd"]),
@@ -41,9 +43,14 @@ let package = Package(
             "PenKit",
             .product(name: "DequeModule", package: "swift-collections"),
         ]),
-        // Trace readers and the evdev tablet decoder: pure Swift, no C library, so Fuzz/ links it alone.
-        .target(name: "PenInput", dependencies: [
-            "PenKit",
+        // The evemu trace reader and the evdev tablet decoder: pure Swift, no C library, so Fuzz/
+        // links it alone.
+        .target(name: "PenInput", dependencies: ["PenKit"]),
+        // The `libinput record` YAML reader, apart from PenInput because Yams brings all of
+        // Foundation (its ICU data is most of a static binary): penkit and the tests link it,
+        // penkitd does not.
+        .target(name: "PenInputRecord", dependencies: [
+            "PenInput",
             .product(name: "Yams", package: "Yams"),
         ]),
         // The Linux side of input: live libinput and udev, uinput devices for replay.
@@ -69,7 +76,7 @@ let package = Package(
             .product(name: "NIOWebSocket", package: "swift-nio"),
         ]),
         .executableTarget(name: "penkit", dependencies: [
-            "CLinuxCalls", "PenKit", "PenEngine", "PenInput", "PenInputLinux", "PenOracle", "PenEvaluation",
+            "CLinuxCalls", "PenKit", "PenEngine", "PenInput", "PenInputRecord", "PenInputLinux", "PenOracle", "PenEvaluation",
             "PenView",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
@@ -78,7 +85,7 @@ let package = Package(
         .target(name: "PenTestSupport", dependencies: ["PenKit"], path: "Tests/PenTestSupport"),
         .testTarget(name: "PenKitTests", dependencies: ["PenKit", "PenTestSupport"]),
         .testTarget(name: "PenInputTests", dependencies: [
-            "PenInput", "PenInputLinux", "PenOracle", "PenKit", "CLibevdev",
+            "PenInput", "PenInputRecord", "PenInputLinux", "PenOracle", "PenKit", "CLibevdev",
         ]),
         .testTarget(name: "PenEngineTests", dependencies: ["PenEngine", "PenEvaluation", "PenInput", "PenKit", "PenTestSupport"]),
         .testTarget(name: "PenViewTests", dependencies: ["PenView", "PenKit", "penkit"]),

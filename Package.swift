@@ -29,14 +29,14 @@ let package = Package(
 
         // The Linux calls Swift's Glibc module leaves out or cannot make (variadic, packed, GNU):
         // epoll, eventfd, accept4 and peer credentials for the socket loop; ppoll in µs, timer
-        // slack and glibc's mmap threshold for the input thread.
+        // slack and glibc's mmap threshold for the input thread; thread names (PenKit's threads).
         .target(name: "CLinuxCalls"),
         // CRC-32C with the CPU's crc32 instruction (the journal's record checksum).
         .target(name: "CChecksum"),
         // Swift's own shortest double formatting, into a caller's buffer (the protocol writer).
         .target(name: "CNumberText"),
         // Shared vocabulary: events, samples, strokes, the wire protocol, the client and the drawing model.
-        .target(name: "PenKit", dependencies: ["CNumberText"]),
+        .target(name: "PenKit", dependencies: ["CNumberText", "CLinuxCalls"]),
         // Estimation, prediction and stroke assembly; deterministic: it reads no clock, time enters only
         // through the events and the times it is advanced to.
         .target(name: "PenEngine", dependencies: [

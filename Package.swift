@@ -66,6 +66,12 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "DequeModule", package: "swift-collections"),
+        ], linkerSettings: [
+            // Release (and the .deb) links with the toolchain's lld, for its packed relative
+            // relocations (DT_RELR, glibc 2.36+): a static Swift runtime needs ~42,000 of them,
+            // 1 MB as RELA, 8 KB as RELR. gold, the default, cannot pack them.
+            .unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"],
+                         .when(configuration: .release)),
         ]),
         // `penkit view`: the page, its script and the loopback HTTP/WebSocket server that feeds it.
         .target(name: "PenView", dependencies: [

@@ -8,6 +8,8 @@ let package = Package(
         // For Fuzz/, the libFuzzer package, which builds the trace readers with -sanitize=fuzzer: pure
         // Swift, so the fuzz build links no C library of the project.
         .library(name: "PenInput", targets: ["PenInput"]),
+        // For Fuzz/ too: the `libinput record` reader, with Yams.
+        .library(name: "PenInputRecord", targets: ["PenInputRecord"]),
         // For Fuzz/ too: the replay fuzzer runs the engine on what the replay schedule decodes.
         .library(name: "PenEngine", targets: ["PenEngine"]),
         .executable(name: "penkitd", targets: ["penkitd"]),
@@ -27,23 +29,28 @@ let package = Package(
 
         // The Linux calls Swift's Glibc module leaves out or cannot make (variadic, packed, GNU):
         // epoll, eventfd, accept4 and peer credentials for the socket loop; ppoll in µs, timer
-        // slack and glibc's mmap threshold for the input thread.
+        // slack and glibc's mmap threshold for the input thread; thread names (PenKit's threads).
         .target(name: "CLinuxCalls"),
         // CRC-32C with the CPU's crc32 instruction (the journal's record checksum).
         .target(name: "CChecksum"),
         // Swift's own shortest double formatting, into a caller's buffer (the protocol writer).
         .target(name: "CNumberText"),
         // Shared vocabulary: events, samples, strokes, the wire protocol, the client and the drawing model.
-        .target(name: "PenKit", dependencies: ["CNumberText"]),
+        .target(name: "PenKit", dependencies: ["CNumberText", "CLinuxCalls"]),
         // Estimation, prediction and stroke assembly; deterministic: it reads no clock, time enters only
         // through the events and the times it is advanced to.
         .target(name: "PenEngine", dependencies: [
             "PenKit",
             .product(name: "DequeModule", package: "swift-collections"),
         ]),
-        // Trace readers and the evdev tablet decoder: pure Swift, no C library, so Fuzz/ links it alone.
-        .target(name: "PenInput", dependencies: [
-            "PenKit",
+        // The evemu trace reader and the evdev tablet decoder: pure Swift, no C library, so Fuzz/
+        // links it alone.
+        .target(name: "PenInput", dependencies: ["PenKit"]),
+        // The `libinput record` YAML reader, apart from PenInput because Yams brings all of
+        // Foundation (its ICU data is most of a static binary): penkit and the tests link it,
+        // penkitd does not.
+        .target(name: "PenInputRecord", dependencies: [
+            "PenInput",
             .product(name: "Yams", package: "Yams"),
         ]),
         // The Linux side of input: live libinput and udev, uinput devices for replay.
@@ -59,6 +66,12 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "DequeModule", package: "swift-collections"),
+        ], linkerSettings: [
+            // Release (and the .deb) links with the toolchain's lld, for its packed relative
+            // relocations (DT_RELR, glibc 2.36+): a static Swift runtime needs ~42,000 of them,
+            // 1 MB as RELA, 8 KB as RELR. gold, the default, cannot pack them.
+            .unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"],
+                         .when(configuration: .release)),
         ]),
         // `penkit view`: the page, its script and the loopback HTTP/WebSocket server that feeds it.
         .target(name: "PenView", dependencies: [
@@ -69,7 +82,7 @@ let package = Package(
             .product(name: "NIOWebSocket", package: "swift-nio"),
         ]),
         .executableTarget(name: "penkit", dependencies: [
-            "CLinuxCalls", "PenKit", "PenEngine", "PenInput", "PenInputLinux", "PenOracle", "PenEvaluation",
+            "CLinuxCalls", "PenKit", "PenEngine", "PenInput", "PenInputRecord", "PenInputLinux", "PenOracle", "PenEvaluation",
             "PenView",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
@@ -78,7 +91,7 @@ let package = Package(
         .target(name: "PenTestSupport", dependencies: ["PenKit"], path: "Tests/PenTestSupport"),
         .testTarget(name: "PenKitTests", dependencies: ["PenKit", "PenTestSupport"]),
         .testTarget(name: "PenInputTests", dependencies: [
-            "PenInput", "PenInputLinux", "PenOracle", "PenKit", "CLibevdev",
+            "PenInput", "PenInputRecord", "PenInputLinux", "PenOracle", "PenKit", "CLibevdev",
         ]),
         .testTarget(name: "PenEngineTests", dependencies: ["PenEngine", "PenEvaluation", "PenInput", "PenKit", "PenTestSupport"]),
         .testTarget(name: "PenViewTests", dependencies: ["PenView", "PenKit", "penkit"]),

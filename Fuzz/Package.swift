@@ -14,7 +14,7 @@ let package = Package(
             "FuzzDriver", .product(name: "PenInput", package: "penkit"),
         ]),
         .executableTarget(name: "FuzzLibinputRecordReader", dependencies: [
-            "FuzzDriver", .product(name: "PenInput", package: "penkit"),
+            "FuzzDriver", .product(name: "PenInput", package: "penkit"), .product(name: "PenInputRecord", package: "penkit"),
         ]),
         // penkitd's replay: its schedule's time computations, looping, into the engine.
         .executableTarget(name: "FuzzReplayLoop", dependencies: [

@@ -3,6 +3,8 @@
 #include <time.h>
 #include <malloc.h>
 #include <sys/prctl.h>
+#include <pthread.h>
+#include <string.h>
 
 int penkit_set_timer_slack_ns(unsigned long nanoseconds) {
     return prctl(PR_SET_TIMERSLACK, nanoseconds, 0, 0, 0);
@@ -18,4 +20,11 @@ int penkit_poll_microseconds(struct pollfd *fds, nfds_t count, uint64_t timeout_
         .tv_nsec = (long)(timeout_microseconds % 1000000) * 1000,
     };
     return ppoll(fds, count, &timeout, NULL);
+}
+
+int penkit_set_thread_name(const char *name) {
+    char truncated[16];
+    strncpy(truncated, name, sizeof truncated - 1);
+    truncated[sizeof truncated - 1] = '\0';
+    return pthread_setname_np(pthread_self(), truncated);
 }

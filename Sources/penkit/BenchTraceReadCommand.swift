@@ -1,5 +1,6 @@
 import ArgumentParser
 import PenInput
+import PenInputRecord
 import PenKit
 
 #if canImport(Glibc)
@@ -24,7 +25,7 @@ struct BenchTraceReadCommand: ParsableCommand {
         var events = 0
         for _ in 0..<max(1, runs) {
             let start = MonotonicClock.nanoseconds()
-            let loaded = try TraceFile.load(path: trace)
+            let loaded = try TraceFile.load(path: trace, readers: .all)
             let end = MonotonicClock.nanoseconds()
             events = loaded.devices.reduce(0) { $0 + $1.events.count }
             millis.append(Double(end - start) / 1e6)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PenInput
+import PenInputRecord
 import PenKit
 import PenOracle
 
@@ -39,7 +40,7 @@ struct OracleCommand: ParsableCommand {
         for path in traces {
             let base = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
             do {
-                let trace = try TraceFile.load(path: path)
+                let trace = try TraceFile.load(path: path, readers: .all)
                 let result = try LibinputOracle.runChecked(trace: trace, variants: variants) { attempt, problems in
                     FileHandle.standardError.write(Data("penkit oracle: \(base): run \(attempt) not faithful, repeating: \(problems.joined(separator: "; "))\n".utf8))
                 }

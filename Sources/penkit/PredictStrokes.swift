@@ -1,6 +1,7 @@
 import PenEngine
 import PenEvaluation
 import PenInput
+import PenInputRecord
 import PenKit
 
 /// The strokes of a trace as predictors see them and as they are judged: the input decoded as
@@ -13,7 +14,7 @@ struct PredictionStrokes {
 
 /// `pen` tells recordings apart: each is a pen of its own, learned about separately.
 func loadPredictionStrokes(path: String, smoothing: Bool, minFrames: Int, pen: Int = 0) throws -> PredictionStrokes {
-    let trace = try TraceFile.load(path: path)
+    let trace = try TraceFile.load(path: path, readers: .all)
     let input = try decodeForPrediction(trace, options: DecoderOptions(smoothing: smoothing))
     let raw = smoothing ? try decodeForPrediction(trace, options: DecoderOptions(smoothing: false)) : input
     let received = splitIntoRuns(input)

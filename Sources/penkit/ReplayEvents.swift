@@ -1,13 +1,14 @@
 import ArgumentParser
 import Foundation
 import PenInput
+import PenInputRecord
 import PenKit
 
 /// `penkit replay TRACE --events [--json]`: every device of the trace through the tablet
 /// decoder, printed like `libinput debug-events` or as one JSON object per line. Devices that
 /// libinput would not treat as pen tablets are named on stderr with the reason.
 func replayEvents(_ command: ReplayCommand) throws {
-    let trace = try TraceFile.load(path: command.trace)
+    let trace = try TraceFile.load(path: command.trace, readers: .all)
     var decoded: [(device: Int, event: TabletEvent)] = []
     var usable = 0
     for (index, device) in trace.devices.enumerated() {

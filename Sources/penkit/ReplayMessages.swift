@@ -3,6 +3,7 @@ import Foundation
 import PenEngine
 import PenEvaluation
 import PenInput
+import PenInputRecord
 import PenKit
 
 /// `penkit replay TRACE [--json] [--late-pressure MS[±JITTER]]`: the trace through
@@ -45,7 +46,7 @@ func parseLatePressure(_ text: String?) throws -> LatePressure? {
 /// of one device that share a timestamp keep their order). Devices libinput
 /// would ignore are named on stderr; none usable is an error.
 func decodeForEngine(_ path: String, options: DecoderOptions, speed: Double = 1) throws -> [EngineReplay.Input] {
-    let trace = try TraceFile.load(path: path).played(atSpeed: speed)
+    let trace = try TraceFile.load(path: path, readers: .all).played(atSpeed: speed)
     var inputs: [(order: Int, input: EngineReplay.Input)] = []
     var usable = 0
     for (index, device) in trace.devices.enumerated() {

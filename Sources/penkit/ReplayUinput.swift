@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PenInput
+import PenInputRecord
 import PenInputLinux
 import PenKit
 
@@ -15,7 +16,7 @@ func replayThroughUinput(_ command: ReplayCommand) async throws {
     // a device kept for its whole length (the e2e keyboard) must outlive it.
     let scriptWait: UInt64 = 3_600_000_000
     do {
-        let trace = try TraceFile.load(path: command.trace).played(atSpeed: command.speed)
+        let trace = try TraceFile.load(path: command.trace, readers: .all).played(atSpeed: command.speed)
         guard trace.devices.count == 1, let device = trace.devices.first else {
             throw RuntimeFailure("--uinput plays traces of one device; \(command.trace) has \(trace.devices.count)")
         }

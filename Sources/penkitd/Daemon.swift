@@ -1,6 +1,11 @@
 import CLinuxCalls
 import Dispatch
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import Logging
 import PenEngine
 import PenKit

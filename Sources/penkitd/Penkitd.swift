@@ -1,6 +1,11 @@
 import ArgumentParser
 import Dispatch
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import Logging
 import PenInput
 import PenKit
@@ -44,7 +49,7 @@ struct Penkitd: ParsableCommand {
     @Option(help: "Connections served at once (default 64); one more gets a `too_many_clients` error and is closed.")
     var maxClients: Int?
 
-    @Option(help: "Replay a recorded trace (evemu or libinput record YAML) instead of live tablets.")
+    @Option(help: "Replay an evemu trace instead of live tablets (penkit replay reads libinput record YAML).")
     var replay: String?
 
     @Flag(help: "Pace the replay at its recorded speed, with event times on CLOCK_MONOTONIC.")

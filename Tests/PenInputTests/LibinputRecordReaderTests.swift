@@ -1,12 +1,13 @@
 import Testing
 @testable import PenInput
+@testable import PenInputRecord
 
 /// The YAML fixtures hold real events from bundled evemu traces, written in `libinput record`
 /// layout by Tests/Fixtures/libinput-record/make-from-evemu.py: both readers must agree.
 @Suite struct LibinputRecordReaderTests {
     /// The evemu trace with times made relative to `offset`, as `libinput record` writes them.
     private func evemuDevice(_ name: String, frames: Int? = nil, offset: UInt64? = nil) throws -> Trace.Device {
-        var device = try TraceFile.load(path: TraceFixtures.trace(name)).devices[0]
+        var device = try TraceFile.load(path: TraceFixtures.trace(name), readers: .all).devices[0]
         if let frames {
             let ends = device.events.indices.filter { device.events[$0].type == 0 && device.events[$0].code == 0 }
             device.events = Array(device.events[...ends[frames - 1]])
@@ -17,7 +18,7 @@ import Testing
     }
 
     @Test func singleDeviceMatchesTheEvemuReader() throws {
-        let trace = try TraceFile.load(path: TraceFixtures.fixture("libinput-record/intuos4-stylus-tap.yml"))
+        let trace = try TraceFile.load(path: TraceFixtures.fixture("libinput-record/intuos4-stylus-tap.yml"), readers: .all)
         let expected = try evemuDevice("wacom-intuos4-6x9-stylus-tap.evemu")
         try #require(trace.devices.count == 1)
         #expect(trace.devices[0].description == expected.description)
@@ -26,10 +27,10 @@ import Testing
     }
 
     @Test func twoDevicesShareOneTimeBase() throws {
-        let trace = try TraceFile.load(path: TraceFixtures.fixture("libinput-record/two-devices.yml"))
+        let trace = try TraceFile.load(path: TraceFixtures.fixture("libinput-record/two-devices.yml"), readers: .all)
         try #require(trace.devices.count == 2)
         // The Genius recording is the older one, so its first event is time 0 for both devices.
-        let genius = try TraceFile.load(path: TraceFixtures.trace("genius-easypen-i405x.evemu")).devices[0]
+        let genius = try TraceFile.load(path: TraceFixtures.trace("genius-easypen-i405x.evemu"), readers: .all).devices[0]
         let offset = genius.events[0].time
         let expected = [try evemuDevice("wacom-dth2242-pen.evemu", frames: 40, offset: offset),
                         try evemuDevice("genius-easypen-i405x.evemu", frames: 40, offset: offset)]
@@ -76,7 +77,7 @@ import Testing
             - {time: 0.005000, type: TABLET_TOOL_AXIS, point: [ 4.20,  0.00]}
           - {type: DEVICE_ADDED, seat: seat0, logical_seat: default}
         """
-        let trace = try TraceFile.parse(bytes: Array(text.utf8), name: "inline.yml")
+        let trace = try TraceFile.parse(bytes: Array(text.utf8), name: "inline.yml", readers: .all)
         #expect(trace.devices[0].description.codes == [1: [320], 3: [0]])
         // Frames in libinput's own layout, in flow style and in block style all read alike.
         #expect(trace.devices[0].events == [EvdevEvent(time: 5000, type: 3, code: 0, value: 42),
@@ -98,7 +99,7 @@ import Testing
     @Test func deepButHonestNestingInQuotesIsNotCounted() throws {
         // Brackets inside a quoted name and a comment are text, not nesting.
         let text = "version: 1\ndevices:\n- evdev:\n    name: \"\(String(repeating: "[", count: 200))\" # \(String(repeating: "{", count: 200))\n    codes: {}\n"
-        let trace = try TraceFile.parse(bytes: Array(text.utf8), name: "quoted.yml")
+        let trace = try TraceFile.parse(bytes: Array(text.utf8), name: "quoted.yml", readers: .all)
         #expect(trace.devices[0].description.name == String(repeating: "[", count: 200))
     }
 
@@ -106,13 +107,13 @@ import Testing
     /// stack overflow; just outside, the guard refuses it first.
     @Test func nestingAtTheLimitsIsAnErrorNotACrash() {
         let flow = "version: 1\ndevices: " + String(repeating: "[", count: 63) + String(repeating: "]", count: 63) + "\n"
-        #expect(throws: TraceError.self) { try TraceFile.parse(bytes: Array(flow.utf8), name: "flow.yml") }
+        #expect(throws: TraceError.self) { try TraceFile.parse(bytes: Array(flow.utf8), name: "flow.yml", readers: .all) }
         var block = "version: 1\ndevices:\n"
         for depth in 1...120 { block += String(repeating: " ", count: depth * 2) + "k\(depth):\n" }
-        #expect(throws: TraceError.self) { try TraceFile.parse(bytes: Array(block.utf8), name: "block.yml") }
+        #expect(throws: TraceError.self) { try TraceFile.parse(bytes: Array(block.utf8), name: "block.yml", readers: .all) }
         let dashes = "version: 1\ndevices:\n" + String(repeating: "- ", count: 200) + "x\n"
         do {
-            _ = try TraceFile.parse(bytes: Array(dashes.utf8), name: "dashes.yml")
+            _ = try TraceFile.parse(bytes: Array(dashes.utf8), name: "dashes.yml", readers: .all)
             Issue.record("200 nested sequences were accepted")
         } catch let error as TraceError {
             #expect(error.line == 3 && error.message.contains("levels deep"), "\(error)")
@@ -131,5 +132,13 @@ import Testing
         #expect(lines.eventCount == 396)
         #expect(bytes.filter { $0 == 0x0A }.count == before)  // line numbers kept
         #expect(!String(decoding: bytes, as: UTF8.self).contains("- ["))
+    }
+}
+
+/// Without PenInputRecord's reader (as in penkitd), a YAML file is a clear error, not a parse failure.
+@Test func libinputRecordWithoutItsReaderIsRefused() {
+    let text = "# libinput record\nversion: 1\ndevices: []\n"
+    #expect(throws: TraceError(file: "x.yml", line: 0, message: "a `libinput record` YAML file, which this program does not read: it reads evemu traces")) {
+        try TraceFile.parse(bytes: Array(text.utf8), name: "x.yml")
     }
 }

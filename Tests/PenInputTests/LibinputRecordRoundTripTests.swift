@@ -1,6 +1,7 @@
 import CLibevdev
 import Foundation
 @testable import PenInput
+@testable import PenInputRecord
 @testable import PenInputLinux
 @testable import PenOracle
 import Testing
@@ -23,8 +24,8 @@ import Testing
 
     @Test(arguments: recordings)
     func recordingReadsBackAsTheReplayedTrace(name: String) throws {
-        let recorded = try TraceFile.load(path: "\(Self.directory)/\(name)")
-        let original = try TraceFile.load(path: TraceFixtures.trace(name.replacingOccurrences(of: ".yml", with: ".evemu")))
+        let recorded = try TraceFile.load(path: "\(Self.directory)/\(name)", readers: .all)
+        let original = try TraceFile.load(path: TraceFixtures.trace(name.replacingOccurrences(of: ".yml", with: ".evemu")), readers: .all)
         try #require(recorded.devices.count == 1)
         let device = recorded.devices[0].description, want = original.devices[0].description
         #expect(device.name == want.name)

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PenInput
+import PenInputRecord
 
 /// Every file in Tests/Fixtures/malformed/ must fail with a TraceError naming the line at fault
 /// (worked out by hand from how each file was made) and saying what is wrong.
@@ -56,7 +57,7 @@ import Testing
     func malformedFileFailsAtItsLine(_ c: Case) {
         let path = TraceFixtures.fixture("malformed/\(c.file)")
         do {
-            _ = try TraceFile.load(path: path)
+            _ = try TraceFile.load(path: path, readers: .all)
             Issue.record("\(c.file) was accepted")
         } catch let error as TraceError {
             #expect(error.file == path)
@@ -72,7 +73,7 @@ import Testing
         let path = TraceFixtures.fixture("malformed/yaml-alias-bomb.yml")
         let lines = try TraceFixtures.lines(path)
         do {
-            _ = try TraceFile.load(path: path)
+            _ = try TraceFile.load(path: path, readers: .all)
             Issue.record("the alias bomb was accepted")
         } catch let error as TraceError {
             #expect(error.message.contains("YAML bomb"), "\(error)")
@@ -87,9 +88,9 @@ import Testing
     }
 
     @Test func missingFileAndDirectoryAreErrors() {
-        #expect(throws: TraceError.self) { try TraceFile.load(path: TraceFixtures.fixture("malformed/no-such-file.evemu")) }
+        #expect(throws: TraceError.self) { try TraceFile.load(path: TraceFixtures.fixture("malformed/no-such-file.evemu"), readers: .all) }
         do {
-            _ = try TraceFile.load(path: TraceFixtures.fixture("malformed"))
+            _ = try TraceFile.load(path: TraceFixtures.fixture("malformed"), readers: .all)
             Issue.record("a directory was accepted")
         } catch let error as TraceError {
             #expect(error.message.contains("cannot read"), "\(error)")
@@ -101,7 +102,7 @@ import Testing
     /// An endless file: reading stops at the size limit instead of growing without bound.
     @Test func endlessFileStopsAtTheLimit() {
         do {
-            _ = try TraceFile.load(path: "/dev/zero")
+            _ = try TraceFile.load(path: "/dev/zero", readers: .all)
             Issue.record("/dev/zero was accepted")
         } catch let error as TraceError {
             #expect(error.message.contains("larger than 256 MiB"), "\(error)")
@@ -112,7 +113,7 @@ import Testing
 
     @Test func emptyInputIsAnError() {
         #expect(throws: TraceError(file: "empty", line: 0, message: "empty file (no lines but comments): not a trace")) {
-            try TraceFile.parse(bytes: [], name: "empty")
+            try TraceFile.parse(bytes: [], name: "empty", readers: .all)
         }
     }
 }

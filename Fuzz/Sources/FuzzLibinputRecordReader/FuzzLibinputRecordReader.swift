@@ -1,5 +1,6 @@
 import FuzzDriver
 import PenInput
+import PenInputRecord
 
 @main
 enum FuzzLibinputRecordReaderMain {

@@ -17,4 +17,8 @@ int penkit_set_mmap_threshold(int bytes);
 /// poll's milliseconds. Returns what ppoll returns.
 int penkit_poll_microseconds(struct pollfd *fds, nfds_t count, uint64_t timeout_microseconds);
 
+/// Names the calling thread for `top -H` and gdb (pthread_setname_np, a GNU extension Swift's
+/// Glibc module hides), cut to the 15 bytes Linux keeps. Returns 0 or an error number.
+int penkit_set_thread_name(const char *name);
+
 #endif

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// A 1€ filter (Casiez et al.) on the predicted displacement: the vector from the newest real
 /// position to the last predicted sample. A fit short enough to follow changes of speed

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// How sure the predictions are, learned online from this pen's own predictions: each tip is
 /// kept until the real pen reaches its time, then scored against where the pen really was.

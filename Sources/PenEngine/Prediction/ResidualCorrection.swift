@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// How far along its predicted path this pen really goes, learned online from its own realised
 /// positions. The predictor's remaining error is mostly along the stroke, and how much of the

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import PenKit
 
 /// libinput's conversions from device units, each taking the axis's current value.

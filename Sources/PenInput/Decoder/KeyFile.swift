@@ -1,4 +1,10 @@
-import Foundation
+import FoundationEssentials
+import PenKit
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// The INI-like format of libwacom's data and libinput's quirks files: `[section]` headers,
 /// `key=value` lines, `#` comments. Sections keep file order; keys keep their last value.
@@ -13,13 +19,13 @@ struct KeyFile {
 
     init(text: String) {
         for rawLine in text.split(whereSeparator: \.isNewline) {
-            let line = rawLine.trimmingCharacters(in: .whitespaces)
+            let line = rawLine.trimmingWhitespace()
             if line.isEmpty || line.hasPrefix("#") { continue }
             if line.hasPrefix("["), line.hasSuffix("]") {
                 sections.append(Section(name: String(line.dropFirst().dropLast())))
             } else if let eq = line.firstIndex(of: "="), !sections.isEmpty {
-                let key = line[..<eq].trimmingCharacters(in: .whitespaces)
-                let value = line[line.index(after: eq)...].trimmingCharacters(in: .whitespaces)
+                let key = line[..<eq].trimmingWhitespace()
+                let value = line[line.index(after: eq)...].trimmingWhitespace()
                 sections[sections.count - 1].entries.append((key, value))
             }
         }
@@ -33,7 +39,7 @@ struct KeyFile {
 
     /// `a;b;c;` as ["a", "b", "c"].
     static func list(_ value: String?) -> [String] {
-        (value ?? "").split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        (value ?? "").split(separator: ";").map { $0.trimmingWhitespace() }.filter { !$0.isEmpty }
     }
 
     /// Integers as C's strtol with base 0 reads them: `0x` hex, otherwise decimal.

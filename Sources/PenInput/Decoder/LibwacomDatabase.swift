@@ -1,4 +1,9 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import PenKit
 
 /// The parts of libwacom's database (its installed data files) that libinput 1.22 consults for
@@ -69,8 +74,14 @@ public struct LibwacomDatabase: Sendable {
     /// The database's entry for a device: by bus and ids, or bus, ids and name.
     func tablet(for d: DeviceDescription) -> Tablet? {
         guard let bus = Self.busName(d.bustype) else { return nil }
-        let key = String(format: "%@:%04x:%04x", bus, d.vendor, d.product)
+        let key = "\(bus):\(Self.hex4(d.vendor)):\(Self.hex4(d.product))"
         return tablets.first { t in t.matches.contains { $0 == key || $0 == key + ":" + d.name.lowercased() } }
+    }
+
+    /// Four lowercase hex digits at least, as libwacom's `DeviceMatch` writes ids (`%04x`).
+    static func hex4(_ value: some BinaryInteger) -> String {
+        let digits = String(value, radix: 16)
+        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
     }
 
     /// libwacom's model name and integration flags for a device it knows.

@@ -1,4 +1,9 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import PenKit
 
 /// The tablet-relevant attributes of libinput's quirks database (its installed `*.quirks` files),
@@ -45,9 +50,9 @@ public struct Quirks: Sendable, Equatable {
     static func quirkFiles(_ paths: [String]) -> [String] {
         var files: [String] = []
         for path in paths {
-            var isDirectory: ObjCBool = false
+            var isDirectory = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { continue }
-            if isDirectory.boolValue {
+            if isDirectory {
                 let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
                 files += names.filter { $0.hasSuffix(".quirks") }.sorted().map { path + "/" + $0 }
             } else {

@@ -1,11 +1,11 @@
 /// The kernel's largest valid code per event type (linux/input-event-codes.h), so a reader can
 /// reject a code no device can send before it reaches a decoder that indexes tables by code.
-enum EventCodeLimits: KernelInputCodes {
-    static let maxType = UInt16(EV_MAX)
-    static let maxProperty = UInt16(INPUT_PROP_MAX)
-    static let syn = UInt16(EV_SYN)
-    static let abs = UInt16(EV_ABS)
-    static let maxAbs = UInt16(ABS_MAX)
+package enum EventCodeLimits: KernelInputCodes {
+    package static let maxType = UInt16(EV_MAX)
+    package static let maxProperty = UInt16(INPUT_PROP_MAX)
+    package static let syn = UInt16(EV_SYN)
+    package static let abs = UInt16(EV_ABS)
+    package static let maxAbs = UInt16(ABS_MAX)
 
     /// The largest code of `type`, or nil for a type that has no codes (EV_PWR) or does not exist.
     static func maxCode(type: UInt16) -> UInt16? {

@@ -1,13 +1,13 @@
 /// The checks every trace format shares, so that a decoder can trust what a reader returns:
 /// each event's code exists in the kernel's tables, each axis event has the axis's range, and
 /// time never runs backwards within one device.
-struct EventStreamChecker {
+package struct EventStreamChecker {
     let file: String
     private var hasAbsInfo = [Bool](repeating: false, count: Int(EventCodeLimits.maxAbs) + 1)
     private var lastTime: UInt64 = 0
     private var lastLine = 0
 
-    init(file: String, description: DeviceDescription) {
+    package init(file: String, description: DeviceDescription) {
         self.file = file
         for code in description.absInfo.keys where Int(code) < hasAbsInfo.count {
             hasAbsInfo[Int(code)] = true
@@ -15,7 +15,7 @@ struct EventStreamChecker {
     }
 
     /// Every declared absolute axis needs its range; `line` is where the axis was declared.
-    static func checkAbsInfo(of description: DeviceDescription, file: String, line: Int) throws {
+    package static func checkAbsInfo(of description: DeviceDescription, file: String, line: Int) throws {
         guard let axes = description.codes[EventCodeLimits.abs] else { return }
         if let missing = axes.filter({ description.absInfo[$0] == nil }).min() {
             throw TraceError(file: file, line: line,
@@ -24,7 +24,7 @@ struct EventStreamChecker {
     }
 
     /// Rejects a code above its type's maximum in a device's declared codes.
-    static func checkCode(type: UInt16, code: UInt16, file: String, line: Int) throws {
+    package static func checkCode(type: UInt16, code: UInt16, file: String, line: Int) throws {
         guard type <= EventCodeLimits.maxType else {
             throw TraceError(file: file, line: line,
                              message: "unknown event type \(EventCodeLimits.hex(type)): above EV_MAX (\(EventCodeLimits.hex(EventCodeLimits.maxType)))")
@@ -39,7 +39,7 @@ struct EventStreamChecker {
         }
     }
 
-    mutating func check(_ event: EvdevEvent, line: Int) throws {
+    package mutating func check(_ event: EvdevEvent, line: Int) throws {
         try Self.checkCode(type: event.type, code: event.code, file: file, line: line)
         if event.type == EventCodeLimits.abs && !hasAbsInfo[Int(event.code)] {
             throw TraceError(file: file, line: line,

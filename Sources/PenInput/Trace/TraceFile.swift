@@ -1,4 +1,6 @@
-/// Opens a recording in any supported format (evemu or `libinput record` YAML).
+/// Opens a recording: evemu here, `libinput record` YAML through a reader the caller passes
+/// (PenInputRecord's), so that what does not read YAML (penkitd) links neither Yams nor the
+/// Foundation Yams brings.
 public enum TraceFile {
     public enum Format: Sendable, Equatable {
         case evemu
@@ -13,20 +15,24 @@ public enum TraceFile {
     /// start, short enough that a named FIFO nobody opens gets an error rather than a hang.
     public static let fifoWriterWait: Duration = .seconds(10)
 
-    public static func load(path: String, writerWait: Duration = fifoWriterWait) throws -> Trace {
+    public static func load(path: String, writerWait: Duration = fifoWriterWait, readers: TraceReaders = .evemuOnly) throws -> Trace {
         let bytes = try BoundedFileReader.read(path: path, limit: maximumSize, writerWait: writerWait)
-        return try parse(bytes: bytes, name: path)
+        return try parse(bytes: bytes, name: path, readers: readers)
     }
 
     /// Parses bytes already in memory; `name` stands for the file in errors.
-    public static func parse(bytes: [UInt8], name: String) throws -> Trace {
+    public static func parse(bytes: [UInt8], name: String, readers: TraceReaders = .evemuOnly) throws -> Trace {
         guard bytes.count <= maximumSize else {
             throw TraceError(file: name, line: 0, message: "larger than \(maximumSize >> 20) MiB, the most penkit reads: not a trace")
         }
         return try bytes.withUnsafeBufferPointer { buffer in
             switch try detectFormat(buffer, name: name) {
-            case .evemu: try EvemuReader.parse(buffer, file: name)
-            case .libinputRecord: try LibinputRecordReader.parse(buffer, file: name)
+            case .evemu: return try EvemuReader.parse(buffer, file: name)
+            case .libinputRecord:
+                guard let read = readers.libinputRecord else {
+                    throw TraceError(file: name, line: 0, message: "a `libinput record` YAML file, which this program does not read: it reads evemu traces")
+                }
+                return try read(buffer, name)
             }
         }
     }

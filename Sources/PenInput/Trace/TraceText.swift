@@ -6,13 +6,13 @@ import Musl
 
 /// Checks that a trace is text before any format parser sees it, so binary garbage gets one
 /// clear error naming its line instead of a confusing complaint from deep inside a parser.
-enum TraceText {
+package enum TraceText {
     /// No real evemu or `libinput record` line comes near this (the longest, a keyboard's code
     /// list, is a few KiB); a longer one is garbage or an attack on the parser.
     static let maximumLineLength = 64 * 1024
 
     /// Rejects NUL and other control bytes (tab, CR and LF excepted), invalid UTF-8 and overlong lines.
-    static func validate(_ bytes: UnsafeBufferPointer<UInt8>, file: String) throws {
+    package static func validate(_ bytes: UnsafeBufferPointer<UInt8>, file: String) throws {
         // Clean text is the common case: memchr and the standard library's UTF-8 validation check
         // it at memory speed even in debug builds. Only a fault needs the byte loop, to find its line.
         if isClean(bytes) { return }
@@ -35,7 +35,7 @@ enum TraceText {
     }
 
     /// The index of the next LF at or after `start`, or `count` when the last line has none.
-    static func lineEnd(_ base: UnsafePointer<UInt8>, from start: Int, count: Int) -> Int {
+    package static func lineEnd(_ base: UnsafePointer<UInt8>, from start: Int, count: Int) -> Int {
         guard let found = memchr(base + start, 0x0A, count - start) else { return count }
         return UnsafeRawPointer(found) - UnsafeRawPointer(base)
     }

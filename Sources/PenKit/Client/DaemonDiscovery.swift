@@ -1,4 +1,9 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// Where a client looks for penkitd: `$PENKIT_SOCKET`, then the user service's socket
 /// (`$XDG_RUNTIME_DIR/penkit/penkit.sock`), then the system service's (`/run/penkit/penkit.sock`).

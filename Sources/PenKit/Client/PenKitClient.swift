@@ -1,4 +1,9 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import Synchronization
 
 /// A client of penkitd: connects to its Unix socket, subscribes, and delivers
@@ -89,9 +94,7 @@ public final class PenKitClient: Sendable {
             if line != nil { state.slots.signal() }
             return line
         })
-        let thread = Thread { PenKitClient.readLoop(fd: readerFD, state: state, into: continuation) }
-        thread.name = "penkit-client"
-        thread.start()
+        DetachedThread.start(name: "penkit-client") { PenKitClient.readLoop(fd: readerFD, state: state, into: continuation) }
     }
 
     deinit {
@@ -185,40 +188,15 @@ public final class PenKitClient: Sendable {
 /// What the reader thread and the consuming side share.
 private final class ReaderState: Sendable {
     /// Free places for received lines; the reader takes one per line, the consumer gives it back.
-    let slots: Slots
+    let slots: CountingSemaphore
     let terminated = Atomic<Bool>(false)
     let disconnected = Atomic<Bool>(false)
 
-    init(capacity: Int) { slots = Slots(capacity) }
+    init(capacity: Int) { slots = CountingSemaphore(capacity) }
 
     /// The app is gone (stream dropped, client released or disconnected): unblock the reader for good.
     func terminate() {
         if !terminated.exchange(true, ordering: .relaxed) { slots.signal() }
-    }
-}
-
-/// A counting semaphore. (Not DispatchSemaphore: libdispatch traps when one is released
-/// while its count is below its initial value, which a client released mid-stream would be.)
-/// Unchecked because a blocking wait needs a condition variable, which Mutex has not: `free`
-/// is read and written only between `condition.lock()` and `condition.unlock()`.
-private final class Slots: @unchecked Sendable {
-    private let condition = NSCondition()
-    private var free: Int
-
-    init(_ count: Int) { free = count }
-
-    func wait() {
-        condition.lock()
-        while free == 0 { condition.wait() }
-        free -= 1
-        condition.unlock()
-    }
-
-    func signal() {
-        condition.lock()
-        free += 1
-        condition.signal()
-        condition.unlock()
     }
 }
 

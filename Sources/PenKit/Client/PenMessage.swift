@@ -1,4 +1,9 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// One line as the client received it: its text and when it arrived (CLOCK_MONOTONIC µs).
 public struct ReceivedLine: Sendable {

@@ -1,4 +1,9 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// Reading engine messages back from their JSON lines, for clients and tests.
 /// Unknown keys are ignored so that later protocol additions stay readable.

@@ -1,5 +1,3 @@
-import Foundation
-
 /// The predictions a client wants in its frames, from `subscribe`'s `"predict"`:
 /// `{"horizonMs":24}` (capped at 50 ms), `"none"`, or Android's choice
 /// `{"pipeline":true,"displayLatencyMs":8}`: the horizon follows the pipeline's real age (now
@@ -26,25 +24,25 @@ public enum PredictionRequest: Sendable, Hashable {
         }
     }
 
-    /// Reads `"predict"`'s value, as JSONSerialization gives it; nil with a reason when malformed.
-    public static func parse(_ value: Any) -> Result<PredictionRequest, ErrorMessage> {
+    /// Reads `"predict"`'s value; nil with a reason when malformed.
+    static func parse(_ value: JSONValue) -> Result<PredictionRequest, ErrorMessage> {
         func malformed(_ why: String) -> Result<PredictionRequest, ErrorMessage> {
             .failure(ErrorMessage(code: .malformed, message: "\"predict\" " + why))
         }
-        if let word = value as? String {
+        if let word = value.string {
             return word == "none" ? .success(.none) : malformed("must be \"none\" or an object")
         }
-        guard let fields = value as? [String: Any] else { return malformed("must be \"none\" or an object") }
+        guard case .object(let fields) = value else { return malformed("must be \"none\" or an object") }
         for key in fields.keys where !["horizonMs", "pipeline", "displayLatencyMs"].contains(key) {
             return malformed("has an unknown field \"\(key)\"")
         }
         func milliseconds(_ key: String) -> Double?? {
             guard let raw = fields[key] else { return .some(nil) }
-            guard let number = (raw as? NSNumber)?.doubleValue, number.isFinite, number >= 0 else { return nil }
+            guard let number = raw.double, number.isFinite, number >= 0 else { return nil }
             return .some(min(number, maxHorizonMs))
         }
         if let pipeline = fields["pipeline"] {
-            guard (pipeline as? NSNumber)?.boolValue == true, fields["horizonMs"] == nil else {
+            guard pipeline == .bool(true), fields["horizonMs"] == nil else {
                 return malformed("takes either \"horizonMs\" or \"pipeline\":true with \"displayLatencyMs\"")
             }
             guard let latency = milliseconds("displayLatencyMs") else {

@@ -1,4 +1,9 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// A producer's declaration: `{"type":"pressure-source","version":1,"device":ID,"latency":µs,"jitter":µs}`
 /// with an optional `"serial":N` (only that tool). After it, every line the peer sends is a
@@ -36,8 +41,7 @@ public struct PressureSourceRequest: Sendable, Hashable, WireMessage {
 
     /// Whether a client line declares a source (the full parse is `parse`).
     public static func isDeclaration(_ line: [UInt8]) -> Bool {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any] else { return false }
-        return object["type"] as? String == "pressure-source"
+        JSONValue.object(line: line)?["type"]?.string == "pressure-source"
     }
 
     public static func parse(_ line: [UInt8]) -> Result<PressureSourceRequest, ErrorMessage> {

@@ -1,4 +1,9 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// The client's request: `{"type":"subscribe","version":1,"channels":["frames","strokes"],"since":SEQ}`.
 /// `since` (optional) asks for every finalized stroke with a sequence number
@@ -28,13 +33,12 @@ public struct SubscribeRequest: Sendable, Hashable, WireMessage {
         w.raw("}")
     }
 
-    /// Parses one client line. Client requests are rare, so Foundation's parser is fine here.
+    /// Parses one client line. Client requests are rare, so a general JSON value is fine here.
     public static func parse(_ line: [UInt8]) -> Result<SubscribeRequest, ErrorMessage> {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(line)),
-              let dict = object as? [String: Any] else {
+        guard let dict = JSONValue.object(line: line) else {
             return .failure(ErrorMessage(code: .malformed, message: "expected one JSON object per line"))
         }
-        guard let type = dict["type"] as? String else {
+        guard let type = dict["type"]?.string else {
             return .failure(ErrorMessage(code: .malformed, message: "missing \"type\""))
         }
         guard type == "subscribe" else {
@@ -43,7 +47,7 @@ public struct SubscribeRequest: Sendable, Hashable, WireMessage {
         guard dict["version"] != nil else {
             return .failure(ErrorMessage(code: .malformed, message: "subscribe needs \"version\""))
         }
-        // Typed, strictly: JSONSerialization's NSNumber would take true, 1.5 or 2^64+1 as 1.
+        // Typed, strictly: a Double would take 1.5 or 2^64+1 as a version.
         guard let typed = try? JSONDecoder().decode(StrictFields.self, from: Data(line)), let version = typed.version else {
             return .failure(ErrorMessage(code: .malformed,
                                          message: "\"version\" must be an integer and \"since\" a non-negative integer below 2^64"))
@@ -54,12 +58,12 @@ public struct SubscribeRequest: Sendable, Hashable, WireMessage {
         }
         var channels: ChannelSet = []
         if let names = dict["channels"] {
-            guard let list = names as? [Any] else {
+            guard case .array(let list) = names else {
                 return .failure(ErrorMessage(code: .malformed, message: "\"channels\" must be an array of names"))
             }
             for item in list {
-                guard let name = item as? String, let channel = SubscriptionChannel(rawValue: name) else {
-                    return .failure(ErrorMessage(code: .unknownRequest, message: "unknown channel \(item)"))
+                guard let name = item.string, let channel = SubscriptionChannel(rawValue: name) else {
+                    return .failure(ErrorMessage(code: .unknownRequest, message: "unknown channel \(item.messageText)"))
                 }
                 channels.insert(ChannelSet(channel))
             }

@@ -1,6 +1,7 @@
 import PenEngine
 import PenEvaluation
 import PenInput
+import PenInputRecord
 import PenKit
 import PenView
 
@@ -20,7 +21,7 @@ struct ReplayViewFeed: ViewFeed {
 
     /// Decodes as `penkit replay TRACE --json` does, with the same predictor.
     init(trace: String, realtime: Bool, smoothing: Bool, latePressure: LatePressure?) throws {
-        let loaded = try TraceFile.load(path: trace)
+        let loaded = try TraceFile.load(path: trace, readers: .all)
         let inputs = try decodeForEngine(trace, options: DecoderOptions(smoothing: smoothing ? nil : false))
         var lines: [TimedLine] = []
         var clock: UInt64 = 0

@@ -1,4 +1,10 @@
-import Foundation
+import FoundationEssentials
+import PenKit
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// The config file: `key = value` lines, `#` comments, lists comma-separated.
 /// Unknown keys and bad values are errors naming the line, never ignored.
@@ -53,7 +59,7 @@ enum ConfigFile {
         var section = ConfigSection.top
         for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let line = raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            let trimmed = line.trimmingWhitespace()
             if trimmed.isEmpty { continue }
             do {
                 if let header = try ConfigSection.header(trimmed) {
@@ -67,8 +73,8 @@ enum ConfigFile {
             guard let eq = trimmed.firstIndex(of: "=") else {
                 throw Error(path: path, line: index + 1, message: "expected key = value")
             }
-            let key = trimmed[..<eq].trimmingCharacters(in: .whitespaces)
-            let value = trimmed[trimmed.index(after: eq)...].trimmingCharacters(in: .whitespaces)
+            let key = trimmed[..<eq].trimmingWhitespace()
+            let value = trimmed[trimmed.index(after: eq)...].trimmingWhitespace()
             do {
                 switch section {
                 case .top:
@@ -122,7 +128,7 @@ enum ConfigFile {
 
     static func set(key: String, value: String, in config: inout DaemonConfig) throws(ConfigValueError) {
         func list() -> [String] {
-            value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            value.split(separator: ",").map { $0.trimmingWhitespace() }.filter { !$0.isEmpty }
         }
         func positive() throws(ConfigValueError) -> Int {
             guard let n = Int(value), n > 0 else { throw ConfigValueError("\(key) must be a positive integer, not \"\(value)\"") }

@@ -12,9 +12,9 @@ enum ConfigSection: Equatable {
     static func header(_ line: String) throws(ConfigValueError) -> ConfigSection? {
         guard line.hasPrefix("[") else { return nil }
         guard line.hasSuffix("]") else { throw ConfigValueError("a section header ends with ]") }
-        let inner = line.dropFirst().dropLast().trimmingCharacters(in: .whitespaces)
+        let inner = line.dropFirst().dropLast().trimmingWhitespace()
         let kind = inner.prefix { $0 != " " && $0 != "\t" }
-        let rest = inner.dropFirst(kind.count).trimmingCharacters(in: .whitespaces)
+        let rest = inner.dropFirst(kind.count).trimmingWhitespace()
         switch kind {
         case "device": return .device(try DeviceMatch(rest))
         case "tool": return .tool(try ToolTarget(rest))
@@ -30,7 +30,7 @@ enum ToolTarget: Hashable {
 
     init(_ text: String) throws(ConfigValueError) {
         if text.hasPrefix("serial") {
-            let number = text.dropFirst(6).trimmingCharacters(in: .whitespaces)
+            let number = text.dropFirst(6).trimmingWhitespace()
             guard let serial = ToolTarget.serial(number), serial != 0 else {
                 throw ConfigValueError("[tool serial SERIAL]: the serial must be a nonzero number, like 0x1234")
             }

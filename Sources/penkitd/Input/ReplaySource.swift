@@ -44,6 +44,11 @@ final class ReplaySource: Sendable {
         } catch .read(let code) {
             throw DaemonError("\(path): cannot read the trace: \(String(cString: strerror(code)))")
         }
+        // penkitd links no YAML reader (Yams brings all of Foundation, tens of MB): it says where
+        // such a file is read instead of failing on it as on a broken trace.
+        if try bytes.withUnsafeBufferPointer({ try TraceFile.detectFormat($0, name: path) }) == .libinputRecord {
+            throw DaemonError("\(path): a `libinput record` YAML file: penkitd replays evemu traces; `penkit replay \(path)` reads libinput record files")
+        }
         let trace = try TraceFile.parse(bytes: bytes, name: path)
         guard !trace.devices.isEmpty else { throw DaemonError("\(path): no devices in trace") }
         for device in trace.devices {

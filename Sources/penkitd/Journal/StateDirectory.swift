@@ -1,4 +1,9 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// Where penkitd keeps state (the stroke journal) when no `state-dir` is configured:
 /// systemd's `$STATE_DIRECTORY` (StateDirectory=, for the system and the user unit),

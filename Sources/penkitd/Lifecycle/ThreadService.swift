@@ -1,5 +1,5 @@
 import Dispatch
-import Foundation
+import PenKit
 import Synchronization
 
 /// A service whose work is one thread's body: it runs until the body returns, which it must do
@@ -18,12 +18,10 @@ final class ThreadService: DaemonService {
 
     func start() throws {
         running.store(true, ordering: .relaxed)
-        let thread = Thread { [self] in
+        DetachedThread.start(name: name) { [self] in
             defer { done.signal() }
             body { self.stopping.load(ordering: .relaxed) }
         }
-        thread.name = name
-        thread.start()
     }
 
     func stop() { stopping.store(true, ordering: .relaxed) }

@@ -1,4 +1,10 @@
-import Foundation
+import FoundationEssentials
+import PenKit
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// Users and groups by name or number.
 enum Identity {
@@ -24,7 +30,7 @@ enum Identity {
         }
         for line in status.split(separator: "\n") where line.hasPrefix("Groups:") {
             for field in line.dropFirst("Groups:".count).split(separator: " ") {
-                if let gid = UInt32(field.trimmingCharacters(in: .whitespaces)) { result.insert(gid) }
+                if let gid = UInt32(field.trimmingWhitespace()) { result.insert(gid) }
             }
         }
         return result

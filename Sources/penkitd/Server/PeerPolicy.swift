@@ -1,4 +1,9 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// The credentials the kernel vouches for on a Unix socket (struct ucred, SO_PEERCRED).
 struct PeerCredentials: Sendable, Equatable {

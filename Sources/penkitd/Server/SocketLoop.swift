@@ -1,5 +1,6 @@
 import CLinuxCalls
-import Foundation
+import Dispatch
+import FoundationEssentials
 import Glibc
 import PenKit
 import Synchronization
@@ -27,12 +28,10 @@ final class SocketLoop: Sendable {
     }
 
     func start() {
-        let thread = Thread { [self] in
+        DetachedThread.start(name: "penkitd-sockets") { [self] in
             run()
             done.signal()
         }
-        thread.name = "penkitd-sockets"
-        thread.start()
     }
 
     /// Stops accepting; the loop ends once every client is closed (each has a bounded grace).

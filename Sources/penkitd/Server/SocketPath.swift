@@ -1,4 +1,9 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// Where the socket lives when no path is configured:
 /// `$XDG_RUNTIME_DIR/penkit/penkit.sock` for a user, `/run/penkit/penkit.sock` for root.
@@ -11,11 +16,22 @@ enum SocketPath {
         return "/run/penkit/penkit.sock"
     }
 
+    /// The directory part of a path, as NSString's deletingLastPathComponent gave it: "" for a
+    /// bare name, "/" for a name at the root; repeated and trailing slashes are one.
+    static func directory(of path: String) -> String {
+        var rest = Substring(path)
+        while rest.count > 1 && rest.hasSuffix("/") { rest.removeLast() }
+        guard let slash = rest.lastIndex(of: "/") else { return "" }
+        var dir = rest[..<slash]
+        while dir.count > 1 && dir.hasSuffix("/") { dir.removeLast() }
+        return dir.isEmpty ? "/" : String(dir)
+    }
+
     /// Creates the socket's directory (mode 0755) if needed and removes a stale socket file.
     /// A socket that still accepts connections belongs to a running server (a second penkitd
     /// would take it over and leave the first unreachable): that is refused.
     static func prepare(_ path: String) throws {
-        let dir = (path as NSString).deletingLastPathComponent
+        let dir = directory(of: path)
         if !dir.isEmpty {
             try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true,
                                                     attributes: [.posixPermissions: 0o755])

@@ -1,4 +1,9 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// sd_notify(3) without libsystemd: one datagram to $NOTIFY_SOCKET.
 enum SdNotify {

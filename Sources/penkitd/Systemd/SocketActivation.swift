@@ -1,4 +1,9 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// systemd socket activation: the listening socket arrives as fd 3 when
 /// LISTEN_PID names this process and LISTEN_FDS ≥ 1 (sd_listen_fds(3)).

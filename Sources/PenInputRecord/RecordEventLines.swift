@@ -1,3 +1,5 @@
+import PenInput
+
 /// The event lines of a `libinput record` file, read straight from its bytes.
 ///
 /// A recording is almost all lines like `    - [  0,  12000,   3,   0,   15237] # EV_ABS / ABS_X`

@@ -1,3 +1,4 @@
+import PenInput
 import Yams
 
 /// Reads `libinput record` files (format version 1), the YAML users attach to libinput bug reports:

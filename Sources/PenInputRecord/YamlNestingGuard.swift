@@ -1,3 +1,5 @@
+import PenInput
+
 /// Bounds how deeply a YAML document nests before Yams sees it: Yams builds its node tree
 /// recursively, so a file of a million `[` would overflow the stack. A `libinput record` file
 /// nests five levels deep; the limits leave generous room above that.

@@ -29,7 +29,7 @@ public struct PredictionStage<P: Predictor>: Sendable {
     /// Estimates the raw path instead of inverting it, for `.estimate`.
     private var recovery: SmoothingRecovery
     /// Each pen's learned expected error, lift spread and residual correction.
-    private var calibrations: PenCalibrations
+    private(set) var calibrations: PenCalibrations<ToolKey>
     /// Damps how much the predicted displacement shakes from frame to frame.
     private var damping: OutputDamping
     /// `predictions` as the engine's samples (PredictionStage+Frames), reused frame to frame.
@@ -53,9 +53,9 @@ public struct PredictionStage<P: Predictor>: Sendable {
     /// The measured report interval (s), once two samples have arrived.
     public var reportInterval: Double? { interval.value }
 
-    /// A new proximity of `pen` (any number that tells the engine's pens apart): forgets the
-    /// motion, and makes what the calibration learned about this pen current (each pen keeps its own).
-    public mutating func reset(pen: Int) {
+    /// A new proximity of `pen`: forgets the motion, and makes what the calibration learned
+    /// about this pen current (each pen keeps its own, by its identity).
+    public mutating func reset(pen: ToolKey) {
         reset()
         calibrations.select(pen: pen)
     }
@@ -78,10 +78,11 @@ public struct PredictionStage<P: Predictor>: Sendable {
         cutByLift = false
     }
 
-    /// Takes a real sample and refreshes `predictions` for it.
+    /// Takes a real sample and refreshes `predictions` for it: the frame's own predictions, at
+    /// `horizon` (s; the configured one unless given), which the stage learns from.
     public mutating func add(_ sample: PredictionSample, horizon: Double? = nil) {
         receive(sample)
-        refreshPredictions(horizon: horizon ?? configuration.horizonSeconds)
+        refreshPredictions(horizon: horizon ?? configuration.horizonSeconds, primary: true)
     }
 
     /// Takes a real sample without predicting.
@@ -150,8 +151,12 @@ public struct PredictionStage<P: Predictor>: Sendable {
     }
 
     /// Fills `predictions`: one sample per report interval and the last exactly at the
-    /// horizon, unless a predicted lift stops them first.
-    public mutating func refreshPredictions(horizon requested: Double) {
+    /// horizon, unless a predicted lift stops them first. `primary`: these are the frame's own
+    /// predictions, whose tips the calibration, the residual correction and the damping learn
+    /// from once per frame; a client's other horizon (`primary` false) only reads what they
+    /// learned. Said by the caller, never inferred from the horizon's value: a client asking
+    /// for exactly the configured horizon would otherwise teach the stage the frame twice.
+    public mutating func refreshPredictions(horizon requested: Double, primary: Bool) {
         predictions.removeAll(keepingCapacity: true)
         expectedError = nil
         liftProbability = nil
@@ -185,7 +190,6 @@ public struct PredictionStage<P: Predictor>: Sendable {
             previousDT = dt
             k += 1
         }
-        let scored = abs(requested - configuration.horizonSeconds) < 1e-9
         // A predictor that knows too little to predict has forgotten the motion: so does the damping.
         if standingStill { damping.reset() }
         // This pen's learned share of the travel (ResidualCorrection), before the damping smooths it.
@@ -195,7 +199,7 @@ public struct PredictionStage<P: Predictor>: Sendable {
             let ahead = Double(last.time - reference.time) * 1e-6
             let correction = calibrations.correction.correction(
                 displacement: SIMD2(last.x - reference.x, last.y - reference.y), origin: SIMD2(reference.x, reference.y),
-                record: scored && !cutByLift ? last.time : nil)
+                record: primary && !cutByLift ? last.time : nil)
             for k in predictions.indices {
                 let share = Double(predictions[k].time - reference.time) * 1e-6 / ahead
                 predictions[k].x += correction[0] * share
@@ -203,7 +207,7 @@ public struct PredictionStage<P: Predictor>: Sendable {
             }
         }
         if damping.isEnabled && !standingStill {
-            if scored, let last = predictions.last {
+            if primary, let last = predictions.last {
                 damping.update(displacement: SIMD2(last.x - reference.x, last.y - reference.y),
                                at: reference.time, ahead: Double(last.time - reference.time) * 1e-6)
             }
@@ -219,10 +223,10 @@ public struct PredictionStage<P: Predictor>: Sendable {
         if reference.touching {
             liftProbability = calibrations.contact.liftProbability(
                 predictedForce: lastForce, threshold: configuration.liftPressure, horizon: horizon)
-            expectedError = Self.learn(from: scored ? predictions.last : nil, made: reference, travel: travel,
+            expectedError = Self.learn(from: primary ? predictions.last : nil, made: reference, travel: travel,
                                        in: &calibrations.contact)
         } else {
-            expectedError = Self.learn(from: scored ? predictions.last : nil, made: reference, travel: travel,
+            expectedError = Self.learn(from: primary ? predictions.last : nil, made: reference, travel: travel,
                                        in: &calibrations.hover)
         }
     }

@@ -90,7 +90,7 @@ struct PredictCostCommand: ParsableCommand {
             predicted = 0
             let start = clock.now
             for stroke in strokes {
-                stage.reset()
+                stage.reset(.proximity(nil))
                 for sample in stroke.samples {
                     stage.add(sample)
                     predicted &+= stage.predictions.count

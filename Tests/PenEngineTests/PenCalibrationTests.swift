@@ -22,7 +22,7 @@ private func pen(_ serial: UInt64) -> ToolKey {
 private func expectedErrors(_ proximities: [(pen: ToolKey?, samples: [PredictionSample])]) -> [Double?] {
     var stage = PredictionStage(predictor: PenkitPredictor(), configuration: .standard())
     return proximities.map { pen, samples in
-        if let pen { stage.reset(pen: pen) } else { stage.reset() }
+        stage.reset(.proximity(pen))
         for sample in samples { stage.add(sample) }
         return stage.expectedError
     }

@@ -189,7 +189,7 @@ struct EnginePredictionTests {
         #expect(last.map(\.time) == [newest.time + 5_000, newest.time + 10_000, newest.time + 15_000, newest.time + 16_000])
         #expect(last.allSatisfy { $0.x > newest.x && $0.force == 0.4 && $0.azimuth == 1 && $0.altitude == 0.9 && $0.roll == 0.25 })
         #expect(seam.confidence.expectedError != nil && seam.confidence.liftProbability != nil)
-        seam.reset()
+        seam.reset(.proximity(nil))
         // One sample after a reset: no motion known, the pen stands still at the horizon.
         let still = seam.predict(after: newest, touching: true)
         #expect(still.map(\.time) == [newest.time + 16_000])

@@ -53,25 +53,19 @@ public struct PredictionStage<P: Predictor>: Sendable {
     /// The measured report interval (s), once two samples have arrived.
     public var reportInterval: Double? { interval.value }
 
-    /// A new proximity of `pen`: forgets the motion, and makes what the calibration learned
-    /// about this pen current (each pen keeps its own, by its identity).
-    public mutating func reset(pen: ToolKey) {
-        reset()
-        calibrations.select(pen: pen)
-    }
-
-    /// Forgets the motion (a new proximity: libinput's smoothing restarts too); keeps what
-    /// the calibration learned about the current pen.
-    public mutating func reset() {
-        predictor.reset()
-        invertedPredictor.reset()
-        interval.reset()
-        inverse.reset()
-        recovery.reset()
-        damping.reset()
+    /// Forgets what `event` makes stale, in every part of the stage; what was learned about
+    /// each pen stays (`.proximity` of a pen makes its record current).
+    public mutating func reset(_ event: PredictionReset) {
+        predictor.reset(for: event)
+        invertedPredictor.reset(for: event)
+        interval.reset(for: event)
+        inverse.reset(for: event)
+        recovery.reset(for: event)
+        damping.reset(for: event)
+        calibrations.reset(for: event)
+        guard event.startsAfresh else { return }
         newest = nil
         reference = nil
-        calibrations.dropPending()
         predictions.removeAll(keepingCapacity: true)
         expectedError = nil
         liftProbability = nil
@@ -90,23 +84,11 @@ public struct PredictionStage<P: Predictor>: Sendable {
         var step = 0.0
         if let previous = newest {
             if sample.time <= previous.time {
-                reset()
+                reset(.timeWentBackwards)
             } else if sample.time - previous.time > configuration.gapResetMicros {
-                // libinput keeps its smoothing history across a gap; only the motion is stale.
-                predictor.reset()
-                invertedPredictor.reset()
-                interval.reset()
-                damping.reset()
-                calibrations.correction.dropMotion()
+                reset(.gap)
             } else {
-                if sample.touching != previous.touching {
-                    // libinput restarts its smoothing at a contact change; the motion carries on.
-                    inverse.reset()
-                    recovery.restartHistory()
-                    predictor.contactChanged()
-                    invertedPredictor.contactChanged()
-                    calibrations.dropPending()
-                }
+                if sample.touching != previous.touching { reset(.contactChange) }
                 interval.add(Double(sample.time - previous.time) * 1e-6)
             }
             // Evenly spaced, as the reports are (their timestamps carry USB polling jitter).

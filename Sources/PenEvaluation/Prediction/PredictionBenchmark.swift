@@ -99,7 +99,7 @@ public struct PredictionBenchmark: Sendable {
         let truth = stroke.truth
         guard samples.count >= 2, !truth.samples.isEmpty else { return }
         // A new proximity of this stroke's pen, as the engine starts one (the lead-in, if any, is its hover).
-        stage.reset(pen: stroke.tool)
+        stage.reset(.proximity(stroke.tool))
         if entrant.useLeadIn { for sample in stroke.leadIn { stage.receive(sample) } }
         var pathSoFar = 0.0
         var previousError: SIMD2<Double>?

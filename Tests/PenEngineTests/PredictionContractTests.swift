@@ -37,7 +37,7 @@ struct PredictionContractTests {
     @Test("the horizon is capped at 50 ms", arguments: PredictorKind.allCases)
     func horizonCap(kind: PredictorKind) throws {
         // A configured horizon past the cap is refused where it is made, not capped.
-        #expect(throws: PredictorParametersError.self) { try stage(kind, horizon: .milliseconds(500)) }
+        #expect(throws: ParameterError.self) { try stage(kind, horizon: .milliseconds(500)) }
         var s = try stage(kind, horizon: .milliseconds(50))
         #expect(s.configuration.horizon == .milliseconds(50))
         let samples = uniformStroke(count: 30, interval: 4_000)

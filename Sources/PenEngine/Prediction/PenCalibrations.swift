@@ -5,7 +5,7 @@
 /// hashes collide still keep two records.
 struct PenCalibrations<Pen: Hashable & Sendable>: Sendable {
     /// How many pens are remembered besides the current one; the least recently used is forgotten.
-    static var remembered: Int { 8 }
+    static var remembered: Int { PredictionConstants.rememberedPens }
 
     /// The current pen's, while touching and while hovering.
     var contact = PredictionCalibration()

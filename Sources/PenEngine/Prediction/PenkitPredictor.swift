@@ -92,7 +92,7 @@ public struct PenkitPredictor: Predictor {
     }
 
     /// penkit's predictor with other parameters, or the first one out of its range.
-    public init(parameters: Parameters) throws(PredictorParametersError) {
+    public init(parameters: Parameters) throws(ParameterError) {
         self.init(checked: try parameters.validated())
     }
 

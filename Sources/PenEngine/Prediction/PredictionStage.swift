@@ -157,7 +157,9 @@ public struct PredictionStage<P: Predictor>: Sendable {
         while true {
             var dt = horizon
             // Samples closer than a tenth of an interval to the horizon's own would only crowd it.
-            if let step = interval.value, Double(k) * step < horizon - 0.1 * step { dt = Double(k) * step }
+            if let step = interval.value, Double(k) * step < horizon - PredictionConstants.horizonCrowding * step {
+                dt = Double(k) * step
+            }
             var sample: PredictionSample
             (sample, standingStill) = extrapolated(by: dt, confidence: confidence, from: reference)
             lastForce = sample.pressure
@@ -235,7 +237,7 @@ public struct PredictionStage<P: Predictor>: Sendable {
                                                confidence: Double, from reference: PredictionSample) {
         let threshold = configuration.liftPressure
         var low = previous, high = below
-        for _ in 0..<12 {
+        for _ in 0..<PredictionConstants.liftBisectionSteps {
             let middle = (low + high) / 2
             if extrapolated(by: middle, confidence: confidence, from: reference).sample.pressure < threshold {
                 high = middle
@@ -280,13 +282,13 @@ public struct PredictionStage<P: Predictor>: Sendable {
 /// The device's report interval, smoothed so one late or early report barely moves it.
 struct ReportInterval: Sendable {
     /// Shortest interval believed (s): faster reports would make the buffer huge.
-    static let minimum = 0.001
+    static let minimum = PredictionConstants.shortestReportInterval
     private(set) var value: Double?
 
     mutating func reset() { value = nil }
 
     mutating func add(_ seconds: Double) {
         let bounded = max(seconds, Self.minimum)
-        if let value { self.value = value + (bounded - value) * 0.25 } else { value = bounded }
+        if let value { self.value = value + (bounded - value) * PredictionConstants.reportIntervalSmoothing } else { value = bounded }
     }
 }

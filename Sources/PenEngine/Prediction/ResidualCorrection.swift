@@ -42,7 +42,7 @@ struct ResidualCorrection: Sendable {
     /// The share of the solved correction applied, in [0, 1]: 0 until corrections have shown they help.
     private(set) var gate = 0.0
 
-    init(memory: Double, shrinkCount: Double, capacity: Int = 64) {
+    init(memory: Double, shrinkCount: Double, capacity: Int = PredictionConstants.tipsAwaitingCapacity) {
         self.memory = memory
         self.shrinkCount = shrinkCount
         tips = TipsAwaitingThePen(capacity: capacity, filler: Tip(tip: .zero, displacement: .zero, correction: .zero))

@@ -78,7 +78,7 @@ public struct BenchEntrant: Sendable {
 
     /// penkit's design alternatives, for measuring what each part brings.
     public static var penkitVariants: [BenchEntrant] {
-        get throws(PredictorParametersError) {
+        get throws(ParameterError) {
             var unsmoothed = PenkitPredictor.Parameters()
             unsmoothed.motionSmoothing = .zero
             let withoutMotionSmoothing = try PenkitPredictor(parameters: unsmoothed)

@@ -205,7 +205,7 @@ struct TuneCandidate {
         let recovery = estimationJerkNoise.map { "est 1e\(Int(log10($0).rounded()))" } ?? "inv \(fixed(blendWeight))"
         let damping = outputDamping.map { "damp \(Int($0.minCutoffHz))/\(fixed($0.beta)) " } ?? ""
         let correction = residualCorrection.map { "corr \(Int($0.memory))/\(Int($0.shrinkCount)) " } ?? ""
-        return "\(correction)\(damping)\(recovery) dec \(ms(p.smoothedDecay))/\(ms(p.decay))\(p.rawOriginFromFit ? "f" : "") sm \(ms(p.motionSmoothing))/\(Int(p.motionSmoothingSpeedMMPerSecond)) tr \(fixed(p.travelGain)) ta \(fixed(p.tangentialGain))"
+        return "\(correction)\(damping)\(recovery) dec \(ms(p.smoothedDecay))/\(ms(p.decay))\(p.experimental.rawOriginFromFit ? "f" : "") sm \(ms(p.motionSmoothing))/\(Int(p.experimental.motionSmoothingSpeedMMPerSecond)) tr \(fixed(p.travelGain)) ta \(fixed(p.experimental.tangentialGain))"
     }
 
     private func ms(_ time: Duration) -> String { String(Int((time.inSeconds * 1000).rounded())) }
@@ -301,11 +301,11 @@ struct TuneCandidate {
                                     var p = PenkitPredictor.Parameters()
                                     p.smoothedDecay = .milliseconds(smoothedDecayMs)
                                     p.decay = .milliseconds(decayMs)
-                                    p.rawOriginFromFit = originFromFit
+                                    p.experimental.rawOriginFromFit = originFromFit
                                     p.motionSmoothing = .milliseconds(smoothingMs)
-                                    p.motionSmoothingSpeedMMPerSecond = smoothingSpeed
+                                    p.experimental.motionSmoothingSpeedMMPerSecond = smoothingSpeed
                                     p.travelGain = travel
-                                    p.tangentialGain = tangential
+                                    p.experimental.tangentialGain = tangential
                                     result.append(try TuneCandidate(blendWeight: blend, parameters: p))
                                 }
                             }

@@ -53,9 +53,11 @@ struct BadParameter<Parameters: Sendable>: Sendable, CustomTestStringConvertible
         .init("ramp", "-1 ms") { $0.ramp = .milliseconds(-1) },
         .init("ramp", "1.5 s") { $0.ramp = .milliseconds(1500) },
         .init("motionSmoothing", "-8 ms") { $0.motionSmoothing = .milliseconds(-8) },
-        .init("motionSmoothingSpeedMMPerSecond", "-1") { $0.motionSmoothingSpeedMMPerSecond = -1 },
-        .init("motionSmoothingSpeedMMPerSecond", "inf") { $0.motionSmoothingSpeedMMPerSecond = .infinity },
-        .init("tangentialGain", "nan") { $0.tangentialGain = .nan },
+        .init("experimental motionSmoothingSpeedMMPerSecond", "-1") { $0.experimental.motionSmoothingSpeedMMPerSecond = -1 },
+        .init("experimental motionSmoothingSpeedMMPerSecond", "inf") {
+            $0.experimental.motionSmoothingSpeedMMPerSecond = .infinity
+        },
+        .init("experimental tangentialGain", "nan") { $0.experimental.tangentialGain = .nan },
         .init("turnGain", "1.5") { $0.turnGain = 1.5 },
         .init("maxTurnRadians", "4") { $0.maxTurnRadians = 4 },
         .init("travelGain", "-0.1") { $0.travelGain = -0.1 },

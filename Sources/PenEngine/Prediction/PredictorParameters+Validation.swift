@@ -11,12 +11,14 @@ extension PenkitPredictor.Parameters {
         try check.time("smoothedDecay", smoothedDecay, longest: Self.longestTime)
         try check.time("ramp", ramp, longest: Self.longestTime, allowZero: true)
         try check.time("motionSmoothing", motionSmoothing, longest: Self.longestTime, allowZero: true)
-        try check.number("motionSmoothingSpeedMMPerSecond", motionSmoothingSpeedMMPerSecond, from: 0, to: 10_000, unit: " mm/s")
-        try check.number("tangentialGain", tangentialGain, from: 0, to: 1)
         try check.number("turnGain", turnGain, from: 0, to: 1)
         try check.number("maxTurnRadians", maxTurnRadians, from: 0, to: Double.pi, unit: " radians")
         try check.number("travelGain", travelGain, from: 0, to: 1)
         try check.number("attributeGain", attributeGain, from: 0, to: 1)
+        let research = ParameterCheck(owner: "penkit experimental")
+        try research.number("motionSmoothingSpeedMMPerSecond", experimental.motionSmoothingSpeedMMPerSecond,
+                            from: 0, to: 10_000, unit: " mm/s")
+        try research.number("tangentialGain", experimental.tangentialGain, from: 0, to: 1)
         return self
     }
 }

@@ -29,8 +29,11 @@ extension PredictionStage {
         real.smoothedSamples = 1
         var raw = real
         let smoothed = SIMD2(sample.x, sample.y)
-        var position = inverse.raw(from: smoothed)
-        if configuration.compensation == .estimate { position = recovery.raw(from: smoothed, step: step) }
+        // The product's `.estimate` runs the estimation alone: the inversion serves only the
+        // lab's other compensations. (Its result was unused under `.estimate`; skipping it, tried
+        // once before with another change, left the output byte-identical: docs/dataplane.md.)
+        let position = configuration.compensation == .estimate
+            ? recovery.raw(from: smoothed, step: step) : inverse.raw(from: smoothed)
         raw.x = position[0]
         raw.y = position[1]
         switch configuration.compensation {

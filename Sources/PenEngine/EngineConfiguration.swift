@@ -48,23 +48,17 @@ public struct EngineConfiguration: Sendable, Hashable {
     public static let longestWait: Duration = .seconds(10)
 
     /// This configuration, or the first setting out of its range, named with its unit.
-    public func validated() throws(EngineConfigurationError) -> EngineConfiguration {
-        func wait(_ name: String, _ value: Duration, allowZero: Bool = false) throws(EngineConfigurationError) {
-            guard value <= Self.longestWait, allowZero ? value >= .zero : value > .zero else {
-                throw EngineConfigurationError("\(name) must be \(allowZero ? "from 0" : "over 0") to \(Self.longestWait), not \(value)")
-            }
+    public func validated() throws(ParameterError) -> EngineConfiguration {
+        let check = ParameterCheck(owner: nil)
+        try check.time("updateTimeout", updateTimeout, longest: Self.longestWait)
+        try check.time("tiltTimeout", tiltTimeout, longest: Self.longestWait)
+        try check.time("readingsAfterEnd", readingsAfterEnd, longest: Self.longestWait)
+        if case .separate(let tolerance) = pressureSource {
+            try check.time("pressure matchTolerance", tolerance, longest: Self.longestWait, allowZero: true)
         }
-        try wait("updateTimeout", updateTimeout)
-        try wait("tiltTimeout", tiltTimeout)
-        try wait("readingsAfterEnd", readingsAfterEnd)
-        if case .separate(let tolerance) = pressureSource { try wait("pressure matchTolerance", tolerance, allowZero: true) }
-        guard defaultForce.isFinite, (0...1).contains(defaultForce) else {
-            throw EngineConfigurationError("defaultForce must be a force from 0 to 1, not \(defaultForce)")
-        }
-        guard maxSamplesPerStroke >= 1 else { throw EngineConfigurationError("maxSamplesPerStroke must be at least 1, not \(maxSamplesPerStroke)") }
-        guard maxHoverSamplesAwaitingTilt >= 1 else {
-            throw EngineConfigurationError("maxHoverSamplesAwaitingTilt must be at least 1, not \(maxHoverSamplesAwaitingTilt)")
-        }
+        try check.force("defaultForce", defaultForce)
+        try check.count("maxSamplesPerStroke", maxSamplesPerStroke, atLeast: 1)
+        try check.count("maxHoverSamplesAwaitingTilt", maxHoverSamplesAwaitingTilt, atLeast: 1)
         return self
     }
 
@@ -98,10 +92,4 @@ public struct PressureReport: Sendable, Hashable {
         self.time = time
         self.pressure = pressure
     }
-}
-
-/// An engine setting out of its range.
-public struct EngineConfigurationError: Error, CustomStringConvertible, Equatable {
-    public let description: String
-    public init(_ description: String) { self.description = description }
 }

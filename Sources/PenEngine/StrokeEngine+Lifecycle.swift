@@ -19,7 +19,7 @@ extension StrokeEngine {
         tools[key] = ToolState(tilt: tilt)
         // A new proximity: libinput's smoothing restarts, and earlier motion says nothing; what
         // was learned about how sure predictions are belongs to this tool.
-        prediction?.reset(pen: key.hashValue)
+        prediction?.reset(.proximity(key))
     }
 
     /// Whether a proximity-in event's tilt is a measurement. libinput reports the

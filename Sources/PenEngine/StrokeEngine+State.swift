@@ -1,11 +1,5 @@
 import PenKit
 
-/// One tool on one device.
-struct ToolKey: Hashable {
-    var device: UInt32
-    var tool: ToolIdentity
-}
-
 enum TiltPhase: Equatable {
     /// The tool has no tilt axes.
     case unsupported

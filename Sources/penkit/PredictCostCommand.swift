@@ -68,7 +68,8 @@ struct PredictCostCommand: ParsableCommand {
                                               correctionMemory: .zero)
         let roundThree = measure(try PenkitPredictor(parameters: longerFit), strokes, undamped)
         row("pk-round3", roundThree.0, roundThree.1)
-        // What the engine runs: the default predictor behind `AnyPredictor` (EnginePrediction.penkit).
+        // What the engine runs: the default predictor behind `AnyPredictor` (EnginePrediction.penkit),
+        // which holds it as its own type.
         let engine = measure(EnginePrediction(PenkitPredictor(), configuration: configuration).predictor, strokes, configuration)
         row("engine", engine.0, engine.1)
     }
@@ -90,7 +91,7 @@ struct PredictCostCommand: ParsableCommand {
             predicted = 0
             let start = clock.now
             for stroke in strokes {
-                stage.reset()
+                stage.reset(.proximity(nil))
                 for sample in stroke.samples {
                     stage.add(sample)
                     predicted &+= stage.predictions.count

@@ -180,7 +180,7 @@ struct TuneCandidate {
     var residualCorrection: (memory: Double, shrinkCount: Double)? = nil
 
     init(blendWeight: Double, parameters: PenkitPredictor.Parameters,
-         estimationJerkNoise: Double? = nil) throws(PredictorParametersError) {
+         estimationJerkNoise: Double? = nil) throws(ParameterError) {
         self.blendWeight = blendWeight
         self.estimationJerkNoise = estimationJerkNoise
         predictor = try PenkitPredictor(parameters: parameters)
@@ -205,13 +205,13 @@ struct TuneCandidate {
         let recovery = estimationJerkNoise.map { "est 1e\(Int(log10($0).rounded()))" } ?? "inv \(fixed(blendWeight))"
         let damping = outputDamping.map { "damp \(Int($0.minCutoffHz))/\(fixed($0.beta)) " } ?? ""
         let correction = residualCorrection.map { "corr \(Int($0.memory))/\(Int($0.shrinkCount)) " } ?? ""
-        return "\(correction)\(damping)\(recovery) dec \(ms(p.smoothedDecay))/\(ms(p.decay))\(p.rawOriginFromFit ? "f" : "") sm \(ms(p.motionSmoothing))/\(Int(p.motionSmoothingSpeedMMPerSecond)) tr \(fixed(p.travelGain)) ta \(fixed(p.tangentialGain))"
+        return "\(correction)\(damping)\(recovery) dec \(ms(p.smoothedDecay))/\(ms(p.decay))\(p.experimental.rawOriginFromFit ? "f" : "") sm \(ms(p.motionSmoothing))/\(Int(p.experimental.motionSmoothingSpeedMMPerSecond)) tr \(fixed(p.travelGain)) ta \(fixed(p.experimental.tangentialGain))"
     }
 
     private func ms(_ time: Duration) -> String { String(Int((time.inSeconds * 1000).rounded())) }
 
     /// The smoothing compensation (model, blend, invert) and the motion smoothing only.
-    static func structuralGrid() throws(PredictorParametersError) -> [TuneCandidate] {
+    static func structuralGrid() throws(ParameterError) -> [TuneCandidate] {
         var result: [TuneCandidate] = []
         for blend in [0.0, 0.5, 1.0] {
             for smoothingMs in [0, 4, 8, 16] {
@@ -225,7 +225,7 @@ struct TuneCandidate {
 
     /// The raw path blended (½), inverted, or estimated (jerk noise in decades), with and
     /// without motion smoothing; every other parameter as shipped.
-    static func recoveryGrid() throws(PredictorParametersError) -> [TuneCandidate] {
+    static func recoveryGrid() throws(ParameterError) -> [TuneCandidate] {
         var result: [TuneCandidate] = []
         for smoothingMs in [0, 8] {
             var p = PenkitPredictor.Parameters()
@@ -239,7 +239,7 @@ struct TuneCandidate {
     }
 
     /// The fit's decay × motion smoothing × output damping; every other parameter as shipped.
-    static func motionGrid() throws(PredictorParametersError) -> [TuneCandidate] {
+    static func motionGrid() throws(ParameterError) -> [TuneCandidate] {
         var result: [TuneCandidate] = []
         let jerk = PredictionConfiguration.defaultEstimationJerkNoise
         for decayMs in [4, 5, 7] {
@@ -262,7 +262,7 @@ struct TuneCandidate {
 
     /// The residual correction's memory × shrinkage, with the fit's decay and the motion
     /// smoothing (a correction learned online may want a different trade-off); damping as shipped.
-    static func correctionGrid() throws(PredictorParametersError) -> [TuneCandidate] {
+    static func correctionGrid() throws(ParameterError) -> [TuneCandidate] {
         var result: [TuneCandidate] = []
         let jerk = PredictionConfiguration.defaultEstimationJerkNoise
         let damping = (PredictionConfiguration.defaultDampingMinCutoffHz, PredictionConfiguration.defaultDampingBetaHzPerMMPerSecond)
@@ -287,7 +287,7 @@ struct TuneCandidate {
     }
 
     /// Round values only, in steps coarse enough that the choice cannot fit the traces' noise.
-    static func grid() throws(PredictorParametersError) -> [TuneCandidate] {
+    static func grid() throws(ParameterError) -> [TuneCandidate] {
         var result: [TuneCandidate] = []
         for blend in [0.0, 0.25, 0.5, 0.75, 1.0] {
             // The modelled path uses only smoothedDecay, the inverted one only decay and rawOriginFromFit.
@@ -301,11 +301,11 @@ struct TuneCandidate {
                                     var p = PenkitPredictor.Parameters()
                                     p.smoothedDecay = .milliseconds(smoothedDecayMs)
                                     p.decay = .milliseconds(decayMs)
-                                    p.rawOriginFromFit = originFromFit
+                                    p.experimental.rawOriginFromFit = originFromFit
                                     p.motionSmoothing = .milliseconds(smoothingMs)
-                                    p.motionSmoothingSpeedMMPerSecond = smoothingSpeed
+                                    p.experimental.motionSmoothingSpeedMMPerSecond = smoothingSpeed
                                     p.travelGain = travel
-                                    p.tangentialGain = tangential
+                                    p.experimental.tangentialGain = tangential
                                     result.append(try TuneCandidate(blendWeight: blend, parameters: p))
                                 }
                             }

@@ -28,7 +28,7 @@ import Testing
         #expect {
             _ = try configuration.validated()
         } throws: { error in
-            (error as? EngineConfigurationError)?.description.contains(name) == true
+            (error as? ParameterError)?.description.contains(name) == true
         }
     }
 

@@ -37,7 +37,7 @@ struct PredictionContractTests {
     @Test("the horizon is capped at 50 ms", arguments: PredictorKind.allCases)
     func horizonCap(kind: PredictorKind) throws {
         // A configured horizon past the cap is refused where it is made, not capped.
-        #expect(throws: PredictorParametersError.self) { try stage(kind, horizon: .milliseconds(500)) }
+        #expect(throws: ParameterError.self) { try stage(kind, horizon: .milliseconds(500)) }
         var s = try stage(kind, horizon: .milliseconds(50))
         #expect(s.configuration.horizon == .milliseconds(50))
         let samples = uniformStroke(count: 30, interval: 4_000)
@@ -189,7 +189,7 @@ struct EnginePredictionTests {
         #expect(last.map(\.time) == [newest.time + 5_000, newest.time + 10_000, newest.time + 15_000, newest.time + 16_000])
         #expect(last.allSatisfy { $0.x > newest.x && $0.force == 0.4 && $0.azimuth == 1 && $0.altitude == 0.9 && $0.roll == 0.25 })
         #expect(seam.confidence.expectedError != nil && seam.confidence.liftProbability != nil)
-        seam.reset()
+        seam.reset(.proximity(nil))
         // One sample after a reset: no motion known, the pen stands still at the horizon.
         let still = seam.predict(after: newest, touching: true)
         #expect(still.map(\.time) == [newest.time + 16_000])

@@ -17,10 +17,10 @@ struct BadParameter<Parameters: Sendable>: Sendable, CustomTestStringConvertible
 
     /// What making a predictor from `defaults` with this one value changed throws; nil if it is accepted.
     func error(from defaults: Parameters,
-               making make: (Parameters) throws(PredictorParametersError) -> Void) -> PredictorParametersError? {
+               making make: (Parameters) throws(ParameterError) -> Void) -> ParameterError? {
         var parameters = defaults
         apply(&parameters)
-        do throws(PredictorParametersError) {
+        do throws(ParameterError) {
             try make(parameters)
             return nil
         } catch {
@@ -53,9 +53,11 @@ struct BadParameter<Parameters: Sendable>: Sendable, CustomTestStringConvertible
         .init("ramp", "-1 ms") { $0.ramp = .milliseconds(-1) },
         .init("ramp", "1.5 s") { $0.ramp = .milliseconds(1500) },
         .init("motionSmoothing", "-8 ms") { $0.motionSmoothing = .milliseconds(-8) },
-        .init("motionSmoothingSpeedMMPerSecond", "-1") { $0.motionSmoothingSpeedMMPerSecond = -1 },
-        .init("motionSmoothingSpeedMMPerSecond", "inf") { $0.motionSmoothingSpeedMMPerSecond = .infinity },
-        .init("tangentialGain", "nan") { $0.tangentialGain = .nan },
+        .init("experimental motionSmoothingSpeedMMPerSecond", "-1") { $0.experimental.motionSmoothingSpeedMMPerSecond = -1 },
+        .init("experimental motionSmoothingSpeedMMPerSecond", "inf") {
+            $0.experimental.motionSmoothingSpeedMMPerSecond = .infinity
+        },
+        .init("experimental tangentialGain", "nan") { $0.experimental.tangentialGain = .nan },
         .init("turnGain", "1.5") { $0.turnGain = 1.5 },
         .init("maxTurnRadians", "4") { $0.maxTurnRadians = 4 },
         .init("travelGain", "-0.1") { $0.travelGain = -0.1 },
@@ -64,7 +66,7 @@ struct BadParameter<Parameters: Sendable>: Sendable, CustomTestStringConvertible
 
     @Test(arguments: badPenkit)
     func anOutOfRangePenkitParameterIsRefusedByName(bad: BadParameter<PenkitPredictor.Parameters>) {
-        let error = bad.error(from: .init()) { p throws(PredictorParametersError) in _ = try PenkitPredictor(parameters: p) }
+        let error = bad.error(from: .init()) { p throws(ParameterError) in _ = try PenkitPredictor(parameters: p) }
         #expect(error?.description.hasPrefix("penkit \(bad.name) must be ") == true, "\(String(describing: error))")
     }
 
@@ -86,7 +88,7 @@ struct BadParameter<Parameters: Sendable>: Sendable, CustomTestStringConvertible
 
     @Test(arguments: badKalman)
     func anOutOfRangeKalmanParameterIsRefusedByName(bad: BadParameter<KalmanPredictor.Parameters>) {
-        let error = bad.error(from: .init()) { p throws(PredictorParametersError) in _ = try KalmanPredictor(parameters: p) }
+        let error = bad.error(from: .init()) { p throws(ParameterError) in _ = try KalmanPredictor(parameters: p) }
         #expect(error?.description.hasPrefix("kalman \(bad.name) must be ") == true, "\(String(describing: error))")
     }
 
@@ -147,10 +149,10 @@ struct BadParameter<Parameters: Sendable>: Sendable, CustomTestStringConvertible
     @Test func theErrorSaysTheRangeAndTheValue() {
         var parameters = PenkitPredictor.Parameters()
         parameters.decay = .zero
-        #expect(throws: PredictorParametersError("penkit decay must be over 0 to 1.0 seconds, not 0.0 seconds")) {
+        #expect(throws: ParameterError("penkit decay must be over 0 to 1.0 seconds, not 0.0 seconds")) {
             try parameters.validated()
         }
-        #expect(throws: PredictorParametersError("prediction horizon must be from 0 to 0.05 seconds, not 0.08 seconds")) {
+        #expect(throws: ParameterError("prediction horizon must be from 0 to 0.05 seconds, not 0.08 seconds")) {
             try PredictionConfiguration(horizon: .milliseconds(80))
         }
     }

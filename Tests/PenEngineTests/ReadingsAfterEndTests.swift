@@ -46,8 +46,8 @@ import Testing
     @Test func theBoundIsValidated() {
         var configuration = EngineConfiguration()
         configuration.readingsAfterEnd = .seconds(11)
-        #expect(throws: EngineConfigurationError.self) { try configuration.validated() }
+        #expect(throws: ParameterError.self) { try configuration.validated() }
         configuration.readingsAfterEnd = .zero
-        #expect(throws: EngineConfigurationError.self) { try configuration.validated() }
+        #expect(throws: ParameterError.self) { try configuration.validated() }
     }
 }

@@ -1,12 +1,40 @@
 /// Lets one stage type run any predictor chosen at run time: the engine's (`EnginePrediction`)
-/// and the benchmark's.
+/// and the benchmark's. penkit's own predictor, the one the live path runs, is held as its own
+/// type, so every frame calls it directly; any other goes through the existential.
 public struct AnyPredictor: Predictor {
-    public private(set) var base: any Predictor
-    public init(_ base: any Predictor) { self.base = base }
-    public var name: String { base.name }
-    public mutating func reset() { base.reset() }
-    public mutating func contactChanged() { base.contactChanged() }
-    public mutating func update(_ sample: PredictionSample) { base.update(sample) }
-    public func extrapolate(by dt: Double) -> PredictionSample? { base.extrapolate(by: dt) }
-    public func confidence(forHorizon horizon: Double) -> Double { base.confidence(forHorizon: horizon) }
+    /// The product's predictor when that is what was given.
+    private var penkit: PenkitPredictor?
+    /// Any other predictor (the baselines, tests' fakes); nil when `penkit` is set.
+    private var other: (any Predictor)?
+
+    public init(_ base: any Predictor) {
+        if let penkit = base as? PenkitPredictor { self.penkit = penkit } else { other = base }
+    }
+
+    /// The predictor itself, as given.
+    public var base: any Predictor { penkit ?? other! }
+    public var name: String { penkit?.name ?? other!.name }
+
+    // Mutated in place through the optional: no copy of the predictor's storage per sample.
+    public mutating func reset() {
+        if penkit != nil { penkit!.reset() } else { other!.reset() }
+    }
+
+    public mutating func contactChanged() {
+        if penkit != nil { penkit!.contactChanged() } else { other!.contactChanged() }
+    }
+
+    public mutating func update(_ sample: PredictionSample) {
+        if penkit != nil { penkit!.update(sample) } else { other!.update(sample) }
+    }
+
+    public func extrapolate(by dt: Double) -> PredictionSample? {
+        if let penkit { return penkit.extrapolate(by: dt) }
+        return other!.extrapolate(by: dt)
+    }
+
+    public func confidence(forHorizon horizon: Double) -> Double {
+        if let penkit { return penkit.confidence(forHorizon: horizon) }
+        return other!.confidence(forHorizon: horizon)
+    }
 }

@@ -21,7 +21,7 @@ enum AttributeTrend {
     }
 
     /// How far back (µs) the trend reaches: every predictor's force and angles follow the last 8 ms.
-    static let spanMicros: UInt64 = 8_000
+    static let spanMicros = PredictionConstants.attributeTrendSpanMicros
 
     /// The newest sample at least `spanMicros` older than the newest, or the oldest held,
     /// among those with the newest's contact state (force jumps at pen-down).

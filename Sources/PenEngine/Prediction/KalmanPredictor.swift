@@ -90,7 +90,7 @@ public struct KalmanPredictor: Predictor {
     public init() { self.init(checked: Parameters()) }
 
     /// The filter with other parameters, or the first one out of its range.
-    public init(parameters: Parameters) throws(PredictorParametersError) { self.init(checked: try parameters.validated()) }
+    public init(parameters: Parameters) throws(ParameterError) { self.init(checked: try parameters.validated()) }
 
     private init(checked parameters: Parameters) {
         self.parameters = parameters

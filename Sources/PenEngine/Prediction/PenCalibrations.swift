@@ -1,9 +1,11 @@
 /// What the stage has learned about each pen's predictions, so that one engine serving several
 /// pens (two styluses, a stylus and its eraser end, two tablets) gives each its own expected
-/// error, lift spread and residual correction rather than a mix of all of them.
-struct PenCalibrations: Sendable {
+/// error, lift spread and residual correction rather than a mix of all of them. Pens are told
+/// apart by their whole key (the engine's: `ToolKey`), never by a hash of it: two pens whose
+/// hashes collide still keep two records.
+struct PenCalibrations<Pen: Hashable & Sendable>: Sendable {
     /// How many pens are remembered besides the current one; the least recently used is forgotten.
-    static let remembered = 8
+    static var remembered: Int { PredictionConstants.rememberedPens }
 
     /// The current pen's, while touching and while hovering.
     var contact = PredictionCalibration()
@@ -12,8 +14,8 @@ struct PenCalibrations: Sendable {
     /// one made anew with the same settings (not copied from a template, so no storage is shared
     /// and none is copied on the next sample).
     var correction: ResidualCorrection
-    private var current: Int?
-    private var others: [(pen: Int, contact: PredictionCalibration, hover: PredictionCalibration,
+    private var current: Pen?
+    private var others: [(pen: Pen, contact: PredictionCalibration, hover: PredictionCalibration,
                           correction: ResidualCorrection)] = []
 
     init(correctionMemory: Double, correctionShrinkCount: Double) {
@@ -22,7 +24,7 @@ struct PenCalibrations: Sendable {
     }
 
     /// Makes `pen`'s record current, keeping the previous pen's; a pen not seen before starts afresh.
-    mutating func select(pen: Int) {
+    mutating func select(pen: Pen) {
         guard pen != current else { return }
         if let current {
             if others.count == Self.remembered { others.removeFirst() }

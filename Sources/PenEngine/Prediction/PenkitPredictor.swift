@@ -32,8 +32,6 @@ public struct PenkitPredictor: Predictor {
         /// already averages four raw positions, so it weighs more of the past than a raw one.
         /// Chosen from 7, 4, 3 and 2.5 ms on the shared traces (in-sample; docs/prediction.md).
         public var smoothedDecay: Duration = .milliseconds(3)
-        /// Share of the fitted change of speed kept (0: constant speed).
-        public var tangentialGain = 0.0
         /// Share of the fitted turn rate kept.
         public var turnGain = 0.5
         /// Largest turn (radians) the arc may make over any horizon.
@@ -53,14 +51,8 @@ public struct PenkitPredictor: Predictor {
         /// `penkit bench predict-tune --structural --no-worse` from 0, 4, 8 and 16 ms, the same
         /// choice with any one trace left out (docs/prediction.md).
         public var motionSmoothing: Duration = .milliseconds(8)
-        /// Speed (mm/s) at which that time constant has halved, as a 1€ filter's cutoff rises
-        /// with speed: slow pens, whose velocity estimates are mostly noise, are smoothed most,
-        /// fast ones, whose changes of speed cost most when followed late, least. 0: constant.
-        public var motionSmoothingSpeedMMPerSecond = 0.0
-        /// Start raw samples' predictions from the fitted position, as smoothed samples' always
-        /// do, instead of from the newest sample itself (which carries the pen's and the
-        /// sensor's noise into every prediction).
-        public var rawOriginFromFit = false
+        /// What research runs explore and the product leaves neutral (PenkitPredictor+Experimental).
+        public var experimental = ExperimentalParameters()
         public init() {}
     }
 
@@ -96,7 +88,7 @@ public struct PenkitPredictor: Predictor {
     }
 
     /// penkit's predictor with other parameters, or the first one out of its range.
-    public init(parameters: Parameters) throws(PredictorParametersError) {
+    public init(parameters: Parameters) throws(ParameterError) {
         self.init(checked: try parameters.validated())
     }
 
@@ -142,9 +134,9 @@ public struct PenkitPredictor: Predictor {
             return
         }
         var timeConstant = seconds.motionSmoothing
-        if parameters.motionSmoothingSpeedMMPerSecond > 0 {
+        if parameters.experimental.motionSmoothingSpeedMMPerSecond > 0 {
             let speed = (velocity * velocity).sum().squareRoot()
-            timeConstant /= 1 + speed / parameters.motionSmoothingSpeedMMPerSecond
+            timeConstant /= 1 + speed / parameters.experimental.motionSmoothingSpeedMMPerSecond
         }
         let share = 1 - exp(-Double(time - previous) * 1e-6 / timeConstant)
         velocity += (fit.velocity - velocity) * share
@@ -159,14 +151,14 @@ public struct PenkitPredictor: Predictor {
         let speed = (v * v).sum().squareRoot()
         var result = newest
         // A smoothed sample lags the pen: start from the fitted raw path's position instead.
-        let origin = newest.smoothingWindow > 1 || p.rawOriginFromFit ? fit.position : SIMD2(newest.x, newest.y)
+        let origin = newest.smoothingWindow > 1 || p.experimental.rawOriginFromFit ? fit.position : SIMD2(newest.x, newest.y)
         result.x = origin[0]
         result.y = origin[1]
         if speed > 1e-6 {
             let a = acceleration
             let tangent = v / speed
             let normal = SIMD2(-tangent[1], tangent[0])
-            let tangential = (a * tangent).sum() * p.tangentialGain
+            let tangential = (a * tangent).sum() * p.experimental.tangentialGain
             let turnRate = (a * normal).sum() / speed * p.turnGain
             // A pen slowing down stops; it never runs backwards.
             let moving = tangential < 0 ? min(dt, speed / -tangential) : dt

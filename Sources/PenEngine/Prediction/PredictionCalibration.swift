@@ -15,14 +15,11 @@ import Musl
 ///   prediction errors (RMS, growing with the horizon) as a Gaussian, gives the probability
 ///   that the force is below the lift threshold by then.
 struct PredictionCalibration: Sendable {
-    /// Share of errors meant to fall within one expected error.
-    static let coverage = 0.6827
-    /// mm added to every scale, so a pen at rest still expects its noise.
-    static let floor = 0.05
-    /// Step of the quantile's logarithm per scored prediction.
-    static let rate = 0.05
-    /// Smallest force spread (per second of horizon) believed.
-    static let minimumForceSpread = 0.3
+    /// Its constants, with their units and ranges, are in PredictionConstants.
+    static let coverage = PredictionConstants.calibrationCoverage
+    static let floor = PredictionConstants.calibrationFloorMM
+    static let rate = PredictionConstants.calibrationRate
+    static let minimumForceSpread = PredictionConstants.minimumForceSpreadPerSecond
 
     private struct Tip: Sendable {
         var x: Double, y: Double, pressure: Double
@@ -37,7 +34,7 @@ struct PredictionCalibration: Sendable {
     private(set) var scored = 0
     private var tips: TipsAwaitingThePen<Tip>
 
-    init(capacity: Int = 64) {
+    init(capacity: Int = PredictionConstants.tipsAwaitingCapacity) {
         tips = TipsAwaitingThePen(capacity: capacity, filler: Tip(x: 0, y: 0, pressure: 0, scale: 1, horizon: 0))
     }
 

@@ -74,7 +74,7 @@ public struct PredictionConfiguration: Sendable, Hashable {
                 dampingMinCutoffHz: Double = Self.defaultDampingMinCutoffHz,
                 dampingBetaHzPerMMPerSecond: Double = Self.defaultDampingBetaHzPerMMPerSecond,
                 correctionMemory: Duration = Self.defaultCorrectionMemory,
-                correctionShrinkCount: Double = Self.defaultCorrectionShrinkCount) throws(PredictorParametersError) {
+                correctionShrinkCount: Double = Self.defaultCorrectionShrinkCount) throws(ParameterError) {
         let check = ParameterCheck(owner: "prediction")
         try check.time("horizon", horizon, longest: Self.horizonCap, allowZero: true)
         try check.time("gapReset", gapReset, longest: Self.longestGapReset)
@@ -127,7 +127,7 @@ public struct PredictionConfiguration: Sendable, Hashable {
                      dampingMinCutoffHz: Double = Self.defaultDampingMinCutoffHz,
                      dampingBetaHzPerMMPerSecond: Double = Self.defaultDampingBetaHzPerMMPerSecond,
                      correctionMemory: Duration = Self.defaultCorrectionMemory,
-                     correctionShrinkCount: Double = Self.defaultCorrectionShrinkCount) throws(PredictorParametersError) -> Self {
+                     correctionShrinkCount: Double = Self.defaultCorrectionShrinkCount) throws(ParameterError) -> Self {
         try Self(horizon: horizon, gapReset: gapReset, liftPressure: liftPressure, hoverHorizonScale: hoverHorizonScale,
                  inputSmoothing: inputSmoothing, compensation: compensation, blendWeight: blendWeight,
                  estimationJerkNoise: estimationJerkNoise, dampingMinCutoffHz: dampingMinCutoffHz,

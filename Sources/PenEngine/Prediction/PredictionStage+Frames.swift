@@ -30,9 +30,10 @@ extension PredictionStage {
     }
 
     /// The newest frame's predictions again at another horizon (s), for clients that asked for
-    /// their own; `newest` is that frame's sample. Changes nothing the next frame depends on.
+    /// their own; `newest` is that frame's sample. Changes nothing the next frame depends on:
+    /// not the frame's own predictions, whatever the horizon, so nothing is learned from it.
     public mutating func repredict(after newest: Sample, horizon: Double) -> [Sample] {
-        refreshPredictions(horizon: horizon)
+        refreshPredictions(horizon: horizon, primary: false)
         return converted(newest)
     }
 

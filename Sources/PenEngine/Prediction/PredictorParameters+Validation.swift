@@ -1,29 +1,24 @@
-/// A predictor parameter or prediction setting out of its range: the message names it, its unit
-/// and the range allowed.
-public struct PredictorParametersError: Error, CustomStringConvertible, Equatable {
-    public let description: String
-    public init(_ description: String) { self.description = description }
-}
-
 extension PenkitPredictor.Parameters {
     /// The longest any of the predictor's times may be: it predicts at most 50 ms ahead from
     /// 32 samples, so a second of history, decay or smoothing is already far past anything useful.
     public static let longestTime: Duration = .seconds(1)
 
     /// These parameters, or the first one out of its range. Nothing is clamped later.
-    public func validated() throws(PredictorParametersError) -> Self {
+    public func validated() throws(ParameterError) -> Self {
         let check = ParameterCheck(owner: "penkit")
         try check.time("window", window, longest: Self.longestTime)
         try check.time("decay", decay, longest: Self.longestTime)
         try check.time("smoothedDecay", smoothedDecay, longest: Self.longestTime)
         try check.time("ramp", ramp, longest: Self.longestTime, allowZero: true)
         try check.time("motionSmoothing", motionSmoothing, longest: Self.longestTime, allowZero: true)
-        try check.number("motionSmoothingSpeedMMPerSecond", motionSmoothingSpeedMMPerSecond, from: 0, to: 10_000, unit: " mm/s")
-        try check.number("tangentialGain", tangentialGain, from: 0, to: 1)
         try check.number("turnGain", turnGain, from: 0, to: 1)
         try check.number("maxTurnRadians", maxTurnRadians, from: 0, to: Double.pi, unit: " radians")
         try check.number("travelGain", travelGain, from: 0, to: 1)
         try check.number("attributeGain", attributeGain, from: 0, to: 1)
+        let research = ParameterCheck(owner: "penkit experimental")
+        try research.number("motionSmoothingSpeedMMPerSecond", experimental.motionSmoothingSpeedMMPerSecond,
+                            from: 0, to: 10_000, unit: " mm/s")
+        try research.number("tangentialGain", experimental.tangentialGain, from: 0, to: 1)
         return self
     }
 }
@@ -33,7 +28,7 @@ extension KalmanPredictor.Parameters {
     public static let largestCount = 1_000
 
     /// These parameters, or the first one out of its range. Nothing is clamped later.
-    public func validated() throws(PredictorParametersError) -> Self {
+    public func validated() throws(ParameterError) -> Self {
         let check = ParameterCheck(owner: "kalman")
         try check.number("processNoise", processNoise, over: 0)
         try check.number("measurementNoise", measurementNoise, over: 0)
@@ -49,35 +44,5 @@ extension KalmanPredictor.Parameters {
         try check.number("maxLinearDeviationMM", maxLinearDeviationMM, over: 0, unit: " mm")
         try check.number("baselineLinearityConfidence", baselineLinearityConfidence, from: 0, to: 1)
         return self
-    }
-}
-
-/// The range checks the parameter types share; each error starts with the owner's and the parameter's name.
-struct ParameterCheck {
-    let owner: String
-
-    func time(_ name: String, _ value: Duration, longest: Duration, allowZero: Bool = false) throws(PredictorParametersError) {
-        guard value <= longest, allowZero ? value >= .zero : value > .zero else {
-            throw PredictorParametersError("\(owner) \(name) must be \(allowZero ? "from 0" : "over 0") to \(longest), not \(value)")
-        }
-    }
-
-    func number(_ name: String, _ value: Double, from low: Double, to high: Double, unit: String = "") throws(PredictorParametersError) {
-        guard value.isFinite, (low...high).contains(value) else {
-            throw PredictorParametersError("\(owner) \(name) must be from \(low) to \(high)\(unit), not \(value)")
-        }
-    }
-
-    /// A finite value strictly above `low`, with no upper bound of its own.
-    func number(_ name: String, _ value: Double, over low: Double, unit: String = "") throws(PredictorParametersError) {
-        guard value.isFinite, value > low else {
-            throw PredictorParametersError("\(owner) \(name) must be a finite value over \(low)\(unit), not \(value)")
-        }
-    }
-
-    func count(_ name: String, _ value: Int, from low: Int, to high: Int) throws(PredictorParametersError) {
-        guard (low...high).contains(value) else {
-            throw PredictorParametersError("\(owner) \(name) must be from \(low) to \(high), not \(value)")
-        }
     }
 }

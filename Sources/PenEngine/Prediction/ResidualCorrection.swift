@@ -46,13 +46,16 @@ struct ResidualCorrection: Sendable {
     /// The share of the solved correction applied, in [0, 1]: 0 until corrections have shown they help.
     private(set) var gate = 0.0
 
-    init(memory: Double, shrinkCount: Double, capacity: Int = 64) {
+    init(memory: Double, shrinkCount: Double, capacity: Int = PredictionConstants.tipsAwaitingCapacity) {
         self.memory = memory
         self.shrinkCount = shrinkCount
         tips = TipsAwaitingThePen(capacity: capacity, filler: Tip(tip: .zero, displacement: .zero, correction: .zero))
     }
 
     var isEnabled: Bool { memory > 0 }
+
+    /// How many predicted tips await the pen to be scored.
+    var tipsAwaiting: Int { tips.waiting }
 
     /// A new proximity, a contact change or a gap: tips not yet scored and the previous position
     /// go; what was learned stays.
@@ -73,7 +76,9 @@ struct ResidualCorrection: Sendable {
     mutating func correction(displacement: SIMD2<Double>, origin: SIMD2<Double>, record target: UInt64?) -> SIMD2<Double> {
         guard isEnabled else { return .zero }
         let solved = displacement * share
-        if let target {
+        // One tip per target time, as PredictionCalibration keeps them: a second one for the
+        // same frame would count its outcome twice.
+        if let target, tips.newestTarget.map({ target > $0 }) ?? true {
             tips.keep(Tip(tip: origin + displacement, displacement: displacement, correction: solved), until: target)
         }
         return solved * gate

@@ -16,6 +16,9 @@ struct TipsAwaitingThePen<Tip: Sendable>: Sendable {
         ring = Array(repeating: (0, filler), count: capacity)
     }
 
+    /// How many tips await the pen.
+    var waiting: Int { count }
+
     /// The latest time a kept tip awaits, if any.
     var newestTarget: UInt64? { count > 0 ? ring[(head + count - 1) % ring.count].target : nil }
 

@@ -21,6 +21,12 @@ public struct BenchStroke: Sendable {
         self.pen = pen
     }
 
+    /// `pen` as the tool the stage keeps its calibration by: each recording a pen of its own
+    /// (the number as the serial, bit for bit, so no two pens meet).
+    public var tool: ToolKey {
+        ToolKey(device: 0, tool: ToolIdentity(type: .pen, serial: UInt64(bitPattern: Int64(pen))))
+    }
+
     /// A stroke judged against its own input (raw input, or synthetic motion).
     public init(_ trajectory: Trajectory) {
         self.init(input: trajectory, truth: trajectory)
@@ -72,7 +78,7 @@ public struct BenchEntrant: Sendable {
 
     /// penkit's design alternatives, for measuring what each part brings.
     public static var penkitVariants: [BenchEntrant] {
-        get throws(PredictorParametersError) {
+        get throws(ParameterError) {
             var unsmoothed = PenkitPredictor.Parameters()
             unsmoothed.motionSmoothing = .zero
             let withoutMotionSmoothing = try PenkitPredictor(parameters: unsmoothed)

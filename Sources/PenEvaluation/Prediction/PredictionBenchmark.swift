@@ -41,8 +41,8 @@ public struct PredictionBenchmark: Sendable {
     }
 
     /// Each horizon's figures; an entrant or horizon the live path would refuse is refused here too.
-    public func evaluate(_ entrant: BenchEntrant, strokes: [BenchStroke]) throws(PredictorParametersError) -> [PredictionMetrics] {
-        try horizons.map { horizon throws(PredictorParametersError) in
+    public func evaluate(_ entrant: BenchEntrant, strokes: [BenchStroke]) throws(ParameterError) -> [PredictionMetrics] {
+        try horizons.map { horizon throws(ParameterError) in
             var accumulator = MetricsAccumulator()
             var unused: [Tip] = []
             var stage = try makeStage(entrant, horizon: horizon)
@@ -55,7 +55,7 @@ public struct PredictionBenchmark: Sendable {
     }
 
     /// The tips of every frame of one stroke at `horizon`, for drawing.
-    public func tips(_ entrant: BenchEntrant, stroke: BenchStroke, horizon: Double) throws(PredictorParametersError) -> [Tip] {
+    public func tips(_ entrant: BenchEntrant, stroke: BenchStroke, horizon: Double) throws(ParameterError) -> [Tip] {
         var accumulator = MetricsAccumulator()
         var tips: [Tip] = []
         var stage = try makeStage(entrant, horizon: horizon)
@@ -66,7 +66,7 @@ public struct PredictionBenchmark: Sendable {
 
     /// Every scored frame's tip at `horizon`, run exactly as `evaluate` runs them (one stage
     /// across the strokes), so their squared errors add up to the RMSE's: where the error lies.
-    public func scoredTips(_ entrant: BenchEntrant, strokes: [BenchStroke], horizon: Double) throws(PredictorParametersError) -> [StrokeTip] {
+    public func scoredTips(_ entrant: BenchEntrant, strokes: [BenchStroke], horizon: Double) throws(ParameterError) -> [StrokeTip] {
         var accumulator = MetricsAccumulator()
         var stage = try makeStage(entrant, horizon: horizon)
         var result: [StrokeTip] = []
@@ -81,7 +81,7 @@ public struct PredictionBenchmark: Sendable {
 
     /// One stage per entrant and horizon, kept across strokes as the live path keeps it, so
     /// the expected error is learned from the pen's earlier strokes too.
-    private func makeStage(_ entrant: BenchEntrant, horizon: Double) throws(PredictorParametersError) -> PredictionStage<AnyPredictor> {
+    private func makeStage(_ entrant: BenchEntrant, horizon: Double) throws(ParameterError) -> PredictionStage<AnyPredictor> {
         let configuration = try configuration.with(horizon: .seconds(horizon), compensation: entrant.compensation,
                                                    blendWeight: entrant.blendWeight,
                                                    estimationJerkNoise: entrant.estimationJerkNoise,
@@ -99,7 +99,7 @@ public struct PredictionBenchmark: Sendable {
         let truth = stroke.truth
         guard samples.count >= 2, !truth.samples.isEmpty else { return }
         // A new proximity of this stroke's pen, as the engine starts one (the lead-in, if any, is its hover).
-        stage.reset(pen: stroke.pen)
+        stage.reset(.proximity(stroke.tool))
         if entrant.useLeadIn { for sample in stroke.leadIn { stage.receive(sample) } }
         var pathSoFar = 0.0
         var previousError: SIMD2<Double>?

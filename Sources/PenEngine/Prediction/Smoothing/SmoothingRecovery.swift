@@ -29,14 +29,16 @@ public struct SmoothingRecovery: Sendable {
     private var historyRestarts = true
 
     /// Prior spread of the velocity (mm/s) and acceleration (mm/s²) at a fresh start.
-    private static let initialSpeed = 300.0
-    private static let initialAcceleration = 10_000.0
+    private static let initialSpeed = PredictionConstants.recoveryInitialSpeedMMPerSecond
+    private static let initialAcceleration = PredictionConstants.recoveryInitialAccelerationMMPerSecondSquared
 
-    public init(window: Int, jerkNoise: Double, observationNoise: Double = 0.0001) {
+    public init(window: Int, jerkNoise: Double,
+                observationNoise: Double = PredictionConstants.recoveryObservationNoiseMMSquared) {
         self.window = max(window, 1)
         // Out-of-range values fall back to the default rather than trapping on the hot path.
         self.jerkNoise = jerkNoise.isFinite && jerkNoise > 0 ? jerkNoise : PredictionConfiguration.defaultEstimationJerkNoise
-        self.observationNoise = observationNoise.isFinite && observationNoise > 0 ? observationNoise : 0.0001
+        self.observationNoise = observationNoise.isFinite && observationNoise > 0 ? observationNoise
+            : PredictionConstants.recoveryObservationNoiseMMSquared
         size = 3 + self.window - 1
         x = Array(repeating: 0, count: size)
         y = Array(repeating: 0, count: size)

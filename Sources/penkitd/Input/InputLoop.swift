@@ -37,7 +37,6 @@ struct InputLoop {
 
     /// Warm-ups run so far (0 without them).
     var warmUpsRun: Int { warmer?.warmUps ?? 0 }
-    var eventsBackInTime: Int { pipeline.eventsBackInTime }
 
     /// Runs until the source ends or a stop is requested; then every open stroke ends cancelled,
     /// at the source's clock. Returns true when the source ended by itself.

@@ -26,15 +26,3 @@ final class MutatedTrace {
 
     deinit { try? FileManager.default.removeItem(atPath: path) }
 }
-
-/// Whether `pid` ignores or catches SIGTERM yet (SigIgn/SigCgt in /proc): a test sends SIGTERM
-/// only once penkitd watches for it, so it tests penkitd rather than the default action.
-func watchesSigterm(_ pid: Int32) -> Bool {
-    guard let status = readProcFile("/proc/\(pid)/status") else { return false }
-    let bit = UInt64(1) << (UInt64(SIGTERM) - 1)
-    return status.split(separator: "\n").contains { line in
-        guard line.hasPrefix("SigIgn:") || line.hasPrefix("SigCgt:"),
-              let mask = UInt64(line.split(separator: "\t").last ?? "", radix: 16) else { return false }
-        return mask & bit != 0
-    }
-}

@@ -55,14 +55,18 @@ let package = Package(
         ]),
         // The Linux side of input: live libinput and udev, uinput devices for replay.
         .target(name: "PenInputLinux", dependencies: ["PenKit", "PenInput", "CLibinput", "CLibevdev", "CUdev"]),
+        // The virtual tablet's pen (mapping, feel and jitter filter applied once), its uinput
+        // description and its libinput quirk: what penkitd writes and `penkit bench virtual-tablet`
+        // predicts. Pure Swift but for linux/input.h's constants (CLibevdev).
+        .target(name: "PenVirtualTablet", dependencies: ["PenKit", "PenEngine", "PenInput", "CLibevdev"]),
         // Tool code, never linked by penkitd: the libinput oracle recorder (penkit oracle).
         .target(name: "PenOracle", dependencies: ["PenKit", "PenInput", "PenInputLinux", "CLibevdev"]),
         // Tool code, never linked by penkitd: traces replayed through the engine, stroke comparison,
         // prediction evaluation (penkit replay, compare, bench, and the tests).
-        .target(name: "PenEvaluation", dependencies: ["PenKit", "PenEngine", "PenInput"]),
+        .target(name: "PenEvaluation", dependencies: ["PenKit", "PenEngine", "PenInput", "PenVirtualTablet"]),
         .executableTarget(name: "penkitd", dependencies: [
             "CLinuxCalls", "CChecksum",
-            "PenKit", "PenEngine", "PenInput", "PenInputLinux",
+            "PenKit", "PenEngine", "PenInput", "PenInputLinux", "PenVirtualTablet",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "DequeModule", package: "swift-collections"),
@@ -83,7 +87,7 @@ let package = Package(
         ]),
         .executableTarget(name: "penkit", dependencies: [
             "CLinuxCalls", "PenKit", "PenEngine", "PenInput", "PenInputRecord", "PenInputLinux", "PenOracle", "PenEvaluation",
-            "PenView",
+            "PenView", "PenVirtualTablet",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -94,6 +98,7 @@ let package = Package(
             "PenInput", "PenInputRecord", "PenInputLinux", "PenOracle", "PenKit", "CLibevdev",
         ]),
         .testTarget(name: "PenEngineTests", dependencies: ["PenEngine", "PenEvaluation", "PenInput", "PenKit", "PenTestSupport"]),
+        .testTarget(name: "PenVirtualTabletTests", dependencies: ["PenVirtualTablet", "PenEngine", "PenInput", "PenKit", "CLibevdev"]),
         .testTarget(name: "PenViewTests", dependencies: ["PenView", "PenKit", "penkit"]),
         // penkitd's parts on their own (hub, config file) over real sockets and files.
         .testTarget(name: "PenkitdTests", dependencies: ["penkitd", "PenKit", "PenTestSupport", "CChecksum",

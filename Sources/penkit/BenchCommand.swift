@@ -5,6 +5,7 @@ struct BenchCommand: AsyncParsableCommand {
         commandName: "bench",
         abstract: "Benchmarks that print figures (never tests).",
         subcommands: [BenchTraceReadCommand.self, BenchEngineCommand.self, PredictBenchCommand.self, PredictCostCommand.self, PredictTuneCommand.self, BenchLatencyCommand.self,
-                      BenchRSSCommand.self, BenchJournalCommand.self, BenchDataPlaneCommand.self, BenchSoakCommand.self, BenchPressureCommand.self]
+                      BenchRSSCommand.self, BenchJournalCommand.self, BenchDataPlaneCommand.self, BenchSoakCommand.self, BenchPressureCommand.self,
+                      BenchVirtualTabletCommand.self]
     )
 }

@@ -60,8 +60,11 @@ final class Daemon: Sendable {
             settings["input"] = "live"
             // Live, libinput smooths as its quirks say for each device (docs/daemon.md), not as
             // penkitd's `smoothing` setting, which only steers the replay decoder.
-            settings["smoothing"] = "libinput-quirks"
+            // With the virtual tablet on, penkitd reads its tablets raw (its own copy of the
+            // quirks), and what apps get is the virtual tablet's filtered pen (`delivered`).
+            settings["smoothing"] = config.virtualTablet ? "false" : "libinput-quirks"
         }
+        settings["virtualTablet"] = replay == nil && config.virtualTablet ? "on" : "off"
         // Readings carry CLOCK_MONOTONIC times: only live input and a paced replay share that clock.
         let takesSources = replay == nil || replay?.realtime == true
         self.server = try SocketServer(config: config, settings: settings, logger: logger, probe: probe,
@@ -134,16 +137,31 @@ final class Daemon: Sendable {
     private func inputService(replay: ReplaySource?, devices: [DeviceInfo], waitClients: Int,
                               exitAfterReplay: Bool) -> any DaemonService {
         let config = self.config.withLock { $0 }
-        // Predictions undo libinput's smoothing: live input is smoothed (libinput's default);
-        // a replay follows penkitd's `smoothing` setting.
-        let smoothed = replay == nil || config.smoothing
+        // Predictions undo libinput's smoothing: live input is smoothed (libinput's default) unless
+        // the virtual tablet reads it raw; a replay follows penkitd's `smoothing` setting.
+        let virtualTablet = replay == nil && config.virtualTablet
+        let smoothed = replay == nil ? !virtualTablet : config.smoothing
         // Only a source that sleeps between reports has a cache to lose: not an unpaced replay.
         let warmsUp = config.warmUp && (replay?.realtime ?? true)
-        var engine = EngineConfiguration()
-        engine.readingsAfterEnd = .milliseconds(config.readingsAfterEndMilliseconds)
-        let stages = PipelineStages(configuration: engine, inks: inks, tablets: tablets, actions: actions, pressure: server.hub.pressureInbox,
-                                    journal: journal.journal, variants: server.hub.predictionVariants)
-        return ThreadService(name: "penkitd-input") { [self, journal, probe, logger, stops] isStopping in
+        var engineSettings = EngineConfiguration()
+        engineSettings.readingsAfterEnd = .milliseconds(config.readingsAfterEndMilliseconds)
+        let engine = engineSettings
+        return ThreadService(name: "penkitd-input") { [self, journal, probe, logger, stops, inks, tablets, actions] isStopping in
+            // Made on the input thread, which alone uses libinput and the virtual tablets.
+            var live: LiveSource?
+            if replay == nil {
+                do {
+                    live = try LiveSource(quirksDirectory: virtualTablet ? RawTabletQuirks.directory(logger: logger) : nil,
+                                          pressure: server.hub.pressureInbox,
+                                          unplugGrace: UInt64(config.unplugGraceMilliseconds) * 1000, logger: logger)
+                } catch {
+                    logger.error("live input failed; serving without devices", metadata: ["error": "\(error)"])
+                }
+            }
+            let stages = PipelineStages(configuration: engine, inks: inks, tablets: tablets, actions: actions,
+                                        pressure: server.hub.pressureInbox, journal: journal.journal,
+                                        variants: server.hub.predictionVariants,
+                                        virtualTablet: virtualTablet ? VirtualTabletStage(grabs: live?.grabs, logger: logger) : nil)
             let hub = server.hub
             // The default 50 µs timer slack would be added to every paced replay frame and to
             // libinput's timers; this thread sleeps rarely and briefly, so exact wake-ups cost nothing.
@@ -154,9 +172,8 @@ final class Daemon: Sendable {
             var loop = InputLoop(pipeline: pipeline, outlet: hub, warmsUp: warmsUp, devices: devices,
                                  logger: logger, isStopping: isStopping)
             guard let replay else {
+                guard var source = live else { return }
                 do {
-                    var source = try LiveSource(pressure: hub.pressureInbox,
-                                                unplugGrace: UInt64(config.unplugGraceMilliseconds) * 1000, logger: logger)
                     _ = try loop.run(&source)
                 } catch {
                     logger.error("live input failed; serving without devices", metadata: ["error": "\(error)"])

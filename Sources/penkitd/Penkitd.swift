@@ -70,6 +70,9 @@ struct Penkitd: ParsableCommand {
     @Flag(inversion: .prefixedNo, help: "Warm the frame path shortly before each pen report is due (default: on).")
     var warmUp: Bool?
 
+    @Flag(help: "Give apps the pen through a virtual tablet (uinput) and grab the real one (config: virtual-tablet = on).")
+    var virtualTablet = false
+
     @Option(help: "Where the stroke journal is kept (default: $STATE_DIRECTORY, else /var/lib/penkit for root, else $XDG_STATE_HOME/penkit).")
     var stateDir: String?
 
@@ -104,6 +107,7 @@ struct Penkitd: ParsableCommand {
         ]
         if let smoothing { flags.append(("smoothing", smoothing ? "true" : "false")) }
         if let warmUp { flags.append(("warm-up", warmUp ? "true" : "false")) }
+        if virtualTablet { flags.append(("virtual-tablet", "true")) }
         if let journal { flags.append(("journal", journal ? "true" : "false")) }
         for case let (key, value?) in flags {
             do { try ConfigFile.set(key: key, value: value, in: &config) } catch {

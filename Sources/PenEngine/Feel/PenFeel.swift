@@ -9,9 +9,14 @@ public struct PenFeel: Sendable, Hashable {
     public var pressureMax: Double?
     /// Normalized hover distance [0,1] beyond which hover frames are not sent.
     public var hoverCutoff: Double?
+    /// Raw pressure at which the virtual tablet's pen touches (it lifts at half of it); nil:
+    /// where libinput's tip goes down (5 % of the range). Only the virtual tablet uses it: the
+    /// socket's strokes follow libinput's tip.
+    public var tipThreshold: Double?
 
     public init(curve: PressureCurve? = nil, pressureMin: Double? = nil, pressureMax: Double? = nil,
-                hoverCutoff: Double? = nil) {
+                hoverCutoff: Double? = nil, tipThreshold: Double? = nil) {
+        self.tipThreshold = tipThreshold
         self.curve = curve
         self.pressureMin = pressureMin
         self.pressureMax = pressureMax
@@ -21,7 +26,8 @@ public struct PenFeel: Sendable, Hashable {
     /// This feel with `other`'s fields where it has them.
     public func overlaid(by other: PenFeel) -> PenFeel {
         PenFeel(curve: other.curve ?? curve, pressureMin: other.pressureMin ?? pressureMin,
-                pressureMax: other.pressureMax ?? pressureMax, hoverCutoff: other.hoverCutoff ?? hoverCutoff)
+                pressureMax: other.pressureMax ?? pressureMax, hoverCutoff: other.hoverCutoff ?? hoverCutoff,
+                tipThreshold: other.tipThreshold ?? tipThreshold)
     }
 
     /// Whether the force differs from the raw pressure at all.

@@ -16,12 +16,19 @@ private func callbacks(_ userData: UnsafeMutableRawPointer?) -> LibinputContext.
 let openRestricted: @convention(c) (UnsafePointer<CChar>?, Int32, UnsafeMutableRawPointer?) -> Int32 = {
     path, flags, userData in
     guard let path else { return -EINVAL }
-    if let callbacks = callbacks(userData), !callbacks.admit(String(cString: path)) { return -EACCES }
+    let node = String(cString: path)
+    let owner = callbacks(userData)
+    if let owner, !owner.admit(node) { return -EACCES }
     let fd = open(path, (flags & ~O_ACCMODE) | O_RDONLY | O_CLOEXEC)
-    return fd >= 0 ? fd : -errno
+    guard fd >= 0 else { return -errno }
+    owner?.descriptors[node] = fd
+    return fd
 }
 
-let closeRestricted: @convention(c) (Int32, UnsafeMutableRawPointer?) -> Void = { fd, _ in
+let closeRestricted: @convention(c) (Int32, UnsafeMutableRawPointer?) -> Void = { fd, userData in
+    if let owner = callbacks(userData), let node = owner.descriptors.first(where: { $0.value == fd })?.key {
+        owner.descriptors[node] = nil
+    }
     close(fd)
 }
 

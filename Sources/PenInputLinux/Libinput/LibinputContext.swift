@@ -17,6 +17,9 @@ package final class LibinputContext {
         let log: LogHandler
         /// Decides whether a node may be opened at all (the daemon admits tablets only).
         let admit: (String) -> Bool
+        /// The descriptor libinput reads each node through, by node: the one a grab must be taken
+        /// on (a grab on another descriptor would hide the events from libinput too).
+        var descriptors: [String: Int32] = [:]
         init(log: @escaping LogHandler, admit: @escaping (String) -> Bool) {
             self.log = log
             self.admit = admit
@@ -64,6 +67,11 @@ package final class LibinputContext {
         interface.deinitialize(count: 1)
         interface.deallocate()
         callbacks.release()
+    }
+
+    /// The descriptor libinput opened for `devnode`, while it has it open.
+    package func descriptor(devnode: String) -> Int32? {
+        callbacks.takeUnretainedValue().descriptors[devnode]
     }
 
     /// The descriptor to poll for readability before calling `dispatch()`.

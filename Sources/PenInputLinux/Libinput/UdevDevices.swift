@@ -38,6 +38,21 @@ package enum UdevDevices {
         return isAdmitted(device)
     }
 
+    /// The kernel's name of the input device behind `devnode` (its parent's `name` attribute),
+    /// read without opening the node.
+    package static func inputName(devnode: String) -> String? {
+        var st = stat()
+        guard stat(devnode, &st) == 0, (st.st_mode & S_IFMT) == S_IFCHR else { return nil }
+        guard let udev = udev_new() else { return nil }
+        defer { udev_unref(udev) }
+        guard let device = udev_device_new_from_devnum(udev, CChar(UInt8(ascii: "c")), st.st_rdev) else { return nil }
+        defer { udev_device_unref(device) }
+        // The parent is owned by the child: not unreferenced here.
+        guard let parent = udev_device_get_parent_with_subsystem_devtype(device, "input", nil),
+              let name = udev_device_get_sysattr_value(parent, "name") else { return nil }
+        return String(cString: name)
+    }
+
     /// The one rule for which udev devices penkit opens: ID_INPUT_TABLET=1 or ID_INPUT_TABLET_PAD=1,
     /// and not ID_INPUT_KEYBOARD=1 (a pad's buttons are keys to the kernel; a keyboard is never read).
     static func isAdmitted(_ device: OpaquePointer) -> Bool {

@@ -46,15 +46,20 @@ package final class UinputDevice {
     /// Writes one frame in a single write(2), so the kernel stamps all of it at one instant.
     /// The kernel ignores the time field of events written to uinput.
     package func write(_ frame: EvdevFrame) throws {
-        var buffer = [input_event]()
-        buffer.reserveCapacity(frame.events.count)
-        for e in frame.events {
-            buffer.append(input_event(time: timeval(), type: e.type, code: e.code, value: e.value))
-        }
+        try write(events: frame.events[...])
+    }
+
+    /// Writes events (one frame or more, each ending with SYN_REPORT) in a single write(2), from
+    /// a buffer on the stack: penkitd's virtual tablet writes one per pen report.
+    package func write(events: ArraySlice<EvdevEvent>) throws {
         let fd = libevdev_uinput_get_fd(uinput)
-        let size = MemoryLayout<input_event>.stride * buffer.count
-        let written = buffer.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, size) }
-        if written != size {
+        let written = withUnsafeTemporaryAllocation(of: input_event.self, capacity: events.count) { buffer in
+            for (slot, e) in zip(buffer.indices, events) {
+                buffer.initializeElement(at: slot, to: input_event(time: timeval(), type: e.type, code: e.code, value: e.value))
+            }
+            return Glibc.write(fd, buffer.baseAddress, MemoryLayout<input_event>.stride * events.count)
+        }
+        if written != MemoryLayout<input_event>.stride * events.count {
             throw UinputError("writing to uinput failed: \(String(cString: strerror(errno)))")
         }
     }

@@ -126,7 +126,8 @@ extension Frame: Decodable {
         let c = try decoder.container(keyedBy: Keys.self)
         self.init(tool: try c.get("tool"), stroke: try c.maybe("stroke"), sample: try c.get("sample"),
                   predicted: try c.maybe("predicted") ?? [], expectedError: try c.maybe("expectedError"),
-                  liftProbability: try c.maybe("liftProbability"), device: try c.maybe("device") ?? 0)
+                  liftProbability: try c.maybe("liftProbability"), device: try c.maybe("device") ?? 0,
+                  delivered: try c.maybe("delivered"))
     }
 }
 

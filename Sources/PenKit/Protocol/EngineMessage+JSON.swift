@@ -15,6 +15,11 @@ extension EngineMessage: WireMessage {
             w.raw("]")
             if let error = m.expectedError { w.field("expectedError", error) }
             if let lift = m.liftProbability { w.field("liftProbability", lift) }
+            if let delivered = m.delivered {
+                w.key("delivered"); w.raw("{")
+                w.field("x", delivered.x); w.field("y", delivered.y)
+                w.raw("}")
+            }
         case .began(let m):
             w.field("stroke", m.stroke)
             w.key("tool"); w.write(m.tool)

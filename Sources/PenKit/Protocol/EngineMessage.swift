@@ -48,9 +48,14 @@ public struct Frame: Sendable, Hashable {
     public var liftProbability: Double?
     /// The device id of `hello` and `device` messages (0 outside penkitd).
     public var device: UInt32
+    /// Where penkitd's virtual tablet put the pen for this report (mm, the space of `sample`):
+    /// what apps reading the compositor get for it. nil without a virtual tablet.
+    public var delivered: DeliveredPosition?
 
     public init(tool: ToolIdentity, stroke: UInt64?, sample: Sample, predicted: [Sample] = [],
-                expectedError: Double? = nil, liftProbability: Double? = nil, device: UInt32 = 0) {
+                expectedError: Double? = nil, liftProbability: Double? = nil, device: UInt32 = 0,
+                delivered: DeliveredPosition? = nil) {
+        self.delivered = delivered
         self.device = device
         self.tool = tool
         self.stroke = stroke
@@ -58,6 +63,16 @@ public struct Frame: Sendable, Hashable {
         self.predicted = predicted
         self.expectedError = expectedError
         self.liftProbability = liftProbability
+    }
+}
+
+/// A position the virtual tablet wrote (mm).
+public struct DeliveredPosition: Sendable, Hashable, Decodable {
+    public var x: Double
+    public var y: Double
+    public init(x: Double, y: Double) {
+        self.x = x
+        self.y = y
     }
 }
 

@@ -151,6 +151,7 @@ enum ConfigFile {
         case "max-clients": config.maxClients = try positive()
         case "smoothing": config.smoothing = try boolean()
         case "warm-up": config.warmUp = try boolean()
+        case "virtual-tablet": config.virtualTablet = try boolean()
         case "pressure-wait-after-end-ms":
             let wait = try positive()
             guard wait <= 10_000 else { throw ConfigValueError("pressure-wait-after-end-ms must be from 1 to 10000, not \(wait)") }

@@ -29,6 +29,9 @@ struct DaemonConfig: Sendable, Equatable {
     /// Run the frame path once on a shadow engine shortly before each pen report is due, so the
     /// report finds it in the cache (`FrameWarmer`): one more wake-up per report, lower latency.
     var warmUp: Bool = true
+    /// One uinput tablet per real pen tablet, which apps get through the compositor, while the real
+    /// one is grabbed (docs/virtual-tablet.md). Live input only; takes a restart to change.
+    var virtualTablet: Bool = false
     /// How long a pen lifted straight out of proximity waits for its tablet's node to vanish
     /// before it counts as a lift rather than an unplug with the pen down (`UnplugFilter`), ms.
     var unplugGraceMilliseconds: Int = 500
@@ -54,7 +57,7 @@ struct DaemonConfig: Sendable, Equatable {
 
     static let keys = ["socket", "socket-group", "socket-mode", "allow-users", "allow-groups",
                        "history-strokes", "history-bytes", "client-buffer-bytes", "client-live-buffer-bytes",
-                       "max-clients", "smoothing", "warm-up", "unplug-grace-ms", "pressure-wait-after-end-ms", "log-level", "state-dir", "journal", "journal-fsync",
+                       "max-clients", "smoothing", "warm-up", "virtual-tablet", "unplug-grace-ms", "pressure-wait-after-end-ms", "log-level", "state-dir", "journal", "journal-fsync",
                        "journal-fsync-interval-ms", "journal-max-bytes", "journal-max-age-days",
                        "ink-TOOL", "ink-serial-SERIAL", "pressure-sources"] + ActionMap.keys
 }

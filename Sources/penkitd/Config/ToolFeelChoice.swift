@@ -7,7 +7,7 @@ struct ToolFeelChoice: Sendable, Equatable {
     var byType: [ToolType: PenFeel] = [:]
     var bySerial: [UInt64: PenFeel] = [:]
 
-    static let keys = ["pressure-curve", "pressure-min", "pressure-max", "hover-cutoff"]
+    static let keys = ["pressure-curve", "pressure-min", "pressure-max", "hover-cutoff", "tip-threshold"]
 
     mutating func set(key: String, value: String, for target: ToolTarget) throws(ConfigValueError) {
         var feel: PenFeel
@@ -25,6 +25,10 @@ struct ToolFeelChoice: Sendable, Equatable {
         case "pressure-min": feel.pressureMin = try ConfigValues.fraction(key, value)
         case "pressure-max": feel.pressureMax = try ConfigValues.fraction(key, value)
         case "hover-cutoff": feel.hoverCutoff = try ConfigValues.fraction(key, value)
+        case "tip-threshold":
+            let threshold = try ConfigValues.fraction(key, value)
+            guard threshold > 0 else { throw ConfigValueError("tip-threshold must be above 0 (a pen at rest on nothing would touch)") }
+            feel.tipThreshold = threshold
         default:
             throw ConfigValueError("unknown key \"\(key)\" in a [tool] section (known: \(Self.keys.joined(separator: ", ")))")
         }

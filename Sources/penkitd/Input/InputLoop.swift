@@ -43,8 +43,10 @@ struct InputLoop {
     mutating func run(_ source: inout some InputSource) throws -> Bool {
         var lastRead: UInt64 = 0
         defer {
-            pipeline.cancelOpenStrokes(at: source.isPaced ? MonotonicClock.now() : lastRead, into: &batch)
+            let end = source.isPaced ? MonotonicClock.now() : lastRead
+            pipeline.cancelOpenStrokes(at: end, into: &batch)
             publish()
+            pipeline.stopVirtualTablets(at: end)
         }
         while !isStopping() {
             let deadline = source.isPaced ? wakeUp(source) : .max
@@ -91,8 +93,8 @@ struct InputLoop {
 
     private mutating func handle(_ item: InputItem) {
         switch item {
-        case .deviceAdded(let raw):
-            let info = pipeline.addDevice(raw)
+        case .deviceAdded(let raw, let description):
+            let info = pipeline.addDevice(raw, description: description)
             devices[info.id] = info
             logger.info(info.pad != nil && info.geometry == nil ? "tablet pad added" : "tablet added",
                         metadata: ["device": "\(info.id)", "name": "\(info.name)", "node": "\(info.source)"])

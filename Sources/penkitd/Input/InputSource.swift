@@ -1,9 +1,11 @@
+import PenInput
 import PenKit
 
 /// One thing an input source read: a device came or went, or a device sent an event.
 enum InputItem {
-    /// A device appeared, as the source knows it (its mapping is applied by the pipeline).
-    case deviceAdded(DeviceInfo)
+    /// A device appeared, as the source knows it (its mapping is applied by the pipeline), with
+    /// what its node declares when the source could read it (the virtual tablet copies it).
+    case deviceAdded(DeviceInfo, description: DeviceDescription?)
     /// A device went away at `time` (µs, the source's clock): its open strokes end cancelled.
     case deviceRemoved(id: Int, time: UInt64)
     case tool(TabletEvent, device: Int)

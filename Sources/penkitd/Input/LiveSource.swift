@@ -4,6 +4,7 @@ import Logging
 import PenInput
 import PenInputLinux
 import PenKit
+import PenVirtualTablet
 
 /// Live tablets: a udev monitor admits tablet and tablet-pad nodes only (never a keyboard), each
 /// joins one libinput path context, and the input thread (the only thread touching libinput)
@@ -23,6 +24,8 @@ struct LiveSource: InputSource {
     private var unplugFilter: UnplugFilter
     private var fds: [pollfd]
     private let logger: Logger
+    /// The grabs the virtual tablet takes on the descriptors this source's libinput reads.
+    let grabs: TabletGrabs
 
     /// `pressure`'s eventfd wakes the poll too, so pressure sources' updates go out as soon as
     /// they arrive, not at the next pen event or tick.
@@ -34,7 +37,9 @@ struct LiveSource: InputSource {
         monitor = try TabletMonitor()
         context = try LibinputContext(
             quirksDirectory: quirksDirectory, logPriority: .info,
-            admit: { UdevDevices.isTablet(devnode: $0) },
+            // Never a virtual tablet of penkit's: reading its own output would feed the pen back in.
+            admit: { UdevDevices.isTablet(devnode: $0)
+                && !VirtualTabletIdentity.isVirtualTablet(name: UdevDevices.inputName(devnode: $0) ?? "") },
             log: { priority, message in
                 let text = message.hasSuffix("\n") ? String(message.dropLast()) : message
                 switch priority {
@@ -43,6 +48,7 @@ struct LiveSource: InputSource {
                 case .error: logger.error("libinput: \(text)")
                 }
             })
+        grabs = TabletGrabs(context: context)
         fds = [pollfd(fd: context.fileDescriptor, events: Int16(POLLIN), revents: 0),
                pollfd(fd: monitor.fileDescriptor, events: Int16(POLLIN), revents: 0),
                pollfd(fd: pressure?.wakeup ?? -1, events: Int16(POLLIN), revents: 0)]
@@ -80,12 +86,18 @@ struct LiveSource: InputSource {
                 nextID += 1
                 ids[device.sysname] = id
                 let node = nodes[device.sysname] ?? "/dev/input/\(device.sysname)"
+                let description = DeviceDescription.read(devnode: node)
+                // A pen's node only: a pad (or a node that is both) is never grabbed nor copied.
+                let pen = device.isTabletTool && !device.isTabletPad
+                if pen { grabs.register(device: id, devnode: node) }
                 items.append(.deviceAdded(DeviceInfo(
                     id: id, name: device.name, vendor: UInt16(truncatingIfNeeded: device.vendor),
                     product: UInt16(truncatingIfNeeded: device.product), source: node,
-                    geometry: DeviceDescription.read(devnode: node).map { TabletGeometry($0) }, pad: device.pad)))
+                    geometry: description.map { TabletGeometry($0) }, pad: device.pad),
+                    description: pen ? description : nil))
             case .deviceRemoved(let device):
                 guard let id = ids.removeValue(forKey: device.sysname) else { continue }
+                grabs.unregister(device: id)
                 items.append(.deviceRemoved(id: id, time: MonotonicClock.now()))
             case .tabletTool(let tabletEvent, let device):
                 guard let id = ids[device.sysname] else { continue }

@@ -1,4 +1,5 @@
 import PenEngine
+import PenInput
 import PenKit
 
 /// Turns tablet events into the lines clients receive: events → engine → encode, once.
@@ -56,10 +57,18 @@ struct MessagePipeline {
 
     /// A device appeared: its mapping comes from the config file's sections. Returns the device
     /// as clients should see it (with its mapped space, when it is mapped).
-    mutating func addDevice(_ info: DeviceInfo) -> DeviceInfo {
+    mutating func addDevice(_ info: DeviceInfo, description: DeviceDescription? = nil) -> DeviceInfo {
         let described = stages.settings.add(info)
         engine.configuration = stages.settings.configuration
+        if let description, info.geometry != nil {
+            stages.virtualTablet?.add(device: info.id, real: description, mapping: engine.configuration.mappings[UInt32(info.id)])
+        }
         return described
+    }
+
+    /// The input ends: the virtual tablets lift their pens, give the real tablets back and go.
+    mutating func stopVirtualTablets(at time: UInt64) {
+        stages.virtualTablet?.stop(at: time)
     }
 
     private mutating func refreshSettings() {
@@ -93,6 +102,15 @@ struct MessagePipeline {
         lastEventTime[device] = event.time
         startEngineCall()
         engine.handle(event, device: UInt32(device), into: &engineOutput)
+        // Written before the frame is encoded, so the frame can say where the virtual tablet put the pen.
+        if let delivered = stages.virtualTablet?.consume(event, device: device, configuration: engine.configuration) {
+            for index in engineOutput.indices {
+                if case .frame(var frame) = engineOutput[index], frame.device == UInt32(device) {
+                    frame.delivered = delivered
+                    engineOutput[index] = .frame(frame)
+                }
+            }
+        }
         if let probe, engineOutput.contains(where: { if case .frame = $0 { true } else { false } }) {
             probe.record(.engineDone, sourceTime: event.time)
         }
@@ -118,6 +136,7 @@ struct MessagePipeline {
     /// A device went away: its open strokes end cancelled.
     mutating func removeDevice(_ device: Int, at time: UInt64, into out: inout OutboundBatch) {
         stages.settings.remove(device: device)
+        stages.virtualTablet?.remove(device: device, at: time)
         stages.actions.remove(device: device, into: &out)
         contactFrames[UInt32(device)] = nil
         lastEventTime[device] = nil

@@ -1,0 +1,58 @@
+import FoundationEssentials
+import PenEngine
+import PenInput
+import PenKit
+import PenVirtualTablet
+
+/// What an app receives for one recorded tablet, along the two ways a pen can reach it, each as
+/// the compositor's libinput would report it (penkit's libinput-exact decoder with that path's
+/// quirks):
+/// - the real pen: the trace decoded without smoothing (what the pen did);
+/// - path (a), the libinput default: the real device as libinput reads it by default;
+/// - path (b), penkit's virtual tablet: the real device read raw (as penkitd reads it with the
+///   virtual tablet on), written by `VirtualPen` with the tool's feel, then read by libinput
+///   with penkit's quirk (no smoothing, penkit's contact).
+public struct VirtualTabletPaths: Sendable {
+    public let real: [TabletEvent]
+    public let libinput: [TabletEvent]
+    public let virtual: [TabletEvent]
+    /// What VirtualPen wrote, frame by frame (times: the raw events').
+    public let written: [EvdevEvent]
+    public let virtualDevice: DeviceDescription
+
+    /// `quirksFile`: penkit's virtual-tablet quirk as installed (a file holding
+    /// `VirtualTabletQuirk.contents`); `systemQuirks`: libinput's quirks for both paths.
+    public init(device: DeviceDescription, events: [EvdevEvent], feel: PenFeel, quirksFile: String,
+                filter: JitterFilter.Parameters = .standard,
+                systemQuirks: [String] = Quirks.defaultPaths, libwacomDirectory: String? = LibwacomDatabase.defaultDirectory) throws {
+        let raw = DecoderOptions(smoothing: false, libwacomDirectory: libwacomDirectory, quirksPaths: systemQuirks)
+        let standard = DecoderOptions(libwacomDirectory: libwacomDirectory, quirksPaths: systemQuirks)
+        real = try TabletDecoder.decode(events, device: device, options: raw)
+        libinput = try TabletDecoder.decode(events, device: device, options: standard)
+        let size = Self.sensorSize(device)
+        guard let layout = VirtualTabletLayout(real: device, width: size.width, height: size.height) else {
+            throw VirtualTabletBenchError("\(device.name): no pen tool, so no virtual tablet")
+        }
+        virtualDevice = layout.description
+        var pen = VirtualPen(layout: layout, filter: filter)
+        var written: [EvdevEvent] = []
+        for event in real { pen.translate(event, mapping: nil, feel: feel, into: &written) }
+        if let last = real.last { pen.leave(at: last.time, into: &written) }
+        self.written = written
+        let compositor = DecoderOptions(libwacomDirectory: libwacomDirectory, quirksPaths: systemQuirks + [quirksFile])
+        virtual = try TabletDecoder.decode(written, device: layout.description, options: compositor)
+    }
+
+    static func sensorSize(_ device: DeviceDescription) -> (width: Double, height: Double) {
+        func size(_ code: UInt16) -> Double {
+            guard let info = device.absInfo[code], info.resolution > 0 else { return 0 }
+            return Double(info.maximum - info.minimum) / Double(info.resolution)
+        }
+        return (size(0), size(1))
+    }
+}
+
+public struct VirtualTabletBenchError: Error, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,156 @@
+import CLibevdev
+import PenEngine
+import PenInput
+import PenKit
+
+/// One virtual tablet's pen: turns the real tablet's events, as penkitd's libinput reads them
+/// (raw, unsmoothed), into the evdev frames the virtual tablet writes.
+///
+/// What goes in is the real pen, applied once: the device's mapping (area, rotation) and the tool's
+/// feel (thresholds, curve) as penkit's engine applies them, the jitter filter on x and y, and
+/// contact as libinput decided it or as the tool's `tip-threshold` says. What never goes in:
+/// predictions (ink drawn from them could not be taken back) and late updates (an evdev event
+/// cannot be revised).
+public struct VirtualPen: Sendable {
+    public let layout: VirtualTabletLayout
+    private var filter: JitterFilter
+    /// The tool the virtual tablet shows in proximity, nil when none.
+    private var tool: ToolIdentity?
+    private var touching = false
+    private var pressed: Set<UInt16> = []
+    private var position = SIMD2<Double>(0, 0)
+    /// What the last frame wrote for the pen's position (mm, the mapped space); nil out of proximity.
+    public private(set) var delivered: SIMD2<Double>?
+
+    public init(layout: VirtualTabletLayout, filter: JitterFilter.Parameters = .standard) {
+        self.layout = layout
+        self.filter = JitterFilter(parameters: filter)
+    }
+
+    /// Whether a tool is in proximity on the virtual tablet.
+    public var isInProximity: Bool { tool != nil }
+
+    /// Appends the frame (ending with SYN_REPORT) that carries `event`, or nothing when the event
+    /// changes nothing the virtual tablet shows (a mouse or lens tool, say).
+    public mutating func translate(_ event: TabletEvent, mapping: DeviceMapping?, feel: PenFeel,
+                                   into out: inout [EvdevEvent]) {
+        guard let toolKey = Self.toolKey(event.tool.type), layout.keys.contains(toolKey) || toolKey == UInt16(BTN_TOOL_PEN) else { return }
+        let start = out.count
+        let t = event.time
+        if event.kind == .proximity && event.state == .proximityOut {
+            leave(at: t, into: &out)
+            return
+        }
+        if let current = tool, current != event.tool { leave(at: t, into: &out) }
+        let entering = tool == nil
+        if entering {
+            tool = event.tool
+            filter.reset()
+            append(t, EV_KEY, Int32(toolKey), 1, to: &out)
+            if layout.hasToolID { append(t, EV_ABS, ABS_MISC, Int32(truncatingIfNeeded: event.tool.id), to: &out) }
+            if layout.hasSerial { append(t, EV_MSC, MSC_SERIAL, Int32(truncatingIfNeeded: event.tool.serial), to: &out) }
+        }
+
+        var axes = event.axes
+        mapping?.apply(to: &axes)
+        if entering || !event.changedAxes.isDisjoint(with: [.x, .y]) {
+            position = filter.filter(SIMD2(axes.x, axes.y))
+        }
+        delivered = position
+        append(t, EV_ABS, ABS_X, clampedUnits(position.x, max: layout.description.absInfo[UInt16(ABS_X)]!.maximum), to: &out)
+        append(t, EV_ABS, ABS_Y, clampedUnits(position.y, max: layout.description.absInfo[UInt16(ABS_Y)]!.maximum), to: &out)
+
+        touching = contact(event, feel: feel)
+        if layout.hasPressure {
+            append(t, EV_ABS, ABS_PRESSURE, touching ? Self.pressureUnits(feel.force(fromRaw: axes.pressure)) : 0, to: &out)
+        }
+        if layout.hasDistance {
+            let units = (min(max(axes.distance, 0), 1) * Double(VirtualTabletLayout.distanceMaximum)).rounded()
+            append(t, EV_ABS, ABS_DISTANCE, touching ? 0 : Int32(units), to: &out)
+        }
+        if layout.hasTilt && event.toolAxes.contains(.tiltX) {
+            append(t, EV_ABS, ABS_TILT_X, Self.tiltUnits(axes.tiltX), to: &out)
+            append(t, EV_ABS, ABS_TILT_Y, Self.tiltUnits(axes.tiltY), to: &out)
+        }
+        if layout.hasRotation && event.toolAxes.contains(.rotation) {
+            append(t, EV_ABS, ABS_Z, Self.rotationUnits(axes.rotation), to: &out)
+        }
+        if layout.hasSlider && event.toolAxes.contains(.slider) {
+            let units = ((min(max(axes.slider, -1), 1) + 1) / 2 * Double(VirtualTabletLayout.sliderMaximum)).rounded()
+            append(t, EV_ABS, ABS_WHEEL, Int32(units), to: &out)
+        }
+        append(t, EV_KEY, BTN_TOUCH, touching ? 1 : 0, to: &out)
+        if event.kind == .button, let code = event.button.map({ UInt16(truncatingIfNeeded: $0) }),
+           layout.keys.contains(code) {
+            let down = event.state == .pressed
+            if down { pressed.insert(code) } else { pressed.remove(code) }
+            append(t, EV_KEY, Int32(code), down ? 1 : 0, to: &out)
+        }
+        if out.count > start { append(t, EV_SYN, SYN_REPORT, 0, to: &out) }
+    }
+
+    /// Takes the tool out of proximity: lifts it, releases its buttons, then its tool key. For a
+    /// proximity-out, and for penkitd's stop or the real tablet's removal, so that no app is left
+    /// with a pen down.
+    public mutating func leave(at time: UInt64, into out: inout [EvdevEvent]) {
+        guard let current = tool else { return }
+        if touching {
+            if layout.hasPressure { append(time, EV_ABS, ABS_PRESSURE, 0, to: &out) }
+            append(time, EV_KEY, BTN_TOUCH, 0, to: &out)
+            touching = false
+        }
+        for code in pressed.sorted() { append(time, EV_KEY, Int32(code), 0, to: &out) }
+        pressed.removeAll()
+        if let key = Self.toolKey(current.type) { append(time, EV_KEY, Int32(key), 0, to: &out) }
+        if layout.hasSerial { append(time, EV_MSC, MSC_SERIAL, Int32(truncatingIfNeeded: current.serial), to: &out) }
+        append(time, EV_SYN, SYN_REPORT, 0, to: &out)
+        tool = nil
+        delivered = nil
+    }
+
+    /// libinput's tip state, unless the tool has a `tip-threshold`: then the raw pressure decides,
+    /// touching from the threshold and lifting at half of it (a margin against flicker, as
+    /// libinput's own 5 % down and 1 % up).
+    private func contact(_ event: TabletEvent, feel: PenFeel) -> Bool {
+        guard let threshold = feel.tipThreshold else { return event.tipDown }
+        return touching ? event.axes.pressure > threshold / 2 : event.axes.pressure >= threshold
+    }
+
+    /// The pressure written for a force in [0, 1]: under the quirk's AttrPressureRange=2:1 libinput
+    /// reads (v − 1) / (65535 − 1), so v = 1 + force · 65534; at least 2, which keeps the pen down.
+    static func pressureUnits(_ force: Double) -> Int32 {
+        let span = Double(VirtualTabletLayout.pressureMaximum - 1)
+        return max(2, 1 + Int32((min(max(force, 0), 1) * span).rounded()))
+    }
+
+    static func tiltUnits(_ degrees: Double) -> Int32 {
+        let limit = (Double.pi / 2 * Double(VirtualTabletLayout.tiltResolution)).rounded(.down)
+        return Int32(min(max((degrees * .pi / 180 * Double(VirtualTabletLayout.tiltResolution)).rounded(), -limit), limit))
+    }
+
+    /// libinput reads the art pen's ABS_Z as (v / 3600 · 360 + 90) mod 360 degrees.
+    static func rotationUnits(_ degrees: Double) -> Int32 {
+        var d = (degrees - 90).truncatingRemainder(dividingBy: 360)
+        if d < 0 { d += 360 }
+        return Int32((d * Double(VirtualTabletLayout.rotationSteps) / 360).rounded()) % VirtualTabletLayout.rotationSteps
+    }
+
+    private func clampedUnits(_ mm: Double, max: Int32) -> Int32 {
+        min(Swift.max(VirtualTabletLayout.units(mm), 0), max)
+    }
+
+    static func toolKey(_ type: ToolType) -> UInt16? {
+        switch type {
+        case .pen: UInt16(BTN_TOOL_PEN)
+        case .eraser: UInt16(BTN_TOOL_RUBBER)
+        case .brush: UInt16(BTN_TOOL_BRUSH)
+        case .pencil: UInt16(BTN_TOOL_PENCIL)
+        case .airbrush: UInt16(BTN_TOOL_AIRBRUSH)
+        case .mouse, .lens: nil
+        }
+    }
+
+    private func append(_ time: UInt64, _ type: Int32, _ code: Int32, _ value: Int32, to out: inout [EvdevEvent]) {
+        out.append(EvdevEvent(time: time, type: UInt16(type), code: UInt16(code), value: value))
+    }
+}

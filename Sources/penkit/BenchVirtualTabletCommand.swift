@@ -1,0 +1,118 @@
+import ArgumentParser
+import Foundation
+import PenEngine
+import PenEvaluation
+import PenInput
+import PenInputRecord
+import PenKit
+import PenVirtualTablet
+
+/// `penkit bench virtual-tablet TRACE...`: what an app receives for each trace along the two ways
+/// out, the libinput default (a) and penkit's virtual tablet (b), judged against the real pen
+/// (the raw decode): lag, RMSE, jitter at rest, in slow motion and in hover, and the pressure
+/// delivered against the configured curve (docs/virtual-tablet.md defines each figure).
+struct BenchVirtualTabletCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "virtual-tablet",
+        abstract: "What an app receives through libinput's default path and through penkit's virtual tablet, against the real pen."
+    )
+
+    @Argument(help: "evemu or libinput record traces (pen tablets; other devices are skipped).")
+    var traces: [String]
+
+    @Option(help: "The pressure curve the virtual tablet applies (X1,Y1,X2,Y2, as penkitd.conf's pressure-curve). The default is a soft curve, so that a curve applied twice or not at all shows.")
+    var pressureCurve = "0,0.25,0.75,1"
+
+    @Option(help: "The tool's tip-threshold (raw pressure at which the virtual pen touches); default: libinput's tip.")
+    var tipThreshold: Double?
+
+    @Option(help: ArgumentHelp("Experimental: the jitter filter's MIN_CUTOFF,SPEED_COEFFICIENT,SPEED_REACH (per report), for tuning.", visibility: .hidden))
+    var filter: String?
+
+    @Flag(help: "One JSON object per path, pooled over the traces.")
+    var json = false
+
+    @Flag(help: "Print path (b)'s events as the compositor's libinput reports them (TabletEvent JSON lines), for the e2e VM's comparison.")
+    var events = false
+
+    func run() throws {
+        let numbers = pressureCurve.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+        guard numbers.count == 4, numbers.allSatisfy({ (0...1).contains($0) }) else {
+            throw ValidationError("--pressure-curve must be X1,Y1,X2,Y2, each from 0 to 1")
+        }
+        if let tipThreshold, !(tipThreshold > 0 && tipThreshold <= 1) {
+            throw ValidationError("--tip-threshold must be in (0, 1]")
+        }
+        let feel = PenFeel(curve: PressureCurve(x1: numbers[0], y1: numbers[1], x2: numbers[2], y2: numbers[3]),
+                           tipThreshold: tipThreshold)
+        let quirkFile = NSTemporaryDirectory() + "penkit-bench-\(getpid())-\(VirtualTabletQuirk.fileName)"
+        try VirtualTabletQuirk.contents.write(toFile: quirkFile, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: quirkFile) }
+
+        var parameters = JitterFilter.Parameters.standard
+        if let filter {
+            let f = filter.split(separator: ",").compactMap { Double($0) }
+            guard f.count == 3 else { throw ValidationError("--filter takes three numbers") }
+            parameters = JitterFilter.Parameters(minimumCutoff: f[0], speedCoefficient: f[1], speedReach: Int(f[2]))
+        }
+        var rows: [(trace: String, paths: VirtualTabletPaths)] = []
+        for path in traces {
+            let trace = try TraceFile.load(path: path, readers: .all)
+            for device in trace.devices {
+                do {
+                    rows.append((path, try VirtualTabletPaths(device: device.description, events: device.events,
+                                                              feel: feel, quirksFile: quirkFile, filter: parameters)))
+                } catch let error as VirtualTabletBenchError {
+                    FileHandle.standardError.write(Data("penkit bench virtual-tablet: \(path): skipped: \(error)\n".utf8))
+                }
+            }
+        }
+        if events {
+            for row in rows { for event in row.paths.virtual { print(event.jsonLine()) } }
+            return
+        }
+        guard !rows.isEmpty else { throw ValidationError("no pen tablet in the traces given") }
+        let pooledA = VirtualTabletMetrics(pairs: rows.map { (PenTrack($0.paths.real), PenTrack($0.paths.libinput)) }, feel: feel)
+        let pooledB = VirtualTabletMetrics(pairs: rows.map { (PenTrack($0.paths.real), PenTrack($0.paths.virtual)) }, feel: feel)
+        if json {
+            print(Self.json("libinput", pooledA, traces: rows.count))
+            print(Self.json("virtual", pooledB, traces: rows.count))
+            return
+        }
+        print("path      lag_ms  rmse_mm  jitter_mm(rest slow hover)    pressure_err  contact_mismatch  trace")
+        for row in rows {
+            let real = PenTrack(row.paths.real)
+            let a = VirtualTabletMetrics(pairs: [(real, PenTrack(row.paths.libinput))], feel: feel)
+            let b = VirtualTabletMetrics(pairs: [(real, PenTrack(row.paths.virtual))], feel: feel)
+            let name = (row.trace as NSString).lastPathComponent
+            print(Self.line("libinput", a, name))
+            print(Self.line("virtual", b, name))
+        }
+        print(Self.line("libinput", pooledA, "all \(rows.count) recordings"))
+        print(Self.line("virtual", pooledB, "all \(rows.count) recordings"))
+        print("""
+            goals: virtual lag ≤ 1 ms: \(pooledB.lagMilliseconds <= 1 ? "holds" : "FAILS"); \
+            virtual jitter ≤ libinput's in each class: \(Self.jitterHolds(pooledB, pooledA) ? "holds" : "FAILS"); \
+            pressure curve exact (≤ 1/65534 + rounding): \(pooledB.pressureError <= 2.0 / 65534 ? "holds" : "FAILS"); \
+            contact as the real pen's: \(pooledB.contactMismatches == 0 || tipThreshold != nil ? "holds" : "FAILS")
+            """)
+    }
+
+    static func jitterHolds(_ b: VirtualTabletMetrics, _ a: VirtualTabletMetrics) -> Bool {
+        b.jitterRest <= a.jitterRest && b.jitterSlow <= a.jitterSlow && b.jitterHover <= a.jitterHover
+    }
+
+    static func line(_ path: String, _ m: VirtualTabletMetrics, _ trace: String) -> String {
+        String(format: "%-8@  %6.1f  %7.3f  %6.4f %6.4f %6.4f %6.4f    %.6f      %5d             %@",
+               path as NSString, m.lagMilliseconds, m.rmse, m.jitter, m.jitterRest, m.jitterSlow, m.jitterHover,
+               m.pressureError, m.contactMismatches, trace as NSString)
+    }
+
+    static func json(_ path: String, _ m: VirtualTabletMetrics, traces: Int) -> String {
+        func n(_ v: Double) -> String { String(format: "%.6g", v) }
+        return #"{"path":"\#(path)","lag_ms":\#(n(m.lagMilliseconds)),"rmse_mm":\#(n(m.rmse)),"jitter_mm":\#(n(m.jitter)),"#
+            + #""jitter_rest_mm":\#(n(m.jitterRest)),"jitter_slow_mm":\#(n(m.jitterSlow)),"jitter_hover_mm":\#(n(m.jitterHover)),"#
+            + #""pressure_error":\#(n(m.pressureError)),"contact_mismatches":\#(m.contactMismatches),"#
+            + #""contact_samples":\#(m.contactSamples),"recordings":\#(traces)}"#
+    }
+}

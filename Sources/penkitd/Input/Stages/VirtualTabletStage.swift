@@ -1,0 +1,127 @@
+import Logging
+import PenEngine
+import PenInput
+import PenInputLinux
+import PenKit
+import PenVirtualTablet
+
+/// penkitd's way out to ordinary apps (`virtual-tablet = on`): one uinput tablet per real pen
+/// tablet, written on the input thread as each event is processed, which the compositor reads
+/// like any tablet. While it carries the pen, the real device is grabbed (TabletGrabs), so apps
+/// get the pen once.
+///
+/// What it writes is VirtualPen's: the real pen, mapped and shaped once, filtered for jitter;
+/// never a prediction. If the virtual tablet cannot be made or written, the real device is left
+/// (or given back) to the compositor: the pen keeps working, without penkit.
+struct VirtualTabletStage {
+    private struct Tablet {
+        var pen: VirtualPen
+        let device: UinputDevice
+        let width: Double, height: Double
+    }
+
+    private let grabs: TabletGrabs?
+    private let logger: Logger
+    private var tablets: [Int: Tablet] = [:]
+    private var scratch: [EvdevEvent] = []
+
+    /// nil `grabs`: nothing to grab (a replay, or live input with the virtual tablet off).
+    init(grabs: TabletGrabs?, logger: Logger) {
+        self.grabs = grabs
+        self.logger = logger
+        scratch.reserveCapacity(32)
+    }
+
+    /// A real tablet appeared: makes its virtual tablet, of the mapped space's size, and grabs the
+    /// real one if no tool is near it.
+    mutating func add(device id: Int, real: DeviceDescription, mapping: DeviceMapping?) {
+        let size = mapping.map { ($0.width, $0.height) } ?? Self.sensorSize(real)
+        guard let layout = VirtualTabletLayout(real: real, width: size.0, height: size.1) else { return }
+        do {
+            let device = try UinputDevice(description: layout.description)
+            tablets[id] = Tablet(pen: VirtualPen(layout: layout), device: device, width: size.0, height: size.1)
+            logger.info("virtual tablet created", metadata: ["device": "\(id)", "name": "\(layout.description.name)",
+                                                              "node": "\(device.devnode)"])
+            takeGrab(id)
+        } catch {
+            logger.error("cannot create the virtual tablet; the tablet stays with the compositor",
+                         metadata: ["device": "\(id)", "error": "\(error)"])
+        }
+    }
+
+    /// The real tablet went away: its virtual one lifts the pen and goes too.
+    mutating func remove(device id: Int, at time: UInt64) {
+        guard var tablet = tablets.removeValue(forKey: id) else { return }
+        scratch.removeAll(keepingCapacity: true)
+        tablet.pen.leave(at: time, into: &scratch)
+        try? write(scratch, to: tablet.device)
+        grabs?.unregister(device: id)
+        logger.info("virtual tablet removed", metadata: ["device": "\(id)"])
+    }
+
+    /// Writes what `event` changes on the virtual tablet; returns where it put the pen (for the
+    /// frame's `delivered`), nil when nothing was written.
+    mutating func consume(_ event: TabletEvent, device id: Int, configuration: EngineConfiguration) -> DeliveredPosition? {
+        guard var tablet = tablets[id] else { return nil }
+        defer { tablets[id] = tablet }
+        // While the real device is not grabbed the compositor reads it: writing too would double the pen.
+        guard grabs == nil || grabs?.grabbed.contains(id) == true else {
+            if event.kind == .proximity && event.state == .proximityOut { takeGrab(id) }
+            return nil
+        }
+        scratch.removeAll(keepingCapacity: true)
+        tablet.pen.translate(event, mapping: configuration.mappings[UInt32(id)], feel: configuration.feel(for: event.tool),
+                             into: &scratch)
+        guard !scratch.isEmpty else { return nil }
+        do {
+            try write(scratch, to: tablet.device)
+        } catch {
+            logger.error("writing the virtual tablet failed; the tablet goes back to the compositor",
+                         metadata: ["device": "\(id)", "error": "\(error)"])
+            grabs?.release(device: id, force: true)
+            tablets[id] = nil
+            return nil
+        }
+        return tablet.pen.delivered.map { DeliveredPosition(x: $0.x, y: $0.y) }
+    }
+
+    /// penkitd stops: every virtual pen lifts and leaves, the grabs go, then the virtual tablets.
+    mutating func stop(at time: UInt64) {
+        for id in tablets.keys.sorted() {
+            guard var tablet = tablets[id] else { continue }
+            scratch.removeAll(keepingCapacity: true)
+            tablet.pen.leave(at: time, into: &scratch)
+            try? write(scratch, to: tablet.device)
+        }
+        grabs?.releaseAll()
+        tablets.removeAll()
+    }
+
+    private mutating func takeGrab(_ id: Int) {
+        guard let grabs else { return }
+        switch grabs.grab(device: id) {
+        case .grabbed:
+            logger.info("tablet grabbed: apps get it through the virtual tablet", metadata: ["device": "\(id)"])
+        case .toolPresent:
+            logger.info("a tool is near the tablet; it is grabbed when the tool leaves", metadata: ["device": "\(id)"])
+        case .failed(let reason):
+            logger.error("cannot grab the tablet; the virtual tablet stays idle so apps do not get the pen twice",
+                         metadata: ["device": "\(id)", "error": "\(reason)"])
+        }
+    }
+
+    /// One write(2) for what VirtualPen made of one event (a frame, or a lift and a new proximity):
+    /// the kernel stamps it at one instant, and the reader sees each SYN_REPORT's frame whole.
+    private func write(_ events: [EvdevEvent], to device: UinputDevice) throws {
+        try device.write(events: events[...])
+    }
+
+    /// The sensor's size in mm, from its x and y ranges and resolution.
+    static func sensorSize(_ real: DeviceDescription) -> (Double, Double) {
+        func size(_ code: UInt16) -> Double {
+            guard let info = real.absInfo[code], info.resolution > 0 else { return 0 }
+            return Double(info.maximum - info.minimum) / Double(info.resolution)
+        }
+        return (size(0), size(1))  // ABS_X, ABS_Y
+    }
+}

@@ -31,9 +31,9 @@ public struct JitterFilter: Sendable {
         }
 
         /// Chosen on the repository's 8 recordings (in-sample; docs/virtual-tablet.md): at 200 Hz a pen
-        /// at rest is smoothed with a 1 Hz cutoff; one at 100 mm/s (0.5 mm/report) passes at 0.76
-        /// cycles per report, with about a fifth of a report of lag.
-        public static let standard = Parameters(minimumCutoff: 0.005, speedCoefficient: 3, speedReach: 4)
+        /// at rest is smoothed with a 0.6 Hz cutoff; one at 100 mm/s (0.5 mm/report) passes at 0.63
+        /// cycles per report, a quarter of a report (1.3 ms) behind.
+        public static let standard = Parameters(minimumCutoff: 0.003, speedCoefficient: 2.5, speedReach: 4)
     }
 
     public static let longestReach = 8

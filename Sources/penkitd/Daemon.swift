@@ -218,6 +218,7 @@ final class Daemon: Sendable {
             if new.socketPath != old.socketPath { restart.append("socket") }
             if new.smoothing != old.smoothing { restart.append("smoothing") }
             if new.warmUp != old.warmUp { restart.append("warm-up") }
+            if new.virtualTablet != old.virtualTablet { restart.append("virtual-tablet") }
             if new.unplugGraceMilliseconds != old.unplugGraceMilliseconds { restart.append("unplug-grace-ms") }
             if new.readingsAfterEndMilliseconds != old.readingsAfterEndMilliseconds { restart.append("pressure-wait-after-end-ms") }
             for key in restart {

@@ -64,6 +64,16 @@ import Testing
             ":1: pressure-wait-after-end-ms must be from 1 to 10000, not 10001") == true)
     }
 
+    @Test func theVirtualTabletIsOffUnlessTurnedOnAndATipThresholdIsAFractionAboveZero() throws {
+        #expect(DaemonConfig().virtualTablet == false)
+        #expect(try parse("virtual-tablet = on").virtualTablet == true)
+        #expect(try error("virtual-tablet = maybe")?.description.hasSuffix(":1: virtual-tablet must be true or false") == true)
+        let config = try parse("[tool pen]\ntip-threshold = 0.02\n")
+        #expect(config.tabletSettings.feel.byType[.pen]?.tipThreshold == 0.02)
+        #expect(try error("[tool pen]\ntip-threshold = 0\n")?.description.contains(":2: tip-threshold must be above 0") == true)
+        #expect(try error("[tool pen]\ntip-threshold = 1.5\n") != nil)
+    }
+
     @Test func anEmptyFileChangesNothing() throws {
         #expect(try parse("\n# nothing\n\n") == DaemonConfig())
     }

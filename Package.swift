@@ -101,7 +101,7 @@ let package = Package(
         .testTarget(name: "PenVirtualTabletTests", dependencies: ["PenVirtualTablet", "PenEngine", "PenInput", "PenKit", "CLibevdev"]),
         .testTarget(name: "PenViewTests", dependencies: ["PenView", "PenKit", "penkit"]),
         // penkitd's parts on their own (hub, config file) over real sockets and files.
-        .testTarget(name: "PenkitdTests", dependencies: ["penkitd", "PenKit", "PenTestSupport", "CChecksum",
+        .testTarget(name: "PenkitdTests", dependencies: ["penkitd", "PenKit", "PenInput", "PenVirtualTablet", "PenTestSupport", "CChecksum",
                                                         .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "IntegrationTests", dependencies: ["PenKit", "PenInput", "PenInputLinux", "penkitd", "PenTestSupport"]),
     ]

@@ -16,18 +16,23 @@ import PenVirtualTablet
 struct VirtualTabletStage {
     private struct Tablet {
         var pen: VirtualPen
-        let device: UinputDevice
+        let device: any VirtualTabletOutput
+        let real: DeviceDescription
         let width: Double, height: Double
     }
 
-    private let grabs: TabletGrabs?
+    private let grabs: (any TabletGrabbing)?
+    private let makeOutput: (DeviceDescription) throws -> any VirtualTabletOutput
     private let logger: Logger
     private var tablets: [Int: Tablet] = [:]
     private var scratch: [EvdevEvent] = []
 
     /// nil `grabs`: nothing to grab (a replay, or live input with the virtual tablet off).
-    init(grabs: TabletGrabs?, logger: Logger) {
+    /// `makeOutput` creates the kernel device (uinput; the tests' stand-in where there is none).
+    init(grabs: (any TabletGrabbing)?, logger: Logger,
+         makeOutput: @escaping (DeviceDescription) throws -> any VirtualTabletOutput = { try UinputDevice(description: $0) }) {
         self.grabs = grabs
+        self.makeOutput = makeOutput
         self.logger = logger
         scratch.reserveCapacity(32)
     }
@@ -38,8 +43,8 @@ struct VirtualTabletStage {
         let size = mapping.map { ($0.width, $0.height) } ?? Self.sensorSize(real)
         guard let layout = VirtualTabletLayout(real: real, width: size.0, height: size.1) else { return }
         do {
-            let device = try UinputDevice(description: layout.description)
-            tablets[id] = Tablet(pen: VirtualPen(layout: layout), device: device, width: size.0, height: size.1)
+            let device = try makeOutput(layout.description)
+            tablets[id] = Tablet(pen: VirtualPen(layout: layout), device: device, real: real, width: size.0, height: size.1)
             logger.info("virtual tablet created", metadata: ["device": "\(id)", "name": "\(layout.description.name)",
                                                               "node": "\(device.devnode)"])
             takeGrab(id)
@@ -62,16 +67,17 @@ struct VirtualTabletStage {
     /// Writes what `event` changes on the virtual tablet; returns where it put the pen (for the
     /// frame's `delivered`), nil when nothing was written.
     mutating func consume(_ event: TabletEvent, device id: Int, configuration: EngineConfiguration) -> DeliveredPosition? {
+        let mapping = configuration.mappings[UInt32(id)]
+        if event.kind == .proximity && event.state == .proximityIn { resizeIfRemapped(id, mapping: mapping) }
         guard var tablet = tablets[id] else { return nil }
-        defer { tablets[id] = tablet }
         // While the real device is not grabbed the compositor reads it: writing too would double the pen.
         guard grabs == nil || grabs?.grabbed.contains(id) == true else {
             if event.kind == .proximity && event.state == .proximityOut { takeGrab(id) }
             return nil
         }
         scratch.removeAll(keepingCapacity: true)
-        tablet.pen.translate(event, mapping: configuration.mappings[UInt32(id)], feel: configuration.feel(for: event.tool),
-                             into: &scratch)
+        tablet.pen.translate(event, mapping: mapping, feel: configuration.feel(for: event.tool), into: &scratch)
+        tablets[id] = tablet
         guard !scratch.isEmpty else { return nil }
         do {
             try write(scratch, to: tablet.device)
@@ -97,6 +103,28 @@ struct VirtualTabletStage {
         tablets.removeAll()
     }
 
+    /// A reload changed the device's area or rotation: the virtual tablet must be the new mapped
+    /// space's size, or positions would stop at the old edges. Made anew at a proximity-in, never
+    /// within a stroke; the compositor takes a moment to add it, so the first reports may not reach apps.
+    private mutating func resizeIfRemapped(_ id: Int, mapping: DeviceMapping?) {
+        guard let tablet = tablets[id], !tablet.pen.isInProximity else { return }
+        let size = mapping.map { ($0.width, $0.height) } ?? Self.sensorSize(tablet.real)
+        guard size.0 != tablet.width || size.1 != tablet.height else { return }
+        logger.notice("the device's mapping changed: the virtual tablet is made anew at its new size",
+                      metadata: ["device": "\(id)", "width_mm": "\(size.0)", "height_mm": "\(size.1)"])
+        tablets[id] = nil
+        guard let layout = VirtualTabletLayout(real: tablet.real, width: size.0, height: size.1) else { return }
+        do {
+            let device = try makeOutput(layout.description)
+            tablets[id] = Tablet(pen: VirtualPen(layout: layout), device: device, real: tablet.real, width: size.0, height: size.1)
+        } catch {
+            logger.error("cannot make the virtual tablet anew; the tablet goes back to the compositor",
+                         metadata: ["device": "\(id)", "error": "\(error)"])
+            // Between reports of a hover, never within a stroke: without a virtual tablet the real one must be read.
+            grabs?.release(device: id, force: true)
+        }
+    }
+
     private mutating func takeGrab(_ id: Int) {
         guard let grabs else { return }
         switch grabs.grab(device: id) {
@@ -112,7 +140,7 @@ struct VirtualTabletStage {
 
     /// One write(2) for what VirtualPen made of one event (a frame, or a lift and a new proximity):
     /// the kernel stamps it at one instant, and the reader sees each SYN_REPORT's frame whole.
-    private func write(_ events: [EvdevEvent], to device: UinputDevice) throws {
+    private func write(_ events: [EvdevEvent], to device: any VirtualTabletOutput) throws {
         try device.write(events: events[...])
     }
 
@@ -125,3 +153,23 @@ struct VirtualTabletStage {
         return (size(0), size(1))  // ABS_X, ABS_Y
     }
 }
+
+/// The uinput device a virtual tablet writes (UinputDevice; the tests' stand-in on a host without uinput).
+protocol VirtualTabletOutput: AnyObject {
+    var devnode: String { get }
+    /// One write(2) of whole frames.
+    func write(events: ArraySlice<EvdevEvent>) throws
+}
+
+extension UinputDevice: VirtualTabletOutput {}
+
+/// Grabs on the real tablets (TabletGrabs; the tests' stand-in on a host without tablets).
+protocol TabletGrabbing: AnyObject {
+    var grabbed: Set<Int> { get }
+    func grab(device id: Int) -> TabletGrabs.Outcome
+    @discardableResult func release(device id: Int, force: Bool) -> Bool
+    func unregister(device id: Int)
+    func releaseAll()
+}
+
+extension TabletGrabs: TabletGrabbing {}

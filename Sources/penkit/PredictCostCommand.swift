@@ -68,8 +68,8 @@ struct PredictCostCommand: ParsableCommand {
                                               correctionMemory: .zero)
         let roundThree = measure(try PenkitPredictor(parameters: longerFit), strokes, undamped)
         row("pk-round3", roundThree.0, roundThree.1)
-        // What the engine runs: the default predictor behind `AnyPredictor` (EnginePrediction.penkit),
-        // which holds it as its own type.
+        // What the engine runs: the default predictor in the engine's own stage type
+        // (EnginePrediction, a PredictionStage<PenkitPredictor>).
         let engine = measure(EnginePrediction(PenkitPredictor(), configuration: configuration).predictor, strokes, configuration)
         row("engine", engine.0, engine.1)
     }

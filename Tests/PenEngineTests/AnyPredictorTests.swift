@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PenEngine
+import PenEvaluation
 
 /// Hover then contact reports 5 ms apart, curving and pressing harder, then easing off.
 private func strokeWithTouchdown() -> [PredictionSample] {
@@ -11,15 +12,15 @@ private func strokeWithTouchdown() -> [PredictionSample] {
     }
 }
 
-@Suite("The engine's predictor seam")
+@Suite("The benchmark's predictor seam")
 struct AnyPredictorTests {
-    @Test("penkit's predictor behind AnyPredictor predicts exactly what it predicts as its own type")
+    @Test("penkit's predictor behind AnyPredictor (the benchmark's) predicts exactly what the engine's stage predicts")
     func penkitThroughTheSeam() throws {
         var parameters = PenkitPredictor.Parameters()
         parameters.travelGain = 0.8
         let predictor = try PenkitPredictor(parameters: parameters)
-        var seam = EnginePrediction(predictor, configuration: .standard(smoothed: true))
-        var own = PredictionStage(predictor: predictor, configuration: .standard(smoothed: true))
+        var seam = PredictionStage(predictor: AnyPredictor(predictor), configuration: .standard(smoothed: true))
+        var own = EnginePrediction(predictor, configuration: .standard(smoothed: true))
         var compared = 0
         for sample in strokeWithTouchdown() {
             seam.add(sample)

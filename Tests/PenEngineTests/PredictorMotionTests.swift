@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PenEngine
+import PenEvaluation
 
 /// Motions whose future is known exactly, sampled every `interval` µs.
 private func samples(count: Int, interval: UInt64 = 5_000, position: (Double) -> (Double, Double)) -> [PredictionSample] {

@@ -1,4 +1,5 @@
 import PenEngine
+import PenEvaluation
 import Testing
 
 /// One out-of-range parameter: the name its error must carry, and how to set it.

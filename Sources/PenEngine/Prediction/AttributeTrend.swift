@@ -1,9 +1,9 @@
 /// Extrapolates force and orientation along their recent trend. Position gets each
 /// predictor's own model; these change slowly and are carried along linearly.
-enum AttributeTrend {
+package enum AttributeTrend {
     /// Moves pressure, azimuth and altitude of `result` from `newest` along the slope between
     /// `reference` and `newest`, scaled by `gain` (0 holds the newest values).
-    static func extrapolate(_ result: inout PredictionSample, newest: PredictionSample,
+    package static func extrapolate(_ result: inout PredictionSample, newest: PredictionSample,
                             reference: PredictionSample?, by dt: Double, gain: Double = 1) {
         result.pressure = newest.pressure
         result.azimuth = newest.azimuth
@@ -25,7 +25,7 @@ enum AttributeTrend {
 
     /// The newest sample at least `spanMicros` older than the newest, or the oldest held,
     /// among those with the newest's contact state (force jumps at pen-down).
-    static func reference(in history: SampleHistory) -> PredictionSample? {
+    package static func reference(in history: SampleHistory) -> PredictionSample? {
         guard history.count >= 2 else { return nil }
         let newest = history[fromEnd: 0]
         var oldest: PredictionSample?
@@ -40,6 +40,11 @@ enum AttributeTrend {
 }
 
 @inline(__always)
-func clamp(_ value: Double, _ low: Double, _ high: Double) -> Double {
+package func clamp(_ value: Double, _ low: Double, _ high: Double) -> Double {
     min(max(value, low), high)
 }
+
+/// Euclidean length of (dx, dy): a plain square root of the sum of squares, not hypot. The one
+/// definition the engine and the evaluation share, so evaluation figures are the engine's own.
+@inline(__always)
+package func distance(_ dx: Double, _ dy: Double) -> Double { (dx * dx + dy * dy).squareRoot() }

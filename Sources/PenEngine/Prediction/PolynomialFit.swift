@@ -1,9 +1,9 @@
 /// Weighted least-squares fit of x(t) and y(t) over recent samples, with t in seconds
 /// relative to the newest sample (t ≤ 0). Solved in closed form: no allocation.
-struct PolynomialFit: Sendable {
+package struct PolynomialFit: Sendable {
     /// Position at t = 0, velocity (mm/s) and acceleration (mm/s²) per axis.
-    var x = SIMD3<Double>(0, 0, 0)
-    var y = SIMD3<Double>(0, 0, 0)
+    package var x = SIMD3<Double>(0, 0, 0)
+    package var y = SIMD3<Double>(0, 0, 0)
     var sampleCount = 0
 
     var position: SIMD2<Double> { SIMD2(x[0], y[0]) }
@@ -17,7 +17,7 @@ struct PolynomialFit: Sendable {
     /// of the window instead of at its timestamp: tablets sample at a fixed rate, and their
     /// timestamps carry the jitter of USB polling (reports 3 and 8 ms apart that moved the
     /// same distance), which a fit on raw timestamps turns into velocity noise.
-    static func fit(_ history: SampleHistory, maxSamples: Int, window: Double, degree: Int, uniformTime: Bool = false,
+    package static func fit(_ history: SampleHistory, maxSamples: Int, window: Double, degree: Int, uniformTime: Bool = false,
                     weight: (Double) -> Double = { _ in 1 }) -> PolynomialFit? {
         var available = min(history.count, maxSamples)
         guard available >= 2 else { return nil }
@@ -79,40 +79,4 @@ struct PolynomialFit: Sendable {
         return sum / Double(window)
     }
 
-}
-
-/// Quadratic least squares over the last few samples (Chromium's and Android's lsq2).
-/// Exact for constant acceleration; follows noise when its window is short.
-public struct LeastSquaresPredictor: Predictor {
-    private var history = SampleHistory(capacity: 8)
-    public let sampleCount: Int
-
-    public init(sampleCount: Int = 4) {
-        precondition(sampleCount >= 3 && sampleCount <= 8, "lsq2 needs 3...8 samples")
-        self.sampleCount = sampleCount
-    }
-
-    private var fit: PolynomialFit?
-
-    public var name: String { "lsq2" }
-
-    public mutating func reset() {
-        history.removeAll()
-        fit = nil
-    }
-
-    public mutating func update(_ sample: PredictionSample) {
-        history.append(sample)
-        fit = PolynomialFit.fit(history, maxSamples: sampleCount, window: .infinity, degree: 2)
-    }
-
-    public func extrapolate(by dt: Double) -> PredictionSample? {
-        guard let fit, let newest = history.last else { return nil }
-        var result = newest
-        result.x = fit.x[0] + fit.x[1] * dt + 0.5 * fit.x[2] * dt * dt
-        result.y = fit.y[0] + fit.y[1] * dt + 0.5 * fit.y[2] * dt * dt
-        let reference = history[fromEnd: min(history.count, sampleCount) - 1]
-        AttributeTrend.extrapolate(&result, newest: newest, reference: reference, by: dt)
-        return result
-    }
 }

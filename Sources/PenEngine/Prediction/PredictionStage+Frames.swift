@@ -1,13 +1,13 @@
 import PenKit
 
-/// What the stroke engine runs: one stage around whichever `Predictor` it was given. The
-/// predictor is the only interface (as ink-stroke-modeler's InputPredictor is); the stage is
-/// the one place its contracts are kept.
-public typealias EnginePrediction = PredictionStage<AnyPredictor>
+/// What the stroke engine runs: the product's stage around penkit's own predictor, called
+/// directly on every frame. The baselines `penkit bench predict` compares it with live in
+/// PenEvaluation and run in a `PredictionStage` of their own.
+public typealias EnginePrediction = PredictionStage<PenkitPredictor>
 
-extension PredictionStage where P == AnyPredictor {
-    public init(_ predictor: any Predictor, configuration: PredictionConfiguration = .standard()) {
-        self.init(predictor: AnyPredictor(predictor), configuration: configuration)
+extension PredictionStage where P == PenkitPredictor {
+    public init(_ predictor: PenkitPredictor, configuration: PredictionConfiguration = .standard()) {
+        self.init(predictor: predictor, configuration: configuration)
     }
 
     /// penkit's default: its own predictor with the live path's settings (a 16 ms horizon), for

@@ -26,21 +26,3 @@ extension Predictor {
     public func confidence(forHorizon horizon: Double) -> Double { 1 }
     public mutating func contactChanged() { reset() }
 }
-
-/// The predictors penkit ships, by name, for configuration files and `penkit bench predict`.
-public enum PredictorKind: String, CaseIterable, Sendable {
-    case none, linear, leastSquares = "lsq2", kalman, penkit
-
-    public func make() -> any Predictor {
-        switch self {
-        case .none: return NoPredictor()
-        case .linear: return LinearPredictor()
-        case .leastSquares: return LeastSquaresPredictor()
-        case .kalman: return KalmanPredictor()
-        case .penkit: return PenkitPredictor()
-        }
-    }
-
-    /// penkit's default: the one the live path attaches to every frame.
-    public static let `default` = PredictorKind.penkit
-}

@@ -1,6 +1,8 @@
-/// Lets one stage type run any predictor chosen at run time: the engine's (`EnginePrediction`)
-/// and the benchmark's. penkit's own predictor, the one the live path runs, is held as its own
-/// type, so every frame calls it directly; any other goes through the existential.
+import PenEngine
+
+/// Lets one stage type run any predictor chosen at run time: the benchmark's entrants, penkit's
+/// and the baselines. penkit's own is held as its own type, so the benchmark times it as the
+/// engine runs it (called directly); any other goes through the existential.
 public struct AnyPredictor: Predictor {
     /// The product's predictor when that is what was given.
     private var penkit: PenkitPredictor?

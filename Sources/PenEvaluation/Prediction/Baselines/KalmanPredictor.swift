@@ -1,3 +1,5 @@
+import PenEngine
+
 /// A constant-jerk Kalman filter on one axis, stepping one sample at a time (dt = 1 sample),
 /// as ink-stroke-modeler's axis predictor does; the caller rescales by the report interval.
 struct JerkKalmanAxis: Sendable {
@@ -156,8 +158,29 @@ public struct KalmanPredictor: Predictor {
     }
 }
 
-@inline(__always)
-func distance(_ dx: Double, _ dy: Double) -> Double { (dx * dx + dy * dy).squareRoot() }
+extension KalmanPredictor.Parameters {
+    /// Bounds the sample counts, each of which sizes storage or a loop.
+    public static let largestCount = 1_000
+
+    /// These parameters, or the first one out of its range. Nothing is clamped later.
+    public func validated() throws(ParameterError) -> Self {
+        let check = ParameterCheck(owner: "kalman")
+        try check.number("processNoise", processNoise, over: 0)
+        try check.number("measurementNoise", measurementNoise, over: 0)
+        try check.count("minStableIterations", minStableIterations, from: 1, to: Self.largestCount)
+        try check.count("maxTimeSamples", maxTimeSamples, from: 2, to: Self.largestCount)
+        try check.number("accelerationWeight", accelerationWeight, from: 0, to: 1)
+        try check.number("jerkWeight", jerkWeight, from: 0, to: 1)
+        try check.count("desiredSampleCount", desiredSampleCount, from: 1, to: Self.largestCount)
+        try check.number("maxEstimationDistanceMM", maxEstimationDistanceMM, over: 0, unit: " mm")
+        try check.number("minTravelSpeedMMPerSecond", minTravelSpeedMMPerSecond, from: 0, to: 10_000, unit: " mm/s")
+        try check.number("maxTravelSpeedMMPerSecond", maxTravelSpeedMMPerSecond,
+                         from: minTravelSpeedMMPerSecond, to: 10_000, unit: " mm/s (from minTravelSpeedMMPerSecond)")
+        try check.number("maxLinearDeviationMM", maxLinearDeviationMM, over: 0, unit: " mm")
+        try check.number("baselineLinearityConfidence", baselineLinearityConfidence, from: 0, to: 1)
+        return self
+    }
+}
 
 /// Maps value from [low, high] to [0, 1], clamped.
 @inline(__always)

@@ -1,3 +1,5 @@
+import PenEngine
+
 /// No prediction: the newest sample stands still. The lag every other predictor hides.
 public struct NoPredictor: Predictor {
     private var newest: PredictionSample?

@@ -99,6 +99,8 @@ let package = Package(
         ]),
         .testTarget(name: "PenEngineTests", dependencies: ["PenEngine", "PenEvaluation", "PenInput", "PenKit", "PenTestSupport"]),
         .testTarget(name: "PenVirtualTabletTests", dependencies: ["PenVirtualTablet", "PenEngine", "PenInput", "PenKit", "CLibevdev"]),
+        // penkit's commands' own logic (penkit doctor's findings).
+        .testTarget(name: "PenkitCommandTests", dependencies: ["penkit", "PenKit", "PenInput"]),
         .testTarget(name: "PenViewTests", dependencies: ["PenView", "PenKit", "penkit"]),
         // penkitd's parts on their own (hub, config file) over real sockets and files.
         .testTarget(name: "PenkitdTests", dependencies: ["penkitd", "PenKit", "PenInput", "PenVirtualTablet", "PenTestSupport", "CChecksum",

@@ -9,7 +9,7 @@ struct Penkit: AsyncParsableCommand {
         commandName: "penkit",
         abstract: "Pen input for Linux tablets: replay traces, watch the daemon, benchmark.",
         version: PenkitVersion.string,
-        subcommands: [ReplayCommand.self, BenchCommand.self, OracleCommand.self, LibinputEventsCommand.self,
+        subcommands: [ReplayCommand.self, BenchCommand.self, DoctorCommand.self, OracleCommand.self, LibinputEventsCommand.self,
                       EventsCommand.self, StrokesCommand.self, DevicesCommand.self, ViewCommand.self, PressureFeedCommand.self,
                       CompareCommand.self, DrawCommand.self, DrawingCommand.self]
     )

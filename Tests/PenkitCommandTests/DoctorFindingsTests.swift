@@ -1,0 +1,120 @@
+import Foundation
+@testable import penkit
+import PenInput
+import PenKit
+import Testing
+
+/// penkit doctor's findings for set-ups this host does not have: tablets from the repository's
+/// recordings, with what udev and the socket would say of them. The sentences are what a user
+/// reads, so the tests check the reason and the fix each one names.
+@Suite struct DoctorFindingsTests {
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    static func description(_ trace: String) throws -> DeviceDescription {
+        try TraceFile.load(path: repository.appendingPathComponent("traces/\(trace)").path).devices[0].description
+    }
+
+    static func node(_ devnode: String, _ description: DeviceDescription?, kinds: Set<String> = ["TABLET"],
+                     name: String? = nil, group: String = "penkit") -> DoctorFacts.Node {
+        DoctorFacts.Node(devnode: devnode, name: name ?? description?.name ?? "?", kinds: kinds, mode: 0o20640, group: group,
+                         readable: true, description: description, quirks: description.map { Quirks.forTablet($0, paths: []) },
+                         libwacomModel: nil, holders: [])
+    }
+
+    static func facts(nodes: [DoctorFacts.Node], reading: [String] = [], settings: [String: String] = ["input": "live"],
+                      daemon: Bool = true) -> DoctorFacts {
+        let devices = reading.enumerated().map { DeviceInfo(id: $0.offset + 1, name: "t", vendor: 0, product: 0, source: $0.element) }
+        return DoctorFacts(user: "alice", groups: ["alice"], attempts: [.init(path: "/run/penkit/penkit.sock")],
+                           daemon: daemon ? .init(path: "/run/penkit/penkit.sock", serverVersion: "0.1.0", devices: devices, settings: settings) : nil,
+                           nodes: nodes, libinputVersion: "1.22.1", virtualTabletQuirk: nil, desktopSettings: [])
+    }
+
+    @Test func aTabletPenkitdReadsIsOkAndOneWithoutResolutionIsExplainedInLibinputsTerms() throws {
+        let real = try Self.description("wacom-intuos4-6x9-stylus-drag.evemu")
+        var unresolved = try Self.description("genius-easypen-i405x.evemu")
+        unresolved.absInfo[0]?.resolution = 0
+        unresolved.absInfo[1]?.resolution = 0
+        let findings = DoctorFindings.findings(Self.facts(nodes: [Self.node("/dev/input/event5", real), Self.node("/dev/input/event7", unresolved)],
+                                                          reading: ["/dev/input/event5"]))
+        #expect(findings.contains { $0.level == .ok && $0.message.hasPrefix("penkitd reads the tablet /dev/input/event5") })
+        let ignored = try #require(findings.first { $0.subject.hasPrefix("/dev/input/event7") && $0.level == .problem })
+        #expect(ignored.message.contains("without x/y resolution"))
+        #expect(ignored.fix?.contains("AttrResolutionHint") == true)
+    }
+
+    @Test func aKeyboardIsNeverCalledATabletNorReadAndATabletTaggedAKeyboardIsSaidToBeLeftAlone() throws {
+        let keyboard = Self.node("/dev/input/event2", nil, kinds: ["KEYBOARD", "KEY"], name: "AT Translated Set 2 keyboard")
+        let both = Self.node("/dev/input/event9", try Self.description("wacom-intuos4-6x9-pad-buttons.evemu"), kinds: ["TABLET_PAD", "KEYBOARD"])
+        let findings = DoctorFindings.findings(Self.facts(nodes: [keyboard, both]))
+        #expect(!findings.contains { $0.subject.hasPrefix("/dev/input/event2") })
+        #expect(findings.contains { $0.subject.hasPrefix("/dev/input/event9") && $0.message.contains("penkitd never opens a keyboard") })
+        #expect(findings.contains { $0.message.hasPrefix("udev knows no tablet") }, "a pad tagged a keyboard is not counted as a tablet")
+    }
+
+    @Test func aSocketRefusedForPermissionNamesTheGroupToJoin() {
+        var facts = Self.facts(nodes: [], daemon: false)
+        facts.attempts = [.init(path: "/run/penkit/penkit.sock", failure: "Permission denied", group: "penkit", mode: 0o660)]
+        let findings = DoctorFindings.findings(facts)
+        let refused = findings.first { $0.subject == "/run/penkit/penkit.sock" }
+        #expect(refused?.fix == "join its group: `sudo usermod -aG penkit alice`, then log out and in again")
+        facts.groups.append("penkit")
+        #expect(DoctorFindings.findings(facts).first { $0.subject == "/run/penkit/penkit.sock" }?.fix?.contains("log out and in again") == true)
+        #expect(findings.contains { $0.message.hasPrefix("no penkitd answered") && $0.fix?.contains("systemctl") == true })
+    }
+
+    @Test func theVirtualTabletOnButMissingIsAProblemAndItsQuirkMissingAWarning() throws {
+        let real = try Self.description("wacom-dth2242-pen.evemu")
+        var facts = Self.facts(nodes: [Self.node("/dev/input/event5", real)], reading: ["/dev/input/event5"],
+                               settings: ["input": "live", "virtualTablet": "on"])
+        facts.daemon?.devices[0].geometry = TabletGeometry(real, libwacom: nil)
+        var findings = DoctorFindings.findings(facts)
+        #expect(findings.contains { $0.level == .problem && $0.message.contains("no penkit virtual tablet exists") })
+        facts.nodes.append(Self.node("/dev/input/event12", nil, name: "penkit virtual tablet: \(real.name)"))
+        findings = DoctorFindings.findings(facts)
+        #expect(!findings.contains { $0.message.contains("no penkit virtual tablet exists") })
+        #expect(findings.contains { $0.level == .ok && $0.message.hasPrefix("apps get penkit's pen through /dev/input/event12") })
+        #expect(findings.contains { $0.level == .warning && $0.message.contains("quirk for the virtual tablet is not installed") })
+        #expect(findings.contains { $0.subject.hasPrefix("/dev/input/event12") && $0.message.contains("penkitd never does") })
+    }
+
+    @Test func kdeSettingsForTheVirtualTabletAreSaidToActTwice() {
+        let text = """
+            [Libinput][0][0][penkit virtual tablet: Wacom DTH2242 Pen]
+            TabletToolPressureCurve=0,0;0.3,0.7;1,1
+            [Libinput][1386][89][Wacom DTH2242 Pen]
+            InputArea=0,0,0.5,0.5
+            [Mouse]
+            InputArea=1
+            """
+        let settings = DoctorFacts.kdeSettings(text)
+        #expect(settings.count == 2)
+        var facts = Self.facts(nodes: [], settings: ["input": "live", "virtualTablet": "on"])
+        facts.desktopSettings = settings
+        let twice = DoctorFindings.findings(facts).filter { $0.area == "desktop" }
+        // Only the virtual tablet's: the real tablet's settings no longer reach apps while penkitd holds it.
+        #expect(twice.count == 1)
+        #expect(twice.first?.message.contains("TabletToolPressureCurve") == true)
+    }
+
+    @Test func onThisHostTheDoctorFindsARunningPenkitdReplaying() async throws {
+        let socket = FileManager.default.temporaryDirectory.appendingPathComponent("doctor-\(getpid()).sock").path
+        let state = FileManager.default.temporaryDirectory.appendingPathComponent("doctor-state-\(getpid())").path
+        let binary = Bundle.main.bundleURL.appendingPathComponent("penkitd").path
+        let daemon = Process()
+        daemon.executableURL = URL(fileURLWithPath: binary)
+        daemon.arguments = ["--socket", socket, "--state-dir", state, "--replay",
+                            Self.repository.appendingPathComponent("traces/wacom-intuos4-6x9-stylus-tap.evemu").path, "--loop"]
+        daemon.standardError = FileHandle.nullDevice
+        try daemon.run()
+        defer { daemon.terminate(); daemon.waitUntilExit(); try? FileManager.default.removeItem(atPath: state) }
+        // Bounded only so a broken run ends: penkitd binds its socket as it starts.
+        var facts = await DoctorFacts.gather(socket: socket)
+        for _ in 0..<600 where facts.daemon == nil {
+            try await Task.sleep(for: .milliseconds(50))
+            facts = await DoctorFacts.gather(socket: socket)
+        }
+        let daemonFinding = try #require(DoctorFindings.findings(facts).first { $0.area == "daemon" })
+        #expect(daemonFinding.level == .ok)
+        #expect(daemonFinding.message.contains("replay input, 1 device(s)"))
+    }
+}

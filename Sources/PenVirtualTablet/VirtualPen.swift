@@ -41,6 +41,12 @@ public struct VirtualPen: Sendable {
             leave(at: t, into: &out)
             return
         }
+        // Hover gating (the tool's `hover-cutoff`, as OpenTabletDriver's): a pen hovering higher
+        // is out of range for apps too, so the cursor does not follow a hand lifting the pen away.
+        if !event.tipDown && !touching && event.toolAxes.contains(.distance) && feel.isBeyondHoverCutoff(event.axes.distance) {
+            leave(at: t, into: &out)
+            return
+        }
         if let current = tool, current != event.tool { leave(at: t, into: &out) }
         let entering = tool == nil
         if entering {

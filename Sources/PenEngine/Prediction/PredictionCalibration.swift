@@ -35,7 +35,7 @@ struct PredictionCalibration: Sendable {
     private var tips: TipsAwaitingThePen<Tip>
 
     init(capacity: Int = PredictionConstants.tipsAwaitingCapacity) {
-        tips = TipsAwaitingThePen(capacity: capacity, filler: Tip(x: 0, y: 0, pressure: 0, scale: 1, horizon: 0))
+        tips = TipsAwaitingThePen(capacity: capacity)
     }
 
     /// Forgets predictions not yet scored (a contact change or a reset); keeps what was learned.

@@ -49,7 +49,7 @@ struct ResidualCorrection: Sendable {
     init(memory: Double, shrinkCount: Double, capacity: Int = PredictionConstants.tipsAwaitingCapacity) {
         self.memory = memory
         self.shrinkCount = shrinkCount
-        tips = TipsAwaitingThePen(capacity: capacity, filler: Tip(tip: .zero, displacement: .zero, correction: .zero))
+        tips = TipsAwaitingThePen(capacity: capacity)
     }
 
     var isEnabled: Bool { memory > 0 }

@@ -1,3 +1,5 @@
+import DequeModule
+
 /// Recovers raw pen positions from libinput's smoothed ones.
 ///
 /// libinput (evdev-tablet.c, tablet_history_push / tablet_smoothen_axes) reports the mean of
@@ -13,15 +15,15 @@
 /// measured worse: wrong guesses compound.)
 public struct SmoothingInverse: Sendable {
     public let window: Int
-    /// The recovered raw positions still in libinput's history, newest at `head`.
-    private var entries: [SIMD2<Double>]
-    private var head = 0
+    /// The recovered raw positions still in libinput's history, newest last (its storage
+    /// reserved once: this runs on every sample).
+    private var entries: Deque<SIMD2<Double>>
     /// Real samples in the history since the last reset, at most `window`.
     public private(set) var distinct = 0
 
     public init(window: Int) {
         self.window = max(window, 1)
-        entries = Array(repeating: SIMD2(0, 0), count: self.window)
+        entries = Deque(minimumCapacity: self.window)
     }
 
     public mutating func reset() {
@@ -36,12 +38,13 @@ public struct SmoothingInverse: Sendable {
         }
         var raw = smoothed
         if distinct == 0 {
-            for i in 0..<window { entries[i] = smoothed }
+            entries.removeAll(keepingCapacity: true)
+            for _ in 0..<window { entries.append(smoothed) }
         } else {
             raw = inverted(smoothed)
         }
-        head = (head + 1) % window
-        entries[head] = raw
+        entries.removeFirst()
+        entries.append(raw)
         distinct = min(distinct + 1, window)
         return raw
     }
@@ -49,7 +52,8 @@ public struct SmoothingInverse: Sendable {
     /// `window × smoothed − the window − 1 newest entries` (which stay in the history).
     private func inverted(_ smoothed: SIMD2<Double>) -> SIMD2<Double> {
         var others = SIMD2<Double>(0, 0)
-        for back in 0..<(window - 1) { others += entries[(head - back + window) % window] }
+        // Newest first, the order the sum was always taken in (floating-point sums depend on it).
+        for back in 0..<(window - 1) { others += entries[window - 1 - back] }
         return Double(window) * smoothed - others
     }
 }

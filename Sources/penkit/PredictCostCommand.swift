@@ -40,7 +40,7 @@ struct PredictCostCommand: ParsableCommand {
         // the path they receive (as `bench predict` scores them), so they skip the compensation
         // and the output damping.
         let configuration = try PredictionConfiguration(horizon: .milliseconds(horizon), inputSmoothing: 4)
-        let peers = try PredictionConfiguration(horizon: .milliseconds(horizon), inputSmoothing: 4, compensation: .none,
+        let peers = try PredictionConfiguration(horizon: .milliseconds(horizon), inputSmoothing: 4, experimental: ExperimentalPrediction(compensation: .none),
                                                 dampingMinCutoffHz: 0)
         print("frames per run: \(frames) (contact and hover), horizon \(Int(horizon)) ms, median of \(repeats) runs")
         print("predictor   ns/frame   predicted samples/frame")
@@ -57,14 +57,12 @@ struct PredictCostCommand: ParsableCommand {
         }
         // The previous defaults side by side: round four's (no residual correction) and round
         // three's (also a 7 ms fit and no output damping).
-        let uncorrected = try configuration.with(horizon: .milliseconds(horizon), compensation: configuration.compensation,
-                                                 blendWeight: configuration.blendWeight, correctionMemory: .zero)
+        let uncorrected = try configuration.with(horizon: .milliseconds(horizon), experimental: configuration.experimental, correctionMemory: .zero)
         let roundFour = measure(PenkitPredictor(), strokes, uncorrected)
         row("pk-round4", roundFour.0, roundFour.1)
         var longerFit = PenkitPredictor.Parameters()
         longerFit.decay = .milliseconds(7)
-        let undamped = try configuration.with(horizon: .milliseconds(horizon), compensation: configuration.compensation,
-                                              blendWeight: configuration.blendWeight, dampingMinCutoffHz: 0,
+        let undamped = try configuration.with(horizon: .milliseconds(horizon), experimental: configuration.experimental, dampingMinCutoffHz: 0,
                                               correctionMemory: .zero)
         let roundThree = measure(try PenkitPredictor(parameters: longerFit), strokes, undamped)
         row("pk-round3", roundThree.0, roundThree.1)

@@ -39,7 +39,7 @@ private func constantVelocityStroke(count: Int) -> (truth: (UInt64) -> SIMD2<Dou
 private func run(_ kind: PredictorKind, compensation: SmoothingCompensation,
                  on samples: [PredictionSample]) throws -> PredictionStage<AnyPredictor> {
     var stage = PredictionStage(predictor: AnyPredictor(kind.make()), configuration: try PredictionConfiguration(
-        inputSmoothing: 4, compensation: compensation, correctionMemory: .zero))
+        inputSmoothing: 4, experimental: ExperimentalPrediction(compensation: compensation), correctionMemory: .zero))
     for sample in samples { stage.add(sample) }
     return stage
 }
@@ -54,7 +54,7 @@ struct PredictionSmoothingTests {
         var parameters = PenkitPredictor.Parameters()
         parameters.travelGain = 1
         var stage = PredictionStage(predictor: try PenkitPredictor(parameters: parameters), configuration:
-            try PredictionConfiguration(inputSmoothing: 4, compensation: compensation, correctionMemory: .zero))
+            try PredictionConfiguration(inputSmoothing: 4, experimental: ExperimentalPrediction(compensation: compensation), correctionMemory: .zero))
         for sample in samples { stage.add(sample) }
         let tip = stage.predictions.last!
         #expect(tip.time == samples.last!.time + 16_000)
@@ -63,7 +63,7 @@ struct PredictionSmoothingTests {
         // Without compensation the same predictor is about 1.5 reports (0.8 mm) behind (the
         // residual correction, off in both, would learn to take back part of that lag).
         var lagging = PredictionStage(predictor: try PenkitPredictor(parameters: parameters), configuration:
-            try PredictionConfiguration(inputSmoothing: 4, compensation: .none, correctionMemory: .zero))
+            try PredictionConfiguration(inputSmoothing: 4, experimental: ExperimentalPrediction(compensation: .none), correctionMemory: .zero))
         for sample in samples { lagging.add(sample) }
         let late = lagging.predictions.last!
         #expect(distance(late.x - real[0], late.y - real[1]) > 0.5)

@@ -102,7 +102,7 @@ struct BadParameter<Parameters: Sendable>: Sendable, CustomTestStringConvertible
     /// Each setting of `PredictionConfiguration` set out of its range, the rest at their defaults.
     @Test(arguments: [("horizon", "80 ms"), ("horizon", "-1 ms"), ("gapReset", "0"), ("gapReset", "11 s"),
                       ("liftPressure", "1.5"), ("hoverHorizonScale", "nan"), ("inputSmoothing", "0"),
-                      ("inputSmoothing", "17"), ("blendWeight", "-0.5"), ("estimationJerkNoise", "0"),
+                      ("inputSmoothing", "17"), ("experimental blendWeight", "-0.5"), ("estimationJerkNoise", "0"),
                       ("dampingMinCutoffHz", "-1"), ("dampingMinCutoffHz", "inf"), ("dampingBetaHzPerMMPerSecond", "nan"),
                       ("correctionMemory", "-1 s"), ("correctionMemory", "601 s"), ("correctionShrinkCount", "-1"),
                       ("correctionShrinkCount", "nan")])
@@ -125,7 +125,7 @@ struct BadParameter<Parameters: Sendable>: Sendable, CustomTestStringConvertible
             case ("correctionMemory", _): _ = try PredictionConfiguration(correctionMemory: .seconds(601))
             case ("correctionShrinkCount", "-1"): _ = try PredictionConfiguration(correctionShrinkCount: -1)
             case ("correctionShrinkCount", _): _ = try PredictionConfiguration(correctionShrinkCount: .nan)
-            default: _ = try PredictionConfiguration(blendWeight: -0.5)
+            default: _ = try PredictionConfiguration(experimental: ExperimentalPrediction(blendWeight: -0.5))
             }
         } throws: { error in
             "\(error)".hasPrefix("prediction \(name) must be ")

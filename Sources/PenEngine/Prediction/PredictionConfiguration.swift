@@ -22,16 +22,16 @@ public struct PredictionConfiguration: Sendable, Hashable {
     /// How many raw positions libinput averages into each reported one: 4 by default, 1 when
     /// its smoothing is off (the quirk AttrTabletSmoothing=0, or `--no-smoothing` replays).
     public let inputSmoothing: Int
-    /// How predictions undo that smoothing to aim at the real pen.
-    public let compensation: SmoothingCompensation
-    /// With `.blend`, the share of the prediction from the inverted path (the rest: the modelled one).
-    public let blendWeight: Double
+    /// The lab's settings, fenced off as ink-stroke-modeler fences its ExperimentalParams: the
+    /// live path always runs the defaults; `penkit bench predict` and `predict-tune` vary them.
+    public let experimental: ExperimentalPrediction
+    /// How predictions undo that smoothing to aim at the real pen (the product: `.estimate`).
+    public var compensation: SmoothingCompensation { experimental.compensation }
     /// The live path's settings, each in one place: `init`'s defaults and `standard(smoothed:)`.
     public static let defaultHorizon: Duration = .milliseconds(16)
     public static let defaultGapReset: Duration = .milliseconds(20)
     public static let defaultLiftPressure = 0.01
     public static let defaultHoverHorizonScale = 0.5
-    public static let defaultBlendWeight = 0.5
     /// libinput's smoothing window when it smooths (its default), and when it does not.
     public static let libinputSmoothing = 4, noSmoothing = 1
     /// With `.estimate`, the jerk noise density (mm²/s⁵) of `SmoothingRecovery`'s motion model
@@ -68,8 +68,7 @@ public struct PredictionConfiguration: Sendable, Hashable {
     /// These settings, or the first one out of its range.
     public init(horizon: Duration = Self.defaultHorizon, gapReset: Duration = Self.defaultGapReset,
                 liftPressure: Double = Self.defaultLiftPressure, hoverHorizonScale: Double = Self.defaultHoverHorizonScale,
-                inputSmoothing: Int = Self.noSmoothing, compensation: SmoothingCompensation = .defaultChoice,
-                blendWeight: Double = Self.defaultBlendWeight,
+                inputSmoothing: Int = Self.noSmoothing, experimental: ExperimentalPrediction = ExperimentalPrediction(),
                 estimationJerkNoise: Double = Self.defaultEstimationJerkNoise,
                 dampingMinCutoffHz: Double = Self.defaultDampingMinCutoffHz,
                 dampingBetaHzPerMMPerSecond: Double = Self.defaultDampingBetaHzPerMMPerSecond,
@@ -81,25 +80,25 @@ public struct PredictionConfiguration: Sendable, Hashable {
         try check.number("liftPressure", liftPressure, from: 0, to: 1)
         try check.number("hoverHorizonScale", hoverHorizonScale, from: 0, to: 1)
         try check.count("inputSmoothing", inputSmoothing, from: 1, to: Self.largestInputSmoothing)
-        try check.number("blendWeight", blendWeight, from: 0, to: 1)
+        try ParameterCheck(owner: "prediction experimental").number("blendWeight", experimental.blendWeight, from: 0, to: 1)
         try check.number("estimationJerkNoise", estimationJerkNoise, over: 0, unit: " mm²/s⁵")
         try check.number("dampingMinCutoffHz", dampingMinCutoffHz, from: 0, to: 1_000, unit: " Hz")
         try check.number("dampingBetaHzPerMMPerSecond", dampingBetaHzPerMMPerSecond, from: 0, to: 100, unit: " Hz per mm/s")
         try check.time("correctionMemory", correctionMemory, longest: Self.longestCorrectionMemory, allowZero: true)
         try check.number("correctionShrinkCount", correctionShrinkCount, from: 0, to: 100_000, unit: " predictions")
-        self.init(checked: horizon, gapReset, liftPressure, hoverHorizonScale, inputSmoothing, compensation, blendWeight,
+        self.init(checked: horizon, gapReset, liftPressure, hoverHorizonScale, inputSmoothing, experimental,
                   estimationJerkNoise, dampingMinCutoffHz, dampingBetaHzPerMMPerSecond, correctionMemory, correctionShrinkCount)
     }
 
     /// The live path's settings, for input libinput smoothed over its 4 samples or not smoothed.
     public static func standard(smoothed: Bool = false) -> Self {
         Self(checked: defaultHorizon, defaultGapReset, defaultLiftPressure, defaultHoverHorizonScale,
-             smoothed ? libinputSmoothing : noSmoothing, .defaultChoice, defaultBlendWeight, defaultEstimationJerkNoise,
+             smoothed ? libinputSmoothing : noSmoothing, ExperimentalPrediction(), defaultEstimationJerkNoise,
              defaultDampingMinCutoffHz, defaultDampingBetaHzPerMMPerSecond, defaultCorrectionMemory, defaultCorrectionShrinkCount)
     }
 
     private init(checked horizon: Duration, _ gapReset: Duration, _ liftPressure: Double, _ hoverHorizonScale: Double,
-                 _ inputSmoothing: Int, _ compensation: SmoothingCompensation, _ blendWeight: Double,
+                 _ inputSmoothing: Int, _ experimental: ExperimentalPrediction,
                  _ estimationJerkNoise: Double, _ dampingMinCutoffHz: Double, _ dampingBetaHzPerMMPerSecond: Double,
                  _ correctionMemory: Duration, _ correctionShrinkCount: Double) {
         self.horizon = horizon
@@ -107,8 +106,7 @@ public struct PredictionConfiguration: Sendable, Hashable {
         self.liftPressure = liftPressure
         self.hoverHorizonScale = hoverHorizonScale
         self.inputSmoothing = inputSmoothing
-        self.compensation = compensation
-        self.blendWeight = blendWeight
+        self.experimental = experimental
         self.estimationJerkNoise = estimationJerkNoise
         self.dampingMinCutoffHz = dampingMinCutoffHz
         self.dampingBetaHzPerMMPerSecond = dampingBetaHzPerMMPerSecond
@@ -119,19 +117,37 @@ public struct PredictionConfiguration: Sendable, Hashable {
         gapResetMicros = gapReset.wholeMicroseconds
     }
 
-    /// The same settings predicting `horizon` ahead, with another compensation, blend weight,
-    /// estimation noise, output damping and residual correction (the benchmark's entrants), or the
-    /// first setting out of its range.
-    public func with(horizon: Duration, compensation: SmoothingCompensation, blendWeight: Double,
+    /// The same settings predicting `horizon` ahead, with other experimental settings, estimation
+    /// noise, output damping and residual correction (the benchmark's entrants), or the first
+    /// setting out of its range.
+    public func with(horizon: Duration, experimental: ExperimentalPrediction,
                      estimationJerkNoise: Double = Self.defaultEstimationJerkNoise,
                      dampingMinCutoffHz: Double = Self.defaultDampingMinCutoffHz,
                      dampingBetaHzPerMMPerSecond: Double = Self.defaultDampingBetaHzPerMMPerSecond,
                      correctionMemory: Duration = Self.defaultCorrectionMemory,
                      correctionShrinkCount: Double = Self.defaultCorrectionShrinkCount) throws(ParameterError) -> Self {
         try Self(horizon: horizon, gapReset: gapReset, liftPressure: liftPressure, hoverHorizonScale: hoverHorizonScale,
-                 inputSmoothing: inputSmoothing, compensation: compensation, blendWeight: blendWeight,
+                 inputSmoothing: inputSmoothing, experimental: experimental,
                  estimationJerkNoise: estimationJerkNoise, dampingMinCutoffHz: dampingMinCutoffHz,
                  dampingBetaHzPerMMPerSecond: dampingBetaHzPerMMPerSecond,
                  correctionMemory: correctionMemory, correctionShrinkCount: correctionShrinkCount)
+    }
+}
+
+/// Prediction's research settings: the ways of undoing libinput's smoothing that the lab compares
+/// (docs/prediction-research.md) and the blend's weight. The product runs the defaults; only the
+/// benchmarks set anything else.
+public struct ExperimentalPrediction: Sendable, Hashable {
+    /// How predictions undo libinput's smoothing; the product's is `.estimate` (`defaultChoice`).
+    /// `.none` is how the baselines predict (the path they receive); `.invert`, `.model` and
+    /// `.blend` are the lab's earlier answers.
+    public var compensation: SmoothingCompensation
+    /// With `.blend`, the share of the prediction from the inverted path (the rest: the modelled one), in [0, 1].
+    public var blendWeight: Double
+    public static let defaultBlendWeight = 0.5
+
+    public init(compensation: SmoothingCompensation = .defaultChoice, blendWeight: Double = Self.defaultBlendWeight) {
+        self.compensation = compensation
+        self.blendWeight = blendWeight
     }
 }

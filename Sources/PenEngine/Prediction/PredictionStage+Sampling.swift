@@ -74,7 +74,7 @@ extension PredictionStage {
             return (still, true)
         }
         if configuration.compensation == .blend, let other = invertedPredictor.extrapolate(by: dt) {
-            let w = configuration.blendWeight
+            let w = configuration.experimental.blendWeight
             sample.x += (other.x - sample.x) * w
             sample.y += (other.y - sample.y) * w
         }

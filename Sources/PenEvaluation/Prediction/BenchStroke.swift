@@ -43,7 +43,7 @@ public struct BenchEntrant: Sendable {
     /// penkit's predictor with other (already validated) parameters, for `penkit bench predict-tune`; nil: `kind`'s defaults.
     public var tunedPenkit: PenkitPredictor?
     /// The stage's `.blend` weight.
-    public var blendWeight = PredictionConfiguration.defaultBlendWeight
+    public var blendWeight = ExperimentalPrediction.defaultBlendWeight
     /// The stage's `.estimate` jerk noise.
     public var estimationJerkNoise = PredictionConfiguration.defaultEstimationJerkNoise
     /// The stage's output damping (0 Hz: none). Only penkit's entrants are damped by default:

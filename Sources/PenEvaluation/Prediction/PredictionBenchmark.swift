@@ -82,8 +82,8 @@ public struct PredictionBenchmark: Sendable {
     /// One stage per entrant and horizon, kept across strokes as the live path keeps it, so
     /// the expected error is learned from the pen's earlier strokes too.
     private func makeStage(_ entrant: BenchEntrant, horizon: Double) throws(ParameterError) -> PredictionStage<AnyPredictor> {
-        let configuration = try configuration.with(horizon: .seconds(horizon), compensation: entrant.compensation,
-                                                   blendWeight: entrant.blendWeight,
+        let configuration = try configuration.with(horizon: .seconds(horizon), experimental: ExperimentalPrediction(compensation: entrant.compensation,
+                                                                                             blendWeight: entrant.blendWeight),
                                                    estimationJerkNoise: entrant.estimationJerkNoise,
                                                    dampingMinCutoffHz: entrant.dampingMinCutoffHz,
                                                    dampingBetaHzPerMMPerSecond: entrant.dampingBetaHzPerMMPerSecond,

@@ -100,10 +100,12 @@ struct MessagePipeline {
         }
         if let last = lastEventTime[device], event.time < last { eventsBackInTime += 1 }
         lastEventTime[device] = event.time
+        // The virtual tablet is written first: apps reading the compositor should not wait for
+        // the engine's prediction and encoding. The frame then says where it put the pen.
+        let delivered = stages.virtualTablet?.consume(event, device: device, configuration: engine.configuration)
         startEngineCall()
         engine.handle(event, device: UInt32(device), into: &engineOutput)
-        // Written before the frame is encoded, so the frame can say where the virtual tablet put the pen.
-        if let delivered = stages.virtualTablet?.consume(event, device: device, configuration: engine.configuration) {
+        if let delivered {
             for index in engineOutput.indices {
                 if case .frame(var frame) = engineOutput[index], frame.device == UInt32(device) {
                     frame.delivered = delivered

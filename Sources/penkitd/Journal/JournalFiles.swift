@@ -57,6 +57,34 @@ enum JournalFiles {
     }
 
     /// Writes all of `bytes`; on failure the file is cut back to `offset`, so no partial record stays.
+    /// Writes `header` then `payload` with writev(2), resuming after a short write; on failure the
+    /// file is cut back to `offset`, so nothing of the record stays.
+    static func writeAll(_ fd: Int32, header: [UInt8], payload: [UInt8], restoringTo offset: Int, path: String) throws(JournalError) {
+        let total = header.count + payload.count
+        var done = 0
+        while done < total {
+            let n: Int = header.withUnsafeBytes { h in
+                payload.withUnsafeBytes { p in
+                    // The parts not yet written: what is left of the header, then of the payload.
+                    let headerLeft = max(0, h.count - done)
+                    let payloadDone = max(0, done - h.count)
+                    var parts = [iovec(iov_base: UnsafeMutableRawPointer(mutating: h.baseAddress.map { $0 + (h.count - headerLeft) }),
+                                       iov_len: headerLeft),
+                                 iovec(iov_base: UnsafeMutableRawPointer(mutating: p.baseAddress.map { $0 + payloadDone }),
+                                       iov_len: p.count - payloadDone)]
+                    return parts.withUnsafeMutableBufferPointer { writev(fd, $0.baseAddress, Int32($0.count)) }
+                }
+            }
+            if n < 0 {
+                let code = errno
+                if code == EINTR { continue }
+                _ = ftruncate(fd, off_t(offset))
+                throw .system("cannot write \(path)", code)
+            }
+            done += n
+        }
+    }
+
     static func writeAll(_ fd: Int32, _ bytes: [UInt8], restoringTo offset: Int, path: String) throws(JournalError) {
         var done = 0
         while done < bytes.count {

@@ -33,6 +33,15 @@ enum JournalFormat {
     /// Appends one whole record to `out`.
     static func encode(kind: Kind, seq: UInt64, strokeID: UInt64, wallTime: UInt64, payload: [UInt8],
                        into out: inout [UInt8]) {
+        encodeHeader(kind: kind, seq: seq, strokeID: strokeID, wallTime: wallTime, payload: payload, into: &out)
+        out.append(contentsOf: payload)
+    }
+
+    /// The record's header alone (`headerBytes`), its CRC over the rest of the header and the
+    /// payload: the writer hands header and payload to one writev(2), so a long stroke's payload
+    /// is never copied into a record buffer.
+    static func encodeHeader(kind: Kind, seq: UInt64, strokeID: UInt64, wallTime: UInt64, payload: [UInt8],
+                             into out: inout [UInt8]) {
         let start = out.count
         append(UInt32(payload.count), to: &out)
         append(UInt32(0), to: &out)  // CRC, filled in below
@@ -41,8 +50,8 @@ enum JournalFormat {
         append(seq, to: &out)
         append(strokeID, to: &out)
         append(wallTime, to: &out)
-        out.append(contentsOf: payload)
-        let crc = CRC32C.checksum(out[(start + 8)...])
+        let headerCRC = CRC32C.checksum(out[(start + 8)...])
+        let crc = payload.withUnsafeBytes { CRC32C.checksum($0, seed: headerCRC) }
         withUnsafeBytes(of: crc.littleEndian) { raw in
             for i in 0..<4 { out[start + 4 + i] = raw[i] }
         }

@@ -9,10 +9,9 @@ struct JournalWriter {
     private var fd: Int32 = -1
     private var directoryFD: Int32 = -1
     private let backgroundSync: BackgroundSync?
+    /// The record's header; the payload is written from the caller's bytes (writev), never copied.
     private var buffer: [UInt8] = []
     private var floor: SeqFloor
-    /// The record buffer's storage kept between records; a larger one is freed.
-    static let keptBufferBytes = 1 << 20
 
     init(directory: String, options: JournalOptions, segments: [JournalRecovery.Segment], floor: SeqFloor) throws(JournalError) {
         self.directory = directory
@@ -22,7 +21,7 @@ struct JournalWriter {
         backgroundSync = options.fsync == .interval ? BackgroundSync(intervalMilliseconds: options.fsyncIntervalMilliseconds) : nil
         directoryFD = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard directoryFD >= 0 else { throw .system("cannot open journal directory \(directory)", errno) }
-        buffer.reserveCapacity(64 << 10)
+        buffer.reserveCapacity(64)
         if let newest = segments.last {
             let path = self.path(newest.number)
             fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC | O_NOFOLLOW)
@@ -35,17 +34,16 @@ struct JournalWriter {
     /// Writes one record (and syncs a stroke as the policy says). On failure nothing of it stays in the file.
     mutating func append(kind: JournalFormat.Kind, seq: UInt64, strokeID: UInt64, payload: [UInt8],
                          wallTime: UInt64) throws(JournalError) {
-        // A long stroke's record can be tens of MiB: its storage is not kept once written.
-        defer { if buffer.capacity > Self.keptBufferBytes { buffer = [] } }
         // A background sync that failed fails this stroke: the journal is reported failing, and
         // the next stroke tries again.
         if kind == .stroke, let failure = backgroundSync?.takeFailure() { throw failure }
         buffer.removeAll(keepingCapacity: true)
-        JournalFormat.encode(kind: kind, seq: seq, strokeID: strokeID, wallTime: wallTime, payload: payload, into: &buffer)
+        JournalFormat.encodeHeader(kind: kind, seq: seq, strokeID: strokeID, wallTime: wallTime, payload: payload, into: &buffer)
         try startSegmentIfNeeded(wallTime: wallTime)
         let index = segments.count - 1
-        try JournalFiles.writeAll(fd, buffer, restoringTo: segments[index].bytes, path: path(segments[index].number))
-        segments[index].bytes += buffer.count
+        try JournalFiles.writeAll(fd, header: buffer, payload: payload, restoringTo: segments[index].bytes,
+                                  path: path(segments[index].number))
+        segments[index].bytes += buffer.count + payload.count
         segments[index].newestWallTime = wallTime
         guard kind == .stroke else { return }
         switch options.fsync {

@@ -12,11 +12,11 @@ import PenKit
 /// `tolerance`. Time offsets from a stroke's first sample are compared only when asked
 /// (`timeTolerance`): a trace played through uinput gets the kernel's timestamps of the moment
 /// each frame was written, not the recorded ones.
-public struct StrokeComparison: Sendable {
+package struct StrokeComparison: Sendable {
     /// The compared quantities, in report order.
-    public enum Quantity: String, Sendable, CaseIterable {
+    package enum Quantity: String, Sendable, CaseIterable {
         case position, force, tilt, roll, time
-        public var unit: String {
+        package var unit: String {
             switch self {
             case .position: "mm"
             case .force: ""
@@ -27,21 +27,21 @@ public struct StrokeComparison: Sendable {
         }
     }
 
-    public var tolerance: Double
+    package var tolerance: Double
     /// µs; nil: time offsets are reported but not checked.
-    public var timeTolerance: Double?
-    public var actualStrokes = 0
-    public var expectedStrokes = 0
-    public var strokesCompared = 0
-    public var samplesCompared = 0
+    package var timeTolerance: Double?
+    package var actualStrokes = 0
+    package var expectedStrokes = 0
+    package var strokesCompared = 0
+    package var samplesCompared = 0
     /// Largest difference seen per quantity, over every compared sample.
-    public var largest: [Quantity: Double] = [:]
+    package var largest: [Quantity: Double] = [:]
     /// Every difference beyond the tolerance, or in count, tool or cancellation.
-    public var differences: [String] = []
+    package var differences: [String] = []
 
-    public var passed: Bool { differences.isEmpty }
+    package var passed: Bool { differences.isEmpty }
 
-    public init(actual: [Stroke], expected: [Stroke], tolerance: Double = 0.01, timeTolerance: Double? = nil) {
+    package init(actual: [Stroke], expected: [Stroke], tolerance: Double = 0.01, timeTolerance: Double? = nil) {
         self.tolerance = tolerance
         self.timeTolerance = timeTolerance
         actualStrokes = actual.count
@@ -91,7 +91,7 @@ public struct StrokeComparison: Sendable {
     }
 
     /// One line: counts and the largest difference per quantity.
-    public var summary: String {
+    package var summary: String {
         let parts = Quantity.allCases.map { quantity -> String in
             let value = largest[quantity] ?? 0
             let shown = quantity == .time ? String(Int(value.rounded())) : Self.format(value)
@@ -127,7 +127,7 @@ public struct StrokeComparison: Sendable {
 
 extension StrokeComparison {
     /// The finalized strokes in a stream of message lines (a client's log or `penkit replay --json`), in order.
-    public static func strokes<Lines: Sequence>(inLines lines: Lines) -> [Stroke] where Lines.Element: StringProtocol {
+    package static func strokes<Lines: Sequence>(inLines lines: Lines) -> [Stroke] where Lines.Element: StringProtocol {
         var strokes: [Stroke] = []
         for line in lines where line.contains("\"type\":\"stroke\"") {
             if case .engine(.stroke(let finalized))? = PenMessage(line: String(line)) {

@@ -15,16 +15,16 @@
 /// jitter with scheduling (and more under emulation). A filter driven by report count gives the
 /// same output for the same reports whatever the timing, so `penkit bench virtual-tablet` predicts
 /// exactly what penkitd writes. For a tablet at `r` Hz a cutoff of `c` per report is `c·r` Hz.
-public struct JitterFilter: Sendable {
-    public struct Parameters: Sendable, Hashable {
+package struct JitterFilter: Sendable {
+    package struct Parameters: Sendable, Hashable {
         /// Cutoff (cycles per report) for a pen at rest: how hard noise is smoothed when nothing moves.
-        public var minimumCutoff: Double
+        package var minimumCutoff: Double
         /// How fast the cutoff rises: cycles per report per (mm/report)².
-        public var speedCoefficient: Double
+        package var speedCoefficient: Double
         /// Reports the speed is measured over (1…`JitterFilter.longestReach`).
-        public var speedReach: Int
+        package var speedReach: Int
 
-        public init(minimumCutoff: Double, speedCoefficient: Double, speedReach: Int) {
+        package init(minimumCutoff: Double, speedCoefficient: Double, speedReach: Int) {
             self.minimumCutoff = minimumCutoff
             self.speedCoefficient = speedCoefficient
             self.speedReach = min(max(speedReach, 1), JitterFilter.longestReach)
@@ -33,12 +33,12 @@ public struct JitterFilter: Sendable {
         /// Chosen on the repository's 8 recordings (in-sample; docs/virtual-tablet.md): at 200 Hz a pen
         /// at rest is smoothed with a 0.6 Hz cutoff; one at 100 mm/s (0.5 mm/report) passes at 0.63
         /// cycles per report, a quarter of a report (1.3 ms) behind.
-        public static let standard = Parameters(minimumCutoff: 0.003, speedCoefficient: 2.5, speedReach: 4)
+        package static let standard = Parameters(minimumCutoff: 0.003, speedCoefficient: 2.5, speedReach: 4)
     }
 
-    public static let longestReach = 8
+    package static let longestReach = 8
 
-    public let parameters: Parameters
+    package let parameters: Parameters
     private var position: SIMD2<Double>?
     /// The last `speedReach + 1` raw positions, oldest first, in a fixed buffer (no allocation per report).
     private var recent = (SIMD2<Double>.zero, SIMD2<Double>.zero, SIMD2<Double>.zero, SIMD2<Double>.zero,
@@ -47,18 +47,18 @@ public struct JitterFilter: Sendable {
     private var held = 0
     private var newest = 0
 
-    public init(parameters: Parameters = .standard) {
+    package init(parameters: Parameters = .standard) {
         self.parameters = parameters
     }
 
     /// Forgets the pen: the next position passes unfiltered (a new proximity says nothing of the last).
-    public mutating func reset() {
+    package mutating func reset() {
         position = nil
         held = 0
     }
 
     /// The filtered position for the next report's raw position (mm).
-    public mutating func filter(_ raw: SIMD2<Double>) -> SIMD2<Double> {
+    package mutating func filter(_ raw: SIMD2<Double>) -> SIMD2<Double> {
         remember(raw)
         guard let previous = position else {
             position = raw

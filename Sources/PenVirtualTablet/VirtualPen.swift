@@ -11,8 +11,8 @@ import PenKit
 /// contact as libinput decided it or as the tool's `tip-threshold` says. What never goes in:
 /// predictions (ink drawn from them could not be taken back) and late updates (an evdev event
 /// cannot be revised).
-public struct VirtualPen: Sendable {
-    public let layout: VirtualTabletLayout
+package struct VirtualPen: Sendable {
+    package let layout: VirtualTabletLayout
     private var filter: JitterFilter
     /// The tool the virtual tablet shows in proximity, nil when none.
     private var tool: ToolIdentity?
@@ -20,19 +20,19 @@ public struct VirtualPen: Sendable {
     private var pressed: Set<UInt16> = []
     private var position = SIMD2<Double>(0, 0)
     /// What the last frame wrote for the pen's position (mm, the mapped space); nil out of proximity.
-    public private(set) var delivered: SIMD2<Double>?
+    package private(set) var delivered: SIMD2<Double>?
 
-    public init(layout: VirtualTabletLayout, filter: JitterFilter.Parameters = .standard) {
+    package init(layout: VirtualTabletLayout, filter: JitterFilter.Parameters = .standard) {
         self.layout = layout
         self.filter = JitterFilter(parameters: filter)
     }
 
     /// Whether a tool is in proximity on the virtual tablet.
-    public var isInProximity: Bool { tool != nil }
+    package var isInProximity: Bool { tool != nil }
 
     /// Appends the frame (ending with SYN_REPORT) that carries `event`, or nothing when the event
     /// changes nothing the virtual tablet shows (a mouse or lens tool, say).
-    public mutating func translate(_ event: TabletEvent, mapping: DeviceMapping?, feel: PenFeel,
+    package mutating func translate(_ event: TabletEvent, mapping: DeviceMapping?, feel: PenFeel,
                                    into out: inout [EvdevEvent]) {
         guard let toolKey = Self.toolKey(event.tool.type), layout.keys.contains(toolKey) || toolKey == UInt16(BTN_TOOL_PEN) else { return }
         let start = out.count
@@ -98,7 +98,7 @@ public struct VirtualPen: Sendable {
     /// Takes the tool out of proximity: lifts it, releases its buttons, then its tool key. For a
     /// proximity-out, and for penkitd's stop or the real tablet's removal, so that no app is left
     /// with a pen down.
-    public mutating func leave(at time: UInt64, into out: inout [EvdevEvent]) {
+    package mutating func leave(at time: UInt64, into out: inout [EvdevEvent]) {
         guard let current = tool else { return }
         if touching {
             if layout.hasPressure { append(time, EV_ABS, ABS_PRESSURE, 0, to: &out) }

@@ -10,26 +10,26 @@ import PenInput
 /// pressure 0–65535, tilt with a resolution (Krita ignored tilt until it had one). Mouse and lens
 /// tools are not carried: they are pointers, not pens, and the compositor gets them from the real
 /// device's pointer path.
-public struct VirtualTabletLayout: Sendable, Hashable {
+package struct VirtualTabletLayout: Sendable, Hashable {
     /// Units per mm of x and y: micrometres.
-    public static let positionResolution: Int32 = 1000
+    package static let positionResolution: Int32 = 1000
     /// Pressure and distance span 0…65535, as OpenTabletDriver's do.
-    public static let pressureMaximum: Int32 = 65535
-    public static let distanceMaximum: Int32 = 65535
+    package static let pressureMaximum: Int32 = 65535
+    package static let distanceMaximum: Int32 = 65535
     /// Units per radian of tilt (libinput reads tilt resolution in units/radian).
-    public static let tiltResolution: Int32 = 10_000
+    package static let tiltResolution: Int32 = 10_000
     /// The art pen's barrel (ABS_Z), in tenths of a degree.
-    public static let rotationSteps: Int32 = 3600
-    public static let sliderMaximum: Int32 = 65535
+    package static let rotationSteps: Int32 = 3600
+    package static let sliderMaximum: Int32 = 65535
 
-    public let description: DeviceDescription
-    public let hasPressure, hasDistance, hasTilt, hasRotation, hasSlider, hasSerial, hasToolID: Bool
+    package let description: DeviceDescription
+    package let hasPressure, hasDistance, hasTilt, hasRotation, hasSlider, hasSerial, hasToolID: Bool
     /// Tool keys (BTN_TOOL_*) and stylus buttons the real tablet has and the virtual one carries.
-    public let keys: Set<UInt16>
+    package let keys: Set<UInt16>
 
     /// nil when the real device has no pen tool (a pad, a mouse-only tablet): nothing to carry.
     /// `width` and `height` (mm) are the mapped space's: the configured area, turned.
-    public init?(real: DeviceDescription, width: Double, height: Double) {
+    package init?(real: DeviceDescription, width: Double, height: Double) {
         let key = UInt16(EV_KEY), abs = UInt16(EV_ABS), msc = UInt16(EV_MSC)
         let realKeys = real.codes[key] ?? []
         let carriedKeys = Self.penTools.union(Self.stylusButtons)

@@ -6,24 +6,24 @@
 /// (which keys tablet settings per vendor:product) apply the real tablet's area and pressure curve
 /// to positions penkit has already mapped and shaped: applied twice. penkitd never reads a device
 /// that carries this identity (it would read its own output).
-public enum VirtualTabletIdentity {
-    public static let namePrefix = "penkit virtual tablet"
+package enum VirtualTabletIdentity {
+    package static let namePrefix = "penkit virtual tablet"
     /// BUS_VIRTUAL (linux/input.h).
-    public static let bustype: UInt16 = 0x06
-    public static let vendor: UInt16 = 0
-    public static let product: UInt16 = 0
+    package static let bustype: UInt16 = 0x06
+    package static let vendor: UInt16 = 0
+    package static let product: UInt16 = 0
     /// uinput's UINPUT_MAX_NAME_SIZE is 80 bytes, the NUL included.
     static let longestName = 79
 
     /// The virtual device's name for a real tablet named `real`.
-    public static func name(for real: String) -> String {
+    package static func name(for real: String) -> String {
         var name = "\(namePrefix): \(real)"
         while name.utf8.count > longestName { name.removeLast() }
         return name
     }
 
     /// Whether a device is one of penkit's virtual tablets (penkitd's or another penkitd's).
-    public static func isVirtualTablet(name: String) -> Bool {
+    package static func isVirtualTablet(name: String) -> Bool {
         name.hasPrefix(namePrefix)
     }
 }

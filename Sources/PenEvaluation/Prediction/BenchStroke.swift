@@ -6,15 +6,15 @@ import PenKit
 /// smoothed positions under its default), the hover samples just before it in the same
 /// proximity (fed, not scored: they let prediction start at pen-down), and the real pen's
 /// path, the raw decode of the same events, that every prediction is judged against.
-public struct BenchStroke: Sendable {
-    public var leadIn: [PredictionSample]
-    public var input: Trajectory
-    public var truth: Trajectory
+package struct BenchStroke: Sendable {
+    package var leadIn: [PredictionSample]
+    package var input: Trajectory
+    package var truth: Trajectory
     /// Which pen drew it (strokes of one recording share one): the stage keeps what it learns
     /// per pen, as the engine's does per tool.
-    public var pen: Int
+    package var pen: Int
 
-    public init(leadIn: [PredictionSample] = [], input: Trajectory, truth: Trajectory, pen: Int = 0) {
+    package init(leadIn: [PredictionSample] = [], input: Trajectory, truth: Trajectory, pen: Int = 0) {
         self.leadIn = leadIn
         self.input = input
         self.truth = truth
@@ -23,38 +23,38 @@ public struct BenchStroke: Sendable {
 
     /// `pen` as the tool the stage keeps its calibration by: each recording a pen of its own
     /// (the number as the serial, bit for bit, so no two pens meet).
-    public var tool: ToolKey {
+    package var tool: ToolKey {
         ToolKey(device: 0, tool: ToolIdentity(type: .pen, serial: UInt64(bitPattern: Int64(pen))))
     }
 
     /// A stroke judged against its own input (raw input, or synthetic motion).
-    public init(_ trajectory: Trajectory) {
+    package init(_ trajectory: Trajectory) {
         self.init(input: trajectory, truth: trajectory)
     }
 }
 
 /// A predictor as the benchmark runs it: how it is made, and how its stage treats the input.
-public struct BenchEntrant: Sendable {
-    public var name: String
-    public var kind: PredictorKind
-    public var compensation: SmoothingCompensation
+package struct BenchEntrant: Sendable {
+    package var name: String
+    package var kind: PredictorKind
+    package var compensation: SmoothingCompensation
     /// Whether the hover motion before pen-down is fed in.
-    public var useLeadIn: Bool
+    package var useLeadIn: Bool
     /// penkit's predictor with other (already validated) parameters, for `penkit bench predict-tune`; nil: `kind`'s defaults.
-    public var tunedPenkit: PenkitPredictor?
+    package var tunedPenkit: PenkitPredictor?
     /// The stage's `.blend` weight.
-    public var blendWeight = ExperimentalPrediction.defaultBlendWeight
+    package var blendWeight = ExperimentalPrediction.defaultBlendWeight
     /// The stage's `.estimate` jerk noise.
-    public var estimationJerkNoise = PredictionConfiguration.defaultEstimationJerkNoise
+    package var estimationJerkNoise = PredictionConfiguration.defaultEstimationJerkNoise
     /// The stage's output damping (0 Hz: none). Only penkit's entrants are damped by default:
     /// the peers are measured as the field runs them.
-    public var dampingMinCutoffHz: Double
-    public var dampingBetaHzPerMMPerSecond = PredictionConfiguration.defaultDampingBetaHzPerMMPerSecond
+    package var dampingMinCutoffHz: Double
+    package var dampingBetaHzPerMMPerSecond = PredictionConfiguration.defaultDampingBetaHzPerMMPerSecond
     /// The stage's residual correction (memory zero: none). Only penkit's entrants are corrected by default.
-    public var correctionMemory: Duration
-    public var correctionShrinkCount = PredictionConfiguration.defaultCorrectionShrinkCount
+    package var correctionMemory: Duration
+    package var correctionShrinkCount = PredictionConfiguration.defaultCorrectionShrinkCount
 
-    public init(name: String, kind: PredictorKind, compensation: SmoothingCompensation, useLeadIn: Bool = true) {
+    package init(name: String, kind: PredictorKind, compensation: SmoothingCompensation, useLeadIn: Bool = true) {
         self.name = name
         self.kind = kind
         self.compensation = compensation
@@ -70,14 +70,14 @@ public struct BenchEntrant: Sendable {
 
     /// Every shipped predictor as a client of it would run it: peers predict the path they
     /// receive; penkit compensates the smoothing (its default, `SmoothingCompensation.defaultChoice`).
-    public static var standard: [BenchEntrant] {
+    package static var standard: [BenchEntrant] {
         PredictorKind.allCases.map {
             BenchEntrant(name: $0.rawValue, kind: $0, compensation: $0 == .penkit ? .defaultChoice : .none)
         }
     }
 
     /// penkit's design alternatives, for measuring what each part brings.
-    public static var penkitVariants: [BenchEntrant] {
+    package static var penkitVariants: [BenchEntrant] {
         get throws(ParameterError) {
             var unsmoothed = PenkitPredictor.Parameters()
             unsmoothed.motionSmoothing = .zero

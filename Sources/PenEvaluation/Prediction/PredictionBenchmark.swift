@@ -5,43 +5,43 @@ import PenKit
 /// Replays strokes through predictors as the live path runs them and scores what a client
 /// receives: each frame's last predicted sample against the real pen (the raw decode,
 /// interpolated) at t + h. The measurement behind `penkit bench predict`.
-public struct PredictionBenchmark: Sendable {
-    public var horizons: [Double]
-    public var configuration: PredictionConfiguration
+package struct PredictionBenchmark: Sendable {
+    package var horizons: [Double]
+    package var configuration: PredictionConfiguration
     /// Speed (mm/s) between the last two samples above which a frame counts as fast.
-    public var fastSpeed = 100.0
+    package var fastSpeed = 100.0
     /// Frames whose stroke so far is shorter than this (mm) are left out of the relative error,
     /// which would otherwise be dominated by the first frames' near-zero paths.
-    public var minRelativePath = 1.0
+    package var minRelativePath = 1.0
 
-    public init(horizons: [Double], configuration: PredictionConfiguration = .standard()) {
+    package init(horizons: [Double], configuration: PredictionConfiguration = .standard()) {
         self.horizons = horizons
         self.configuration = configuration
     }
 
     /// One frame's tip at one horizon, for pictures.
-    public struct Tip: Sendable, Hashable {
-        public var frame: Int
-        public var tip: PredictionSample
-        public var truth: PredictionSample
+    package struct Tip: Sendable, Hashable {
+        package var frame: Int
+        package var tip: PredictionSample
+        package var truth: PredictionSample
         /// Whether t + h lies within the stroke, so the frame counts in the RMSE (the others are `end` frames).
-        public var scored = false
+        package var scored = false
         /// How many predicted samples the frame carried, and whether a predicted lift cut them short.
-        public var predictions = 0
-        public var cutByLift = false
+        package var predictions = 0
+        package var cutByLift = false
 
         /// The distance from the tip to the real pen at t + h, mm.
-        public var error: Double { distance(tip.x - truth.x, tip.y - truth.y) }
+        package var error: Double { distance(tip.x - truth.x, tip.y - truth.y) }
     }
 
     /// A scored frame of one stroke (an index into the strokes given) and its tip.
-    public struct StrokeTip: Sendable {
-        public var stroke: Int
-        public var tip: Tip
+    package struct StrokeTip: Sendable {
+        package var stroke: Int
+        package var tip: Tip
     }
 
     /// Each horizon's figures; an entrant or horizon the live path would refuse is refused here too.
-    public func evaluate(_ entrant: BenchEntrant, strokes: [BenchStroke]) throws(ParameterError) -> [PredictionMetrics] {
+    package func evaluate(_ entrant: BenchEntrant, strokes: [BenchStroke]) throws(ParameterError) -> [PredictionMetrics] {
         try horizons.map { horizon throws(ParameterError) in
             var accumulator = MetricsAccumulator()
             var unused: [Tip] = []
@@ -55,7 +55,7 @@ public struct PredictionBenchmark: Sendable {
     }
 
     /// The tips of every frame of one stroke at `horizon`, for drawing.
-    public func tips(_ entrant: BenchEntrant, stroke: BenchStroke, horizon: Double) throws(ParameterError) -> [Tip] {
+    package func tips(_ entrant: BenchEntrant, stroke: BenchStroke, horizon: Double) throws(ParameterError) -> [Tip] {
         var accumulator = MetricsAccumulator()
         var tips: [Tip] = []
         var stage = try makeStage(entrant, horizon: horizon)
@@ -66,7 +66,7 @@ public struct PredictionBenchmark: Sendable {
 
     /// Every scored frame's tip at `horizon`, run exactly as `evaluate` runs them (one stage
     /// across the strokes), so their squared errors add up to the RMSE's: where the error lies.
-    public func scoredTips(_ entrant: BenchEntrant, strokes: [BenchStroke], horizon: Double) throws(ParameterError) -> [StrokeTip] {
+    package func scoredTips(_ entrant: BenchEntrant, strokes: [BenchStroke], horizon: Double) throws(ParameterError) -> [StrokeTip] {
         var accumulator = MetricsAccumulator()
         var stage = try makeStage(entrant, horizon: horizon)
         var result: [StrokeTip] = []

@@ -4,48 +4,48 @@ import PenKit
 
 /// Prediction error of one predictor at one horizon, in mm, in the terms Android's
 /// MotionPredictorMetricsManager reports, plus Chromium's jitter and stroke-end overshoot.
-public struct PredictionMetrics: Sendable, Codable, Hashable {
-    public var predictor: String
-    public var horizonMs: Double
+package struct PredictionMetrics: Sendable, Codable, Hashable {
+    package var predictor: String
+    package var horizonMs: Double
     /// Frames whose target time falls inside the stroke.
-    public var frames: Int
+    package var frames: Int
     /// Euclidean RMSE: along and off trajectory together.
-    public var rmse: Double
+    package var rmse: Double
     /// Error along the direction of travel at the target; positive = overshoot.
-    public var alongMean: Double
-    public var alongSD: Double
-    public var offRMSE: Double
+    package var alongMean: Double
+    package var alongSD: Double
+    package var offRMSE: Double
     /// Force in [0, 1].
-    public var pressureRMSE: Double
+    package var pressureRMSE: Double
     /// Frames where the pen moved faster than the high-speed threshold, and their RMSE.
-    public var fastFrames: Int
-    public var fastRMSE: Double
+    package var fastFrames: Int
+    package var fastRMSE: Double
     /// RMS of error divided by the stroke's path length so far (Android's scale-invariant
     /// error), over frames with at least 1 mm of path.
-    public var relativeRMSE: Double
+    package var relativeRMSE: Double
     /// Mean change of the error vector between successive frames (Chromium's jitter).
-    public var jitter: Double
+    package var jitter: Double
     /// Frame pairs the jitter averages over (to pool it across runs).
-    public var jitterFrames: Int
+    package var jitterFrames: Int
     /// Frames whose target lies past the pen lift: truth is the lift point.
-    public var endFrames: Int
+    package var endFrames: Int
     /// Mean error along the final direction of travel at stroke ends; positive = past the lift.
-    public var endOvershootMean: Double
-    public var endRMSE: Double
+    package var endOvershootMean: Double
+    package var endRMSE: Double
     /// Mean of how far ahead (ms) the last predicted sample lies, over every frame.
-    public var reachMeanMs: Double
+    package var reachMeanMs: Double
     /// Frames whose last predicted sample falls short of the horizon without a predicted lift
     /// (the contract says none), and frames cut by a predicted lift.
-    public var shortFrames: Int
-    public var liftCutFrames: Int
+    package var shortFrames: Int
+    package var liftCutFrames: Int
     /// Share of scored frames whose error is within the frame's expected error (aim: 0.68).
-    public var withinExpected: Double
+    package var withinExpected: Double
     /// Brier score of the lift probability (mean squared difference from what happened), and
     /// the mean probability given on frames where the pen did / did not lift within the horizon.
-    public var liftBrier: Double
-    public var liftFrames: Int
-    public var liftMeanWhenLifting: Double
-    public var liftMeanOtherwise: Double
+    package var liftBrier: Double
+    package var liftFrames: Int
+    package var liftMeanWhenLifting: Double
+    package var liftMeanOtherwise: Double
 }
 
 /// Running sums for one predictor and horizon.

@@ -3,11 +3,11 @@ import PenInput
 import PenKit
 
 /// The real path of one stroke, for asking where the pen really was at any time.
-public struct Trajectory: Sendable {
-    public let samples: [PredictionSample]
+package struct Trajectory: Sendable {
+    package let samples: [PredictionSample]
 
     /// `samples` in increasing time order (equal times keep the later sample).
-    public init(_ samples: [PredictionSample]) {
+    package init(_ samples: [PredictionSample]) {
         var cleaned: [PredictionSample] = []
         cleaned.reserveCapacity(samples.count)
         for sample in samples {
@@ -20,11 +20,11 @@ public struct Trajectory: Sendable {
         self.samples = cleaned
     }
 
-    public var startTime: UInt64 { samples.first?.time ?? 0 }
-    public var endTime: UInt64 { samples.last?.time ?? 0 }
+    package var startTime: UInt64 { samples.first?.time ?? 0 }
+    package var endTime: UInt64 { samples.last?.time ?? 0 }
 
     /// Index of the last sample at or before `time` (0 if before the start).
-    public func index(atOrBefore time: UInt64) -> Int {
+    package func index(atOrBefore time: UInt64) -> Int {
         var low = 0, high = samples.count - 1
         guard high >= 0, time >= samples[0].time else { return 0 }
         while low < high {
@@ -36,7 +36,7 @@ public struct Trajectory: Sendable {
 
     /// Position and pressure linearly interpolated at `time`, clamped to the stroke's ends
     /// (after the lift the ink stays where the pen left).
-    public func interpolated(at time: UInt64) -> PredictionSample {
+    package func interpolated(at time: UInt64) -> PredictionSample {
         guard let first = samples.first, let last = samples.last else {
             return PredictionSample(time: time, x: 0, y: 0)
         }
@@ -54,7 +54,7 @@ public struct Trajectory: Sendable {
     }
 
     /// Path length (mm) travelled in (`time` − `span`, `time`].
-    public func pathLength(endingAt index: Int, span: UInt64) -> Double {
+    package func pathLength(endingAt index: Int, span: UInt64) -> Double {
         var length = 0.0
         var i = index
         let limit = samples[index].time > span ? samples[index].time - span : 0

@@ -5,21 +5,21 @@ import PenKit
 /// Runs decoded tablet events through a `StrokeEngine` as fast as possible,
 /// optionally moving their pressure into a delayed second stream. The same
 /// input always gives the same messages.
-public struct EngineReplay {
-    public struct Input: Sendable {
-        public var device: UInt32
-        public var event: TabletEvent
-        public init(device: UInt32, event: TabletEvent) {
+package struct EngineReplay {
+    package struct Input: Sendable {
+        package var device: UInt32
+        package var event: TabletEvent
+        package init(device: UInt32, event: TabletEvent) {
             self.device = device
             self.event = event
         }
     }
 
-    public var configuration: EngineConfiguration
-    public var latePressure: LatePressure?
-    public var prediction: EnginePrediction?
+    package var configuration: EngineConfiguration
+    package var latePressure: LatePressure?
+    package var prediction: EnginePrediction?
 
-    public init(configuration: EngineConfiguration = EngineConfiguration(), latePressure: LatePressure? = nil,
+    package init(configuration: EngineConfiguration = EngineConfiguration(), latePressure: LatePressure? = nil,
                 prediction: EnginePrediction? = nil) {
         self.configuration = configuration
         self.latePressure = latePressure
@@ -29,7 +29,7 @@ public struct EngineReplay {
     /// Feeds `inputs` (ordered by time) and hands every message to `emit`, in
     /// order; at the end of the input, strokes still open are cancelled and
     /// pending updates expire.
-    public func run(_ inputs: [Input], emit: (EngineMessage) -> Void) {
+    package func run(_ inputs: [Input], emit: (EngineMessage) -> Void) {
         var config = configuration
         if latePressure != nil { config.pressureSource = .separate(matchTolerance: .zero) }
         var engine = StrokeEngine(configuration: config, prediction: prediction)
@@ -71,7 +71,7 @@ public struct EngineReplay {
     }
 
     /// Convenience: all messages as an array.
-    public func messages(_ inputs: [Input]) -> [EngineMessage] {
+    package func messages(_ inputs: [Input]) -> [EngineMessage] {
         var all: [EngineMessage] = []
         run(inputs) { all.append($0) }
         return all

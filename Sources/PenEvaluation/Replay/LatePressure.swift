@@ -5,19 +5,19 @@ import PenKit
 /// `--late-pressure MS[±JITTER]`: pressure moved into a second stream that
 /// arrives MS milliseconds after its sample, plus a uniform jitter in
 /// [−JITTER, +JITTER] ms drawn from a seeded generator (never before the sample).
-public struct LatePressure: Sendable, Hashable {
-    public var latency: UInt64
-    public var jitter: UInt64
-    public var seed: UInt64
+package struct LatePressure: Sendable, Hashable {
+    package var latency: UInt64
+    package var jitter: UInt64
+    package var seed: UInt64
 
-    public init(latency: UInt64, jitter: UInt64 = 0, seed: UInt64 = 1) {
+    package init(latency: UInt64, jitter: UInt64 = 0, seed: UInt64 = 1) {
         self.latency = latency
         self.jitter = jitter
         self.seed = seed
     }
 
     /// Parses "20", "20±10", "20+-10" or "2.5±0.5" (milliseconds) into microseconds.
-    public init?(parsing text: String, seed: UInt64 = 1) {
+    package init?(parsing text: String, seed: UInt64 = 1) {
         let separators = ["±", "+-"]
         var parts = [Substring(text)]
         for separator in separators where text.contains(separator) {
@@ -39,26 +39,26 @@ public struct LatePressure: Sendable, Hashable {
     }
 
     /// The delays of successive reports, deterministic for a given seed.
-    public struct Delays {
+    package struct Delays {
         var generator: SplitMix64
         let latency: UInt64
         let jitter: UInt64
 
-        public mutating func next() -> UInt64 {
+        package mutating func next() -> UInt64 {
             guard jitter > 0 else { return latency }
             let offset = Int64(generator.next() % (2 * jitter + 1)) - Int64(jitter)
             return UInt64(max(Int64(latency) + offset, 0))
         }
     }
 
-    public func delays() -> Delays { Delays(generator: SplitMix64(seed: seed), latency: latency, jitter: jitter) }
+    package func delays() -> Delays { Delays(generator: SplitMix64(seed: seed), latency: latency, jitter: jitter) }
 }
 
 /// SplitMix64: small, fast, and the same sequence on every platform.
-public struct SplitMix64: RandomNumberGenerator, Sendable {
+package struct SplitMix64: RandomNumberGenerator, Sendable {
     var state: UInt64
-    public init(seed: UInt64) { state = seed }
-    public mutating func next() -> UInt64 {
+    package init(seed: UInt64) { state = seed }
+    package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9

@@ -7,11 +7,11 @@ import PenKit
 /// rate) drawing circles with varying pressure and tilt, from proximity-in to
 /// proximity-out. Long shading strokes are rare in recorded traces, and cost
 /// against stroke length is what this lets anyone check.
-public enum SyntheticStroke {
-    public static let reportRate = 200
+package enum SyntheticStroke {
+    package static let reportRate = 200
 
     /// The tablet events of one stroke lasting `seconds`, device 0, starting at `start` µs.
-    public static func events(seconds: Double, start: UInt64 = 1_000_000) -> [EngineReplay.Input] {
+    package static func events(seconds: Double, start: UInt64 = 1_000_000) -> [EngineReplay.Input] {
         let tool = ToolIdentity(type: .pen, serial: 0x8_0000_0001, id: 0x802)
         let toolAxes: TabletAxisSet = [.x, .y, .pressure, .distance, .tiltX, .tiltY]
         let interval = UInt64(1_000_000 / reportRate)

@@ -2,19 +2,19 @@ import PenKit
 
 /// A path's pen as an app sees it: one sample per event that leaves the pen in proximity, with
 /// the proximity it belongs to, so nothing is compared or differenced across a pen's absence.
-public struct PenTrack: Sendable {
-    public struct Sample: Sendable {
-        public var time: UInt64
-        public var position: SIMD2<Double>
-        public var pressure: Double
-        public var touching: Bool
+package struct PenTrack: Sendable {
+    package struct Sample: Sendable {
+        package var time: UInt64
+        package var position: SIMD2<Double>
+        package var pressure: Double
+        package var touching: Bool
         /// Which proximity (0, 1, …) of the track the sample belongs to.
-        public var proximity: Int
+        package var proximity: Int
     }
 
-    public private(set) var samples: [Sample] = []
+    package private(set) var samples: [Sample] = []
 
-    public init(_ events: [TabletEvent]) {
+    package init(_ events: [TabletEvent]) {
         var proximity = -1
         var inProximity = false
         for event in events {
@@ -32,7 +32,7 @@ public struct PenTrack: Sendable {
 
     /// Where the pen was at `time` within `proximity`, interpolated linearly between samples;
     /// nil outside the proximity's samples.
-    public func position(at time: Double, proximity: Int) -> SIMD2<Double>? {
+    package func position(at time: Double, proximity: Int) -> SIMD2<Double>? {
         var low = 0, high = samples.count
         while low < high {
             let mid = (low + high) / 2
@@ -51,7 +51,7 @@ public struct PenTrack: Sendable {
     }
 
     /// The proximity of the last sample at or before `time`.
-    public func proximity(at time: UInt64) -> Int? {
+    package func proximity(at time: UInt64) -> Int? {
         var low = 0, high = samples.count
         while low < high {
             let mid = (low + high) / 2
@@ -61,7 +61,7 @@ public struct PenTrack: Sendable {
     }
 
     /// The pen's speed (mm/s) around `time`: over ±10 ms, or as much of it as the proximity has.
-    public func speed(at time: UInt64, proximity: Int) -> Double? {
+    package func speed(at time: UInt64, proximity: Int) -> Double? {
         let t = Double(time)
         for half in [10_000.0, 5_000.0, 2_500.0] {
             if let a = position(at: t - half, proximity: proximity), let b = position(at: t + half, proximity: proximity) {

@@ -12,20 +12,20 @@ import PenKit
 /// - pressure: the largest difference between the force delivered and the configured curve at
 ///   the real pen's raw pressure, over contact samples at the real pen's times; and how many
 ///   samples' contact differs from the real pen's.
-public struct VirtualTabletMetrics: Sendable {
-    public static let movingSpeed = 20.0, restSpeed = 5.0, slowSpeed = 30.0
+package struct VirtualTabletMetrics: Sendable {
+    package static let movingSpeed = 20.0, restSpeed = 5.0, slowSpeed = 30.0
 
-    public var lagMilliseconds = 0.0
-    public var rmse = 0.0
-    public var jitterRest = 0.0, jitterSlow = 0.0, jitterHover = 0.0
+    package var lagMilliseconds = 0.0
+    package var rmse = 0.0
+    package var jitterRest = 0.0, jitterSlow = 0.0, jitterHover = 0.0
     /// All three classes pooled.
-    public var jitter = 0.0
-    public var pressureError = 0.0
-    public var contactMismatches = 0
-    public var contactSamples = 0
+    package var jitter = 0.0
+    package var pressureError = 0.0
+    package var contactMismatches = 0
+    package var contactSamples = 0
 
     /// Pools several recordings: each pair is (the real pen, the path).
-    public init(pairs: [(real: PenTrack, path: PenTrack)], feel: PenFeel) {
+    package init(pairs: [(real: PenTrack, path: PenTrack)], feel: PenFeel) {
         var moving: [(real: PenTrack, sample: PenTrack.Sample, proximity: Int)] = []
         var squared = 0.0, counted = 0
         var classes: [[Double]] = [[], [], []]

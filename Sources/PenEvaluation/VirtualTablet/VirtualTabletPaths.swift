@@ -12,17 +12,17 @@ import PenVirtualTablet
 /// - path (b), penkit's virtual tablet: the real device read raw (as penkitd reads it with the
 ///   virtual tablet on), written by `VirtualPen` with the tool's feel, then read by libinput
 ///   with penkit's quirk (no smoothing, penkit's contact).
-public struct VirtualTabletPaths: Sendable {
-    public let real: [TabletEvent]
-    public let libinput: [TabletEvent]
-    public let virtual: [TabletEvent]
+package struct VirtualTabletPaths: Sendable {
+    package let real: [TabletEvent]
+    package let libinput: [TabletEvent]
+    package let virtual: [TabletEvent]
     /// What VirtualPen wrote, frame by frame (times: the raw events').
-    public let written: [EvdevEvent]
-    public let virtualDevice: DeviceDescription
+    package let written: [EvdevEvent]
+    package let virtualDevice: DeviceDescription
 
     /// `quirksFile`: penkit's virtual-tablet quirk as installed (a file holding
     /// `VirtualTabletQuirk.contents`); `systemQuirks`: libinput's quirks for both paths.
-    public init(device: DeviceDescription, events: [EvdevEvent], feel: PenFeel, quirksFile: String,
+    package init(device: DeviceDescription, events: [EvdevEvent], feel: PenFeel, quirksFile: String,
                 filter: JitterFilter.Parameters = .standard,
                 systemQuirks: [String] = Quirks.defaultPaths, libwacomDirectory: String? = LibwacomDatabase.defaultDirectory) throws {
         let raw = DecoderOptions(smoothing: false, libwacomDirectory: libwacomDirectory, quirksPaths: systemQuirks)
@@ -52,7 +52,7 @@ public struct VirtualTabletPaths: Sendable {
     }
 }
 
-public struct VirtualTabletBenchError: Error, CustomStringConvertible {
-    public var description: String
-    public init(_ description: String) { self.description = description }
+package struct VirtualTabletBenchError: Error, CustomStringConvertible {
+    package var description: String
+    package init(_ description: String) { self.description = description }
 }

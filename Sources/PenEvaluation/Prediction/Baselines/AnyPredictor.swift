@@ -3,39 +3,39 @@ import PenEngine
 /// Lets one stage type run any predictor chosen at run time: the benchmark's entrants, penkit's
 /// and the baselines. penkit's own is held as its own type, so the benchmark times it as the
 /// engine runs it (called directly); any other goes through the existential.
-public struct AnyPredictor: Predictor {
+package struct AnyPredictor: Predictor {
     /// The product's predictor when that is what was given.
     private var penkit: PenkitPredictor?
     /// Any other predictor (the baselines, tests' fakes); nil when `penkit` is set.
     private var other: (any Predictor)?
 
-    public init(_ base: any Predictor) {
+    package init(_ base: any Predictor) {
         if let penkit = base as? PenkitPredictor { self.penkit = penkit } else { other = base }
     }
 
     /// The predictor itself, as given.
-    public var base: any Predictor { penkit ?? other! }
-    public var name: String { penkit?.name ?? other!.name }
+    package var base: any Predictor { penkit ?? other! }
+    package var name: String { penkit?.name ?? other!.name }
 
     // Mutated in place through the optional: no copy of the predictor's storage per sample.
-    public mutating func reset() {
+    package mutating func reset() {
         if penkit != nil { penkit!.reset() } else { other!.reset() }
     }
 
-    public mutating func contactChanged() {
+    package mutating func contactChanged() {
         if penkit != nil { penkit!.contactChanged() } else { other!.contactChanged() }
     }
 
-    public mutating func update(_ sample: PredictionSample) {
+    package mutating func update(_ sample: PredictionSample) {
         if penkit != nil { penkit!.update(sample) } else { other!.update(sample) }
     }
 
-    public func extrapolate(by dt: Double) -> PredictionSample? {
+    package func extrapolate(by dt: Double) -> PredictionSample? {
         if let penkit { return penkit.extrapolate(by: dt) }
         return other!.extrapolate(by: dt)
     }
 
-    public func confidence(forHorizon horizon: Double) -> Double {
+    package func confidence(forHorizon horizon: Double) -> Double {
         if let penkit { return penkit.confidence(forHorizon: horizon) }
         return other!.confidence(forHorizon: horizon)
     }

@@ -55,44 +55,44 @@ struct JerkKalmanAxis: Sendable {
 /// and jerk per axis, extrapolated as a cubic with damped acceleration and jerk, over a
 /// horizon shortened by a confidence built from sample count, distance from the last input,
 /// speed and linearity. Parameters are ink-stroke-modeler's, converted to mm.
-public struct KalmanPredictor: Predictor {
+package struct KalmanPredictor: Predictor {
     /// Every tunable, with its unit where it has one; checked once by `validated()`.
-    public struct Parameters: Sendable, Hashable {
+    package struct Parameters: Sendable, Hashable {
         /// Variance of the random jerk impulse added at each sample step.
-        public var processNoise = 0.01
+        package var processNoise = 0.01
         /// Variance of a position report (mm²).
-        public var measurementNoise = 0.1
+        package var measurementNoise = 0.1
         /// Samples taken before the filter predicts at all.
-        public var minStableIterations = 4
+        package var minStableIterations = 4
         /// Samples averaged for the report interval that rescales the per-sample state.
-        public var maxTimeSamples = 20
+        package var maxTimeSamples = 20
         /// Shares of the filtered acceleration and jerk kept in the extrapolation.
-        public var accelerationWeight = 0.5
-        public var jerkWeight = 0.1
+        package var accelerationWeight = 0.5
+        package var jerkWeight = 0.1
         /// Samples after which the sample count no longer lowers the confidence.
-        public var desiredSampleCount = 20
+        package var desiredSampleCount = 20
         /// mm between the last input and the filtered position at which confidence is 0.
-        public var maxEstimationDistanceMM = 1.5
+        package var maxEstimationDistanceMM = 1.5
         /// mm/s over the horizon: confidence 0 below the first, 1 above the second.
-        public var minTravelSpeedMMPerSecond = 10.0
-        public var maxTravelSpeedMMPerSecond = 50.0
+        package var minTravelSpeedMMPerSecond = 10.0
+        package var maxTravelSpeedMMPerSecond = 50.0
         /// mm between the cubic and the linear prediction at which linearity bottoms out.
-        public var maxLinearDeviationMM = 1.0
+        package var maxLinearDeviationMM = 1.0
         /// Linearity's share of the confidence however curved the prediction (0 to 1).
-        public var baselineLinearityConfidence = 0.4
-        public init() {}
+        package var baselineLinearityConfidence = 0.4
+        package init() {}
     }
 
-    public let parameters: Parameters
+    package let parameters: Parameters
     private var xAxis: JerkKalmanAxis
     private var yAxis: JerkKalmanAxis
     private var history: SampleHistory
 
     /// The filter with ink-stroke-modeler's parameters (its defaults are checked by a test).
-    public init() { self.init(checked: Parameters()) }
+    package init() { self.init(checked: Parameters()) }
 
     /// The filter with other parameters, or the first one out of its range.
-    public init(parameters: Parameters) throws(ParameterError) { self.init(checked: try parameters.validated()) }
+    package init(parameters: Parameters) throws(ParameterError) { self.init(checked: try parameters.validated()) }
 
     private init(checked parameters: Parameters) {
         self.parameters = parameters
@@ -101,15 +101,15 @@ public struct KalmanPredictor: Predictor {
         history = SampleHistory(capacity: parameters.maxTimeSamples)
     }
 
-    public var name: String { "kalman" }
+    package var name: String { "kalman" }
 
-    public mutating func reset() {
+    package mutating func reset() {
         xAxis.reset()
         yAxis.reset()
         history.removeAll()
     }
 
-    public mutating func update(_ sample: PredictionSample) {
+    package mutating func update(_ sample: PredictionSample) {
         xAxis.update(sample.x)
         yAxis.update(sample.y)
         history.append(sample)
@@ -132,7 +132,7 @@ public struct KalmanPredictor: Predictor {
         s[0] + s[1] * t + s[2] * t * t / 2 + s[3] * t * t * t / 6
     }
 
-    public func extrapolate(by dt: Double) -> PredictionSample? {
+    package func extrapolate(by dt: Double) -> PredictionSample? {
         guard let (sx, sy) = state(), let newest = history.last else { return nil }
         var result = newest
         result.x = Self.cubic(sx, dt)
@@ -142,7 +142,7 @@ public struct KalmanPredictor: Predictor {
         return result
     }
 
-    public func confidence(forHorizon horizon: Double) -> Double {
+    package func confidence(forHorizon horizon: Double) -> Double {
         guard let (sx, sy) = state(), let newest = history.last, horizon > 0 else { return 0 }
         let p = parameters
         let sampleRatio = min(1, Double(xAxis.iterations) / Double(p.desiredSampleCount))
@@ -160,10 +160,10 @@ public struct KalmanPredictor: Predictor {
 
 extension KalmanPredictor.Parameters {
     /// Bounds the sample counts, each of which sizes storage or a loop.
-    public static let largestCount = 1_000
+    package static let largestCount = 1_000
 
     /// These parameters, or the first one out of its range. Nothing is clamped later.
-    public func validated() throws(ParameterError) -> Self {
+    package func validated() throws(ParameterError) -> Self {
         let check = ParameterCheck(owner: "kalman")
         try check.number("processNoise", processNoise, over: 0)
         try check.number("measurementNoise", measurementNoise, over: 0)

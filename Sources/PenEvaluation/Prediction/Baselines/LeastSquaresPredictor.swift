@@ -2,30 +2,30 @@ import PenEngine
 
 /// Quadratic least squares over the last few samples (Chromium's and Android's lsq2).
 /// Exact for constant acceleration; follows noise when its window is short.
-public struct LeastSquaresPredictor: Predictor {
+package struct LeastSquaresPredictor: Predictor {
     private var history = SampleHistory(capacity: 8)
-    public let sampleCount: Int
+    package let sampleCount: Int
 
-    public init(sampleCount: Int = 4) {
+    package init(sampleCount: Int = 4) {
         precondition(sampleCount >= 3 && sampleCount <= 8, "lsq2 needs 3...8 samples")
         self.sampleCount = sampleCount
     }
 
     private var fit: PolynomialFit?
 
-    public var name: String { "lsq2" }
+    package var name: String { "lsq2" }
 
-    public mutating func reset() {
+    package mutating func reset() {
         history.removeAll()
         fit = nil
     }
 
-    public mutating func update(_ sample: PredictionSample) {
+    package mutating func update(_ sample: PredictionSample) {
         history.append(sample)
         fit = PolynomialFit.fit(history, maxSamples: sampleCount, window: .infinity, degree: 2)
     }
 
-    public func extrapolate(by dt: Double) -> PredictionSample? {
+    package func extrapolate(by dt: Double) -> PredictionSample? {
         guard let fit, let newest = history.last else { return nil }
         var result = newest
         result.x = fit.x[0] + fit.x[1] * dt + 0.5 * fit.x[2] * dt * dt

@@ -1,10 +1,10 @@
 import PenEngine
 
 /// The predictors `penkit bench predict` compares, by name: penkit's and the baselines.
-public enum PredictorKind: String, CaseIterable, Sendable {
+package enum PredictorKind: String, CaseIterable, Sendable {
     case none, linear, leastSquares = "lsq2", kalman, penkit
 
-    public func make() -> any Predictor {
+    package func make() -> any Predictor {
         switch self {
         case .none: return NoPredictor()
         case .linear: return LinearPredictor()

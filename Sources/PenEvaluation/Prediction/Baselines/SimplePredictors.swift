@@ -1,34 +1,34 @@
 import PenEngine
 
 /// No prediction: the newest sample stands still. The lag every other predictor hides.
-public struct NoPredictor: Predictor {
+package struct NoPredictor: Predictor {
     private var newest: PredictionSample?
-    public init() {}
-    public var name: String { "none" }
-    public mutating func reset() { newest = nil }
-    public mutating func update(_ sample: PredictionSample) { newest = sample }
-    public func extrapolate(by dt: Double) -> PredictionSample? { newest }
+    package init() {}
+    package var name: String { "none" }
+    package mutating func reset() { newest = nil }
+    package mutating func update(_ sample: PredictionSample) { newest = sample }
+    package func extrapolate(by dt: Double) -> PredictionSample? { newest }
 }
 
 /// Constant velocity from the last two samples (Chromium's and Android's simplest).
 /// Exact for uniform motion, and noisy when reports come close together.
-public struct LinearPredictor: Predictor {
+package struct LinearPredictor: Predictor {
     private var previous: PredictionSample?
     private var newest: PredictionSample?
-    public init() {}
-    public var name: String { "linear" }
+    package init() {}
+    package var name: String { "linear" }
 
-    public mutating func reset() {
+    package mutating func reset() {
         previous = nil
         newest = nil
     }
 
-    public mutating func update(_ sample: PredictionSample) {
+    package mutating func update(_ sample: PredictionSample) {
         previous = newest
         newest = sample
     }
 
-    public func extrapolate(by dt: Double) -> PredictionSample? {
+    package func extrapolate(by dt: Double) -> PredictionSample? {
         guard let newest, let previous, newest.time > previous.time else { return nil }
         let k = dt / (Double(newest.time - previous.time) * 1e-6)
         var result = newest

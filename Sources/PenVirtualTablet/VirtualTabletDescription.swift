@@ -81,6 +81,15 @@ package struct VirtualTabletLayout: Sendable, Hashable {
                                         UInt16(BTN_TOOL_PENCIL), UInt16(BTN_TOOL_AIRBRUSH)]
     static let stylusButtons: Set<UInt16> = [UInt16(BTN_STYLUS), UInt16(BTN_STYLUS2), UInt16(BTN_STYLUS3)]
 
+    /// A sensor's size in mm, from its x and y ranges and resolution (libinput's mm); 0 without a resolution.
+    package static func sensorSize(of real: DeviceDescription) -> (width: Double, height: Double) {
+        func size(_ code: Int32) -> Double {
+            guard let info = real.absInfo[UInt16(code)], info.resolution > 0 else { return 0 }
+            return Double(info.maximum - info.minimum) / Double(info.resolution)
+        }
+        return (size(ABS_X), size(ABS_Y))
+    }
+
     /// Millimetres as position units, rounded to the nearest micrometre.
     static func units(_ mm: Double) -> Int32 {
         Int32(clamping: Int64((mm * Double(positionResolution)).rounded()))

@@ -29,7 +29,7 @@ package struct VirtualTabletPaths: Sendable {
         let standard = DecoderOptions(libwacomDirectory: libwacomDirectory, quirksPaths: systemQuirks)
         real = try TabletDecoder.decode(events, device: device, options: raw)
         libinput = try TabletDecoder.decode(events, device: device, options: standard)
-        let size = Self.sensorSize(device)
+        let size = VirtualTabletLayout.sensorSize(of: device)
         guard let layout = VirtualTabletLayout(real: device, width: size.width, height: size.height) else {
             throw VirtualTabletBenchError("\(device.name): no pen tool, so no virtual tablet")
         }
@@ -41,14 +41,6 @@ package struct VirtualTabletPaths: Sendable {
         self.written = written
         let compositor = DecoderOptions(libwacomDirectory: libwacomDirectory, quirksPaths: systemQuirks + [quirksFile])
         virtual = try TabletDecoder.decode(written, device: layout.description, options: compositor)
-    }
-
-    static func sensorSize(_ device: DeviceDescription) -> (width: Double, height: Double) {
-        func size(_ code: UInt16) -> Double {
-            guard let info = device.absInfo[code], info.resolution > 0 else { return 0 }
-            return Double(info.maximum - info.minimum) / Double(info.resolution)
-        }
-        return (size(0), size(1))
     }
 }
 

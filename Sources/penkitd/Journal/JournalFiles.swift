@@ -86,17 +86,7 @@ enum JournalFiles {
     }
 
     static func writeAll(_ fd: Int32, _ bytes: [UInt8], restoringTo offset: Int, path: String) throws(JournalError) {
-        var done = 0
-        while done < bytes.count {
-            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + done, $0.count - done) }
-            if n < 0 {
-                let code = errno
-                if code == EINTR { continue }
-                _ = ftruncate(fd, off_t(offset))
-                throw .system("cannot write \(path)", code)
-            }
-            done += n
-        }
+        try writeAll(fd, header: bytes, payload: [], restoringTo: offset, path: path)
     }
 
     static func sync(_ fd: Int32, path: String) throws(JournalError) {

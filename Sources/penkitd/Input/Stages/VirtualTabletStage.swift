@@ -144,13 +144,9 @@ struct VirtualTabletStage {
         try device.write(events: events[...])
     }
 
-    /// The sensor's size in mm, from its x and y ranges and resolution.
+    /// The sensor's size in mm (`VirtualTabletLayout.sensorSize`).
     static func sensorSize(_ real: DeviceDescription) -> (Double, Double) {
-        func size(_ code: UInt16) -> Double {
-            guard let info = real.absInfo[code], info.resolution > 0 else { return 0 }
-            return Double(info.maximum - info.minimum) / Double(info.resolution)
-        }
-        return (size(0), size(1))  // ABS_X, ABS_Y
+        VirtualTabletLayout.sensorSize(of: real)
     }
 }
 

@@ -94,6 +94,8 @@ let package = Package(
             "PenInput", "PenInputRecord", "PenInputLinux", "PenOracle", "PenKit", "CLibevdev",
         ]),
         .testTarget(name: "PenEngineTests", dependencies: ["PenEngine", "PenEvaluation", "PenInput", "PenKit", "PenTestSupport"]),
+        // SurfacePairing on the real traces through the engine, and the vectors shared with the JS and Python clients.
+        .testTarget(name: "SurfacePairingTests", dependencies: ["PenKit", "PenEngine", "PenEvaluation", "PenInput"]),
         .testTarget(name: "PenViewTests", dependencies: ["PenView", "PenKit", "penkit"]),
         // penkitd's parts on their own (hub, config file) over real sockets and files.
         .testTarget(name: "PenkitdTests", dependencies: ["penkitd", "PenKit", "PenTestSupport", "CChecksum",

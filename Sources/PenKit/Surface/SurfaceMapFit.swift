@@ -28,6 +28,7 @@ struct SurfaceMapFit: Sendable {
     /// √ of the smaller eigenvalue of the tablet points' covariance (mm): how far the pairs spread
     /// in their thinnest direction. A map fitted to points on a line is not known across it.
     var spread: Double
+    var count: Int
 
     /// The fit over `pairs`; nil with fewer than 3 or when they lie (numerically) on a line.
     static func fit(_ pairs: ArraySlice<SurfacePair>) -> SurfaceMapFit? {
@@ -50,7 +51,17 @@ struct SurfaceMapFit: Sendable {
         let transform = AffineTransform(a: a, b: b, c: c, d: d, tx: mqx - a * mpx - c * mpy, ty: mqy - b * mpx - d * mpy)
         let half = (sxx + syy) / (2 * n), diff = (sxx - syy) / (2 * n), off = sxy / n
         let smaller = half - (diff * diff + off * off).squareRoot()
-        return SurfaceMapFit(transform: transform, rms: rmsResidual(transform, pairs), spread: max(smaller, 0).squareRoot())
+        return SurfaceMapFit(transform: transform, rms: rmsResidual(transform, pairs), spread: max(smaller, 0).squareRoot(), count: pairs.count)
+    }
+
+    /// The standard error (surface units) of the mapped position `reach` mm from the pairs'
+    /// centre in their thinnest direction: the residual as the noise (corrected for the three
+    /// parameters per coordinate), grown by how far that lies out of the pairs' spread.
+    func standardError(reach: Double) -> Double {
+        guard count > 3, spread > 0 else { return .infinity }
+        let n = Double(count)
+        let noise = rms * (n / (n - 3)).squareRoot()
+        return noise * ((1 + reach * reach / (spread * spread)) / n).squareRoot()
     }
 
     /// `linear`'s rotation, scale and flip kept, its offset refitted to `pairs`: what a moved

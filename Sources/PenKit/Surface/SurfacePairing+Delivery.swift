@@ -3,14 +3,16 @@
 extension SurfacePairing {
     /// A source's pair fitted the ready map: its device's frames since the source's proximity-in
     /// are for this surface. Those penkit sent before the app's own events confirmed it are
-    /// delivered now, in order, so the app's samples have no gap at the start.
+    /// delivered now, in order, so the app's samples have no gap at the start; but none from
+    /// before the current map held (the window may have moved in between).
     mutating func confirm(_ source: String, device id: UInt32, link: inout DeviceLink, into out: inout [SurfaceDelivery]) {
         guard var pen = sources[source], pen.inside, !pen.confirmed else { return }
         pen.confirmed = true
         pen.device = id
         sources[source] = pen
         guard let map = link.deliveryMap, let offset = clockOffset else { return }
-        let since = pen.enteredAt - offset - 1 - configuration.timeSlack
+        let entered = pen.enteredAt - offset - 1 - configuration.timeSlack
+        let since = max(entered, Double(link.history.last?.from ?? 0) / 1000)
         for i in link.firstFrame(atOrAfter: since)..<link.frames.count {
             let frame = link.frames[i].frame
             guard frame.sample.time > link.lastDelivered else { continue }

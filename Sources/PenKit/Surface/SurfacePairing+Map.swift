@@ -25,12 +25,14 @@ extension SurfacePairing {
         guard link.suspects.count >= 2 else { return }
         let moved = SurfaceMapFit.translated(map, to: link.suspects[...])
         if link.suspects.allSatisfy({ SurfaceMapFit.residual(moved, $0) <= tolerance }) {
+            // It moved after the last report that still fitted: reports in between had no app event.
+            let movedAt = link.pairs.last.map { $0.frameTime + 1 } ?? link.suspects[0].frameTime
             link.pairs = link.suspects
             link.suspects.removeAll()
             link.map = moved
             link.rms = SurfaceMapFit.rmsResidual(moved, link.pairs[...])
             if link.ready {
-                link.recordMap(moved, from: link.pairs[0].frameTime, newSegment: true)
+                link.recordMap(moved, from: movedAt, newSegment: true)
                 out.append(.map(estimate(link, device: id, change: .moved)))
                 confirm(source, device: id, link: &link, into: &out)
             }
@@ -50,13 +52,15 @@ extension SurfacePairing {
         }
     }
 
-    /// A full fit when the pairs are enough and spread enough, else (once ready) the offset alone
-    /// under the known linear part.
+    /// A full fit when it is known well enough `reach` mm around the pairs (the same test as for
+    /// readiness, so a map never gets worse), else (once ready) the offset alone under the known
+    /// linear part: after a move, a few pairs on a line cannot tell a rotation but can an offset.
     mutating func refit(_ link: inout DeviceLink, device id: UInt32, into out: inout [SurfaceDelivery]) {
         let window = link.pairs.suffix(configuration.pairWindow)
         // Only a fit over enough spread pairs is a map: three pairs always fit exactly, however wrong.
         if window.count >= configuration.minimumPairs, let fit = SurfaceMapFit.fit(window),
-           fit.spread >= configuration.minimumSpread, fit.rms <= configuration.tolerance * fit.transform.widthScale {
+           fit.spread >= configuration.minimumSpread, fit.rms <= configuration.tolerance * fit.transform.widthScale,
+           fit.standardError(reach: configuration.reach) <= max(configuration.accuracy, fit.rms) / 3 {
             link.map = fit.transform
             link.rms = fit.rms
             if !link.ready {

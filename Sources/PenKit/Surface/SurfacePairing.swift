@@ -53,6 +53,9 @@ public struct SurfacePairing: Sendable {
                                   pairs: link.pairs.count, rms: link.rms, clockOffset: clockOffset ?? 0, appEvents: appEvents)
     }
 
+    /// The pairs `device`'s map stands on, oldest first (since its last move or reset).
+    public func pairs(device: UInt32) -> [SurfacePair] { devices[device]?.pairs ?? [] }
+
     /// The devices seen, in id order.
     public var deviceIDs: [UInt32] { devices.keys.sorted() }
 

@@ -8,6 +8,12 @@ public struct SurfacePairingConfiguration: Sendable, Hashable {
     public var minimumPairs = 8
     /// The pairs' spread (mm) in their thinnest direction before a map counts as ready.
     public var minimumSpread = 0.2
+    /// The accuracy (surface units) a map must reach, as three standard errors `reach` mm away from
+    /// the pairs' centre across their thinnest direction, before deliveries start: there penkit's
+    /// next samples and predictions fall. Apps whose positions are coarser (whole pixels) get
+    /// their own rounding as the bound.
+    public var accuracy = 0.01
+    public var reach = 5.0
     /// How far (mm on the tablet) the app's position may lie from the mapped one and still be the
     /// same report: far above wl_fixed's 1/256 and float rounding, far below a report's travel.
     public var tolerance = 0.05

@@ -126,7 +126,7 @@ import Testing
                 && (point.time < scene.moveTime || moves >= 1) {
                 let original = try #require(scene.strokePoint(point.time, device: s.device))
                 let truth = scene.app.map(device: s.device, at: point.time).apply(x: original.x, y: original.y)
-                #expect(hypot(truth.x - point.x, truth.y - point.y) <= 0.01)
+                #expect(hypot(truth.x - point.x, truth.y - point.y) <= 0.01, "point \(point.time) move \(scene.moveTime) app events \(before)…\(after) stroke from \(from)")
             }
         }
         print("surface-pairing \(trace) \(placement): ready after \(ready) app events, map error ≤ \(worstMapError), "

@@ -17,6 +17,8 @@ struct DeviceLink: Sendable {
     /// The map stands on enough spread pairs: deliveries may use it.
     var ready = false
     var rms = 0.0
+    /// The standard error `reach` mm out of the full fit whose linear part the map uses.
+    var linearError = Double.infinity
     /// The maps in force since which frame time (µs), oldest first, to place a finalized stroke's
     /// points with the map of their own time when the window moved mid-stroke.
     var history: [(from: UInt64, map: AffineTransform)] = []

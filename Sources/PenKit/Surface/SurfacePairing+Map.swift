@@ -42,6 +42,7 @@ extension SurfacePairing {
             link.suspects.removeAll()
             link.map = nil
             link.ready = false
+            link.linearError = .infinity
             link.history.removeAll()
             if wasReady, let lost = SurfaceMapFit.fit(link.pairs[...]) {
                 out.append(.map(SurfaceMapEstimate(device: id, transform: lost.transform, ready: false, change: .lost,
@@ -52,17 +53,20 @@ extension SurfacePairing {
         }
     }
 
-    /// A full fit when it is known well enough `reach` mm around the pairs (the same test as for
-    /// readiness, so a map never gets worse), else (once ready) the offset alone under the known
-    /// linear part: after a move, a few pairs on a line cannot tell a rotation but can an offset.
+    /// A full fit when it is known well enough `reach` mm around the pairs (the test for readiness)
+    /// and, once ready, at least as well as the linear part in use; else (once ready) the offset
+    /// alone under the known linear part: after a move, a few pairs cannot tell a rotation as well
+    /// as the many before it did, but can tell an offset.
     mutating func refit(_ link: inout DeviceLink, device id: UInt32, into out: inout [SurfaceDelivery]) {
         let window = link.pairs.suffix(configuration.pairWindow)
         // Only a fit over enough spread pairs is a map: three pairs always fit exactly, however wrong.
         if window.count >= configuration.minimumPairs, let fit = SurfaceMapFit.fit(window),
            fit.spread >= configuration.minimumSpread, fit.rms <= configuration.tolerance * fit.transform.widthScale,
-           fit.standardError(reach: configuration.reach) <= max(configuration.accuracy, fit.rms) / 3 {
+           case let error = fit.standardError(reach: configuration.reach),
+           error <= max(configuration.accuracy, fit.rms) / 3, !link.ready || error <= link.linearError {
             link.map = fit.transform
             link.rms = fit.rms
+            link.linearError = error
             if !link.ready {
                 link.ready = true
                 link.recordMap(fit.transform, from: window.first!.frameTime, newSegment: true)

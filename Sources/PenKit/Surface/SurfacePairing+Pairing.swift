@@ -70,6 +70,7 @@ extension SurfacePairing {
         let pair = SurfacePair(tabletX: f.x, tabletY: f.y, surfaceX: event.x, surfaceY: event.y, lag: lag,
                                frameTime: f.frame.sample.time)
         add(pair, device: best.device, source: event.source, into: &out)
+        releaseStrokes(force: false, into: &out)
     }
 
     /// Finds the offset (when unknown) and the device of the first waiting events: for every

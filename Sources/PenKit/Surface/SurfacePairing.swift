@@ -36,6 +36,10 @@ public struct SurfacePairing: Sendable {
     var begans: [UInt64: StrokeBegan] = [:]
     /// Strokes that began on this surface: their updates, end and finalized stroke come here.
     var owned: Set<UInt64> = []
+    /// Finalized strokes of this surface waiting for the app's events to reach their last point:
+    /// penkit finalizes a stroke before the compositor's events for its last reports arrive, and
+    /// those may show that the window moved.
+    var heldStrokes: [FinalizedStroke] = []
 
     public init(configuration: SurfacePairingConfiguration = SurfacePairingConfiguration(),
                 surfaceWidth: Double? = nil, surfaceHeight: Double? = nil) {
@@ -70,6 +74,8 @@ public struct SurfacePairing: Sendable {
             pen.inside = false
             pen.confirmed = false
             sources[event.source] = pen
+            resolve(final: false, into: &out)
+            releaseStrokes(force: true, into: &out)
             return
         case .entering:
             pen.enter(at: event.time)
@@ -106,16 +112,30 @@ public struct SurfacePairing: Sendable {
             begans[ended.stroke] = nil
         case .stroke(let finalized):
             begans[finalized.stroke.id] = nil
-            guard owned.remove(finalized.stroke.id) != nil, let link = devices[finalized.device] else { return }
-            var mapped = finalized
-            mapped.stroke = SurfaceMapping.stroke(finalized.stroke) { link.map(at: $0) }
-            out.append(.stroke(mapped))
+            guard owned.remove(finalized.stroke.id) != nil else { return }
+            heldStrokes.append(finalized)
+            releaseStrokes(force: false, into: &out)
         }
     }
 
     /// The end of the input (a file read to its end): app events still waiting pair with what came.
     public mutating func finish(into out: inout [SurfaceDelivery]) {
         resolve(final: true, into: &out)
+        releaseStrokes(force: true, into: &out)
+    }
+
+    /// Delivers the held strokes whose device has pairs up to their last point (all, with `force`:
+    /// the pen left, or the input ended), in the order penkit finalized them.
+    mutating func releaseStrokes(force: Bool, into out: inout [SurfaceDelivery]) {
+        while let first = heldStrokes.first {
+            guard let link = devices[first.device] else { heldStrokes.removeFirst(); continue }
+            let end = first.stroke.points.last?.time ?? 0
+            guard force || (link.pairs.last?.frameTime ?? 0) >= end else { return }
+            heldStrokes.removeFirst()
+            var mapped = first
+            mapped.stroke = SurfaceMapping.stroke(first.stroke) { link.map(at: $0) }
+            out.append(.stroke(mapped))
+        }
     }
 
     func hasPen(device: UInt32) -> Bool {

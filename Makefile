@@ -10,7 +10,7 @@ DAEMON_DEMO_TRACE ?= traces/wacom-dth2242-pen.evemu
 VIEW_DEMO_TRACE ?= traces/wacom-intuos4-6x9-stylus-drag.evemu
 
 .PHONY: all deps build release demo test unit fuzz e2e e2e-if-possible systemd-vm systemd-vm-if-possible oracle clean install uninstall
-.PHONY: demo-daemon install-no-smoothing view-browser-test soak-short deb lintian
+.PHONY: demo-daemon install-no-smoothing view-browser-test soak-short deb lintian python-test
 
 all: build
 
@@ -45,9 +45,14 @@ fuzz: deps
 	SWIFT=$(SWIFT) bash Fuzz/run.sh $(FUZZ_SECONDS)
 
 # The unit run's count again at the very end, after the fuzz and VM output, as a plain summary line.
-test: unit soak-short view-browser-test fuzz e2e-if-possible systemd-vm-if-possible
+test: unit python-test soak-short view-browser-test fuzz e2e-if-possible systemd-vm-if-possible
 	@n=$$(sed -n 's/.*Test run with \([0-9]*\) tests\{0,1\} in .* passed.*/\1/p' .build/unit-tests.log | tail -1); \
 	echo "tests: $${n:-0} passed, 0 failed"
+
+# The Python client package (clients/python): its own tests, standard library only, against the
+# shared SurfacePairing vectors (Tests/Fixtures/surface-pairing/vectors.json) among others.
+python-test:
+	cd clients/python && python3 -m unittest discover -s tests -t .
 
 # penkitd under every kind of client at once for 30 s (penkit bench soak; the long run is 10^8
 # frames, docs/daemon.md): fails on a crash, a stroke seq gap, an unaccounted frame, or growth.

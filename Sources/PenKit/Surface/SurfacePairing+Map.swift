@@ -7,6 +7,7 @@ extension SurfacePairing {
         defer { devices[id] = link }
         guard let map = link.map else {
             link.pairs.append(pair)
+            if link.pairs.count > configuration.pairWindow { link.pairs.removeFirst(link.pairs.count - configuration.pairWindow) }
             refit(&link, device: id, into: &out)
             if link.ready { confirm(source, device: id, link: &link, into: &out) }
             return

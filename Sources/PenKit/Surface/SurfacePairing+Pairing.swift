@@ -82,7 +82,7 @@ extension SurfacePairing {
         guard let anchor = pending.first else { return false }
         let events = pending.filter { $0.source == anchor.source }
         guard events.count >= configuration.searchEvents else { return false }
-        struct Trial { var score: Double; var device: UInt32; var lags: [Double]; var spread: Double }
+        struct Trial { var score: Double; var order: Int; var device: UInt32; var lags: [Double]; var spread: Double }
         var trials: [Trial] = []
         var pairs: [SurfacePair] = []
         pairs.reserveCapacity(events.count)
@@ -112,11 +112,12 @@ extension SurfacePairing {
                 }
                 // Every complete pairing competes; only one with enough spread can win.
                 guard pairs.count == events.count, let fit = SurfaceMapFit.fit(pairs[...]) else { continue }
-                trials.append(Trial(score: fit.rms / max(fit.transform.widthScale, 1e-12), device: id, lags: lags,
+                trials.append(Trial(score: fit.rms / max(fit.transform.widthScale, 1e-12), order: trials.count, device: id, lags: lags,
                                     spread: fit.spread))
             }
         }
-        trials.sort { $0.score < $1.score }
+        // Ties in the order tried, so that every implementation picks the same.
+        trials.sort { ($0.score, $0.order) < ($1.score, $1.order) }
         guard let best = trials.first, best.score <= configuration.tolerance,
               best.spread >= configuration.minimumSpread else { return false }
         if trials.count > 1, trials[1].score <= configuration.tolerance { return false }

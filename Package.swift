@@ -80,6 +80,10 @@ let package = Package(
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "NIOWebSocket", package: "swift-nio"),
+        ], resources: [
+            // SurfacePairing for the browser: a real .js file (node checks it against the shared
+            // vectors), compiled into the binary as bytes, served as /penkit-surface.js.
+            .embedInCode("Resources/penkit-surface.js"),
         ]),
         .executableTarget(name: "penkit", dependencies: [
             "CLinuxCalls", "PenKit", "PenEngine", "PenInput", "PenInputRecord", "PenInputLinux", "PenOracle", "PenEvaluation",

@@ -9,7 +9,7 @@ extension SurfacePairing {
             link.pairs.append(pair)
             if link.pairs.count > configuration.pairWindow { link.pairs.removeFirst(link.pairs.count - configuration.pairWindow) }
             refit(&link, device: id, into: &out)
-            if link.ready { confirm(source, device: id, link: &link, into: &out) }
+            if link.ready { catchUp(source, device: id, link: &link, into: &out) }
             return
         }
         let tolerance = configuration.tolerance * map.widthScale
@@ -18,7 +18,7 @@ extension SurfacePairing {
             link.pairs.append(pair)
             if link.pairs.count > configuration.pairWindow { link.pairs.removeFirst(link.pairs.count - configuration.pairWindow) }
             refit(&link, device: id, into: &out)
-            if link.ready { confirm(source, device: id, link: &link, into: &out) }
+            if link.ready { catchUp(source, device: id, link: &link, into: &out) }
             return
         }
         link.suspects.append(pair)
@@ -35,7 +35,7 @@ extension SurfacePairing {
             if link.ready {
                 link.recordMap(moved, from: movedAt, newSegment: true)
                 out.append(.map(estimate(link, device: id, change: .moved)))
-                confirm(source, device: id, link: &link, into: &out)
+                catchUp(source, device: id, link: &link, into: &out)
             }
         } else if link.suspects.count >= 3 {
             let wasReady = link.ready

@@ -82,6 +82,7 @@ public struct SurfacePairing: Sendable {
         case .moving:
             if !pen.inside { pen.enter(at: event.time) }  // a toolkit that sends no proximity
         }
+        pen.lastTime = event.time
         sources[event.source] = pen
         pending.append(event)
         resolve(final: false, into: &out)
@@ -102,7 +103,7 @@ public struct SurfacePairing: Sendable {
             begans[began.stroke] = began
         case .update(let update):
             guard let map = devices[update.device]?.deliveryMap else { return }
-            let here = update.stroke.map { owned.contains($0) } ?? hasPen(device: update.device)
+            let here = update.stroke.map { owned.contains($0) } ?? hasPen(device: update.device, at: Double(update.sample.time) / 1000)
             guard here else { return }
             var mapped = update
             mapped.sample = SurfaceMapping.sample(update.sample, map)
@@ -138,8 +139,11 @@ public struct SurfacePairing: Sendable {
         }
     }
 
-    func hasPen(device: UInt32) -> Bool {
-        sources.values.contains { $0.inside && $0.confirmed && $0.device == device }
+    /// Whether a confirmed app source has `device`'s pen over this surface at `time` (ms, penkit's clock).
+    func hasPen(device: UInt32, at time: Double) -> Bool {
+        sources.values.contains {
+            $0.inside && $0.confirmed && $0.device == device && time <= $0.lastTime - (clockOffset ?? 0) + configuration.lead
+        }
     }
 }
 
@@ -152,6 +156,8 @@ struct SourcePen: Sendable {
     var confirmed = false
     /// App time of the last proximity-in.
     var enteredAt = 0.0
+    /// App time of its newest event over this surface.
+    var lastTime = 0.0
 
     mutating func enter(at time: Double) {
         inside = true

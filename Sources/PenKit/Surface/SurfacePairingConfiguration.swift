@@ -27,6 +27,10 @@ public struct SurfacePairingConfiguration: Sendable, Hashable {
     public var frameMemory = 512
     /// App events in a row that find no frame before the clock offset is searched for again.
     public var missesBeforeSearch = 8
+    /// How far (ms) penkit's frames may run ahead of the app's own newest event and still be
+    /// delivered at once: penkit reads the tablet before the compositor does, but a pen that left
+    /// this window shows first in the app's events; later frames wait for the app's events.
+    public var lead = 50.0
     /// Recent pairs whose smallest lag is the clock offset (so it can follow a drift).
     public var lagMemory = 64
 

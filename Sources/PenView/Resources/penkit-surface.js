@@ -13,7 +13,7 @@
 
 export const defaults = Object.freeze({
   pairWindow: 256, minimumPairs: 8, minimumSpread: 0.2, accuracy: 0.01, reach: 5.0, tolerance: 0.05,
-  timeSlack: 1.0, searchEvents: 6, searchLimit: 48, frameMemory: 512, missesBeforeSearch: 8, lagMemory: 64,
+  timeSlack: 1.0, searchEvents: 6, searchLimit: 48, frameMemory: 512, missesBeforeSearch: 8, lagMemory: 64, lead: 50.0,
 });
 
 const IDENTITY = [1, 0, 0, 1, 0, 0];
@@ -143,7 +143,7 @@ export class SurfacePairing {
     const out = [];
     const e = { time: event.time, x: event.x || 0, y: event.y || 0, proximity: event.proximity, source: String(event.source ?? "") };
     this.appEvents += 1;
-    const pen = this.sources.get(e.source) || { inside: false, device: null, confirmed: false, enteredAt: 0 };
+    const pen = this.sources.get(e.source) || { inside: false, device: null, confirmed: false, enteredAt: 0, lastTime: 0 };
     if (e.proximity === "out") {
       pen.inside = false; pen.confirmed = false;
       this.sources.set(e.source, pen);
@@ -152,6 +152,7 @@ export class SurfacePairing {
       return out;
     }
     if (e.proximity === "in" || !pen.inside) Object.assign(pen, { inside: true, confirmed: false, device: null, enteredAt: e.time });
+    pen.lastTime = e.time;
     this.sources.set(e.source, pen);
     this.pending.push(e);
     this._resolve(false, out);
@@ -179,7 +180,7 @@ export class SurfacePairing {
       case "update": {
         const link = this.devices.get(device), m = link ? link.deliveryMap : null;
         if (!m) break;
-        const here = message.stroke !== undefined && message.stroke !== null ? this.owned.has(message.stroke) : this._hasPen(device);
+        const here = message.stroke !== undefined && message.stroke !== null ? this.owned.has(message.stroke) : this._hasPen(device, message.sample.t / 1000);
         if (here) out.push({ ...message, sample: mapSample(message.sample, m) });
         break;
       }
@@ -250,7 +251,7 @@ export class SurfacePairing {
     this.lags.push(lag);
     if (this.lags.length > this.configuration.lagMemory) this.lags.splice(0, this.lags.length - this.configuration.lagMemory);
     this.clockOffset = Math.min(...this.lags);
-    if (!this.sources.has(event.source)) this.sources.set(event.source, { inside: false, device: null, confirmed: false, enteredAt: 0 });
+    if (!this.sources.has(event.source)) this.sources.set(event.source, { inside: false, device: null, confirmed: false, enteredAt: 0, lastTime: 0 });
     this.sources.get(event.source).device = best.device;
     this._add({ tx: f.x, ty: f.y, sx: event.x, sy: event.y, lag, frameTime: f.frame.sample.t }, best.device, event.source, out);
     this._releaseStrokes(false, out);
@@ -293,7 +294,7 @@ export class SurfacePairing {
     const best = trials[0];
     this.clockOffset = Math.min(...best.lags);
     this.lags = [...best.lags];
-    if (!this.sources.has(anchor.source)) this.sources.set(anchor.source, { inside: false, device: null, confirmed: false, enteredAt: 0 });
+    if (!this.sources.has(anchor.source)) this.sources.set(anchor.source, { inside: false, device: null, confirmed: false, enteredAt: 0, lastTime: 0 });
     this.sources.get(anchor.source).device = best.device;
     return true;
   }
@@ -304,14 +305,14 @@ export class SurfacePairing {
     if (!link.map) {
       link.pairs.push(pair); keep();
       this._refit(link, device, out);
-      if (link.ready) this._confirm(source, device, link, out);
+      if (link.ready) this._catchUp(source, device, link, out);
       return;
     }
     const m = link.map, tolerance = config.tolerance * widthScale(m);
     if (residual(m, pair) <= Math.max(tolerance, 3 * link.rms)) {
       link.suspects = []; link.pairs.push(pair); keep();
       this._refit(link, device, out);
-      if (link.ready) this._confirm(source, device, link, out);
+      if (link.ready) this._catchUp(source, device, link, out);
       return;
     }
     link.suspects.push(pair);
@@ -325,7 +326,7 @@ export class SurfacePairing {
       if (link.ready) {
         link.recordMap(moved, movedAt, true);
         out.push(this._estimate(link, device, "moved", link.ready));
-        this._confirm(source, device, link, out);
+        this._catchUp(source, device, link, out);
       }
     } else if (link.suspects.length >= 3) {
       const wasReady = link.ready;
@@ -368,20 +369,26 @@ export class SurfacePairing {
              rms: link.rms, clockOffset: this.clockOffset ?? 0, appEvents: this.appEvents };
   }
 
-  _hasPen(device) {
-    for (const p of this.sources.values()) if (p.inside && p.confirmed && p.device === device) return true;
+  _hasPen(device, time) {
+    const offset = this.clockOffset ?? 0;
+    for (const p of this.sources.values()) {
+      if (p.inside && p.confirmed && p.device === device && time <= p.lastTime - offset + this.configuration.lead) return true;
+    }
     return false;
   }
 
-  _confirm(source, device, link, out) {
+  // Frames of `device` from the source's proximity-in (not before the current map) up to `lead` ms
+  // past the app's newest event, not delivered yet, in order.
+  _catchUp(source, device, link, out) {
     const pen = this.sources.get(source);
-    if (!pen || !pen.inside || pen.confirmed) return;
+    if (!pen || !pen.inside) return;
     pen.confirmed = true; pen.device = device;
     const m = link.deliveryMap;
     if (!m || this.clockOffset === null) return;
     const entered = pen.enteredAt - this.clockOffset - 1 - this.configuration.timeSlack;
-    const since = Math.max(entered, (link.history.length ? link.history[link.history.length - 1][0] : 0) / 1000);
-    for (let i = link.firstFrame(since); i < link.frames.length; i++) {
+    const since = Math.max(entered, (link.history.length ? link.history[link.history.length - 1][0] : 0) / 1000, link.lastDelivered / 1000);
+    const until = pen.lastTime - this.clockOffset + this.configuration.lead;
+    for (let i = link.firstFrame(since); i < link.frames.length && link.frames[i].time <= until; i++) {
       const frame = link.frames[i].frame;
       if (frame.sample.t > link.lastDelivered) this._deliver(frame, m, link, out);
     }
@@ -390,7 +397,7 @@ export class SurfacePairing {
   _deliverIfHere(frame, out) {
     const device = frame.device || 0, link = this.devices.get(device);
     const m = link ? link.deliveryMap : null;
-    if (!m || !this._hasPen(device)) return;
+    if (!m || !this._hasPen(device, frame.sample.t / 1000)) return;
     this._deliver(frame, m, link, out);
   }
 

@@ -44,6 +44,7 @@ class SurfacePairingConfiguration:
     frame_memory: int = 512
     misses_before_search: int = 8
     lag_memory: int = 64
+    lead: float = 50.0
 
 
 @dataclass
@@ -77,6 +78,7 @@ class _SourcePen:
     device: Optional[int] = None
     confirmed: bool = False
     entered_at: float = 0.0
+    last_time: float = 0.0
 
     def enter(self, time: float) -> None:
         self.inside, self.confirmed, self.device, self.entered_at = True, False, None, time
@@ -210,6 +212,7 @@ class SurfacePairing:
             return out
         if event.proximity == "in" or not pen.inside:
             pen.enter(event.time)
+        pen.last_time = event.time
         self._sources[event.source] = pen
         self._pending.append(event)
         self._resolve(False, out)
@@ -241,7 +244,7 @@ class SurfacePairing:
             if m is None:
                 return out
             stroke = message.get("stroke")
-            here = (stroke in self._owned) if stroke is not None else self._has_pen(device)
+            here = (stroke in self._owned) if stroke is not None else self._has_pen(device, message["sample"]["t"] / 1000.0)
             if here:
                 out.append(dict(message, sample=_map_sample(message["sample"], m)))
         elif kind == "ended":
@@ -390,7 +393,7 @@ class SurfacePairing:
                 del link.pairs[:len(link.pairs) - config.pair_window]
             self._refit(link, device, out)
             if link.ready:
-                self._confirm(source, device, link, out)
+                self._catch_up(source, device, link, out)
             return
         m = link.map
         tolerance = config.tolerance * m.width_scale
@@ -401,7 +404,7 @@ class SurfacePairing:
                 del link.pairs[:len(link.pairs) - config.pair_window]
             self._refit(link, device, out)
             if link.ready:
-                self._confirm(source, device, link, out)
+                self._catch_up(source, device, link, out)
             return
         link.suspects.append(pair)
         if source in self._sources:
@@ -418,7 +421,7 @@ class SurfacePairing:
             if link.ready:
                 link.record_map(moved, moved_at, True)
                 out.append(self._estimate(link, device, "moved", link.ready))
-                self._confirm(source, device, link, out)
+                self._catch_up(source, device, link, out)
         elif len(link.suspects) >= 3:
             was_ready = link.ready
             link.pairs = list(link.suspects)
@@ -460,29 +463,36 @@ class SurfacePairing:
 
     # --- delivery ---
 
-    def _has_pen(self, device: int) -> bool:
-        return any(p.inside and p.confirmed and p.device == device for p in self._sources.values())
+    def _has_pen(self, device: int, time: float) -> bool:
+        offset = self.clock_offset or 0.0
+        return any(p.inside and p.confirmed and p.device == device
+                   and time <= p.last_time - offset + self.configuration.lead for p in self._sources.values())
 
-    def _confirm(self, source: str, device: int, link: _DeviceLink, out: List[Message]) -> None:
+    def _catch_up(self, source: str, device: int, link: _DeviceLink, out: List[Message]) -> None:
+        """Frames of `device` from the source's proximity-in (not before the current map) up to
+        `lead` ms past the app's newest event, not delivered yet, in order."""
         pen = self._sources.get(source)
-        if pen is None or not pen.inside or pen.confirmed:
+        if pen is None or not pen.inside:
             return
         pen.confirmed, pen.device = True, device
         m = link.delivery_map
         if m is None or self.clock_offset is None:
             return
         entered = pen.entered_at - self.clock_offset - 1 - self.configuration.time_slack
-        since = max(entered, (link.history[-1][0] if link.history else 0) / 1000.0)
-        for i in range(link.first_frame(since), len(link.frames)):
+        since = max(entered, (link.history[-1][0] if link.history else 0) / 1000.0, link.last_delivered / 1000.0)
+        until = pen.last_time - self.clock_offset + self.configuration.lead
+        i = link.first_frame(since)
+        while i < len(link.frames) and link.frames[i].time <= until:
             frame = link.frames[i].frame
             if frame["sample"]["t"] > link.last_delivered:
                 self._deliver(frame, m, link, out)
+            i += 1
 
     def _deliver_if_here(self, frame: Message, out: List[Message]) -> None:
         device = int(frame.get("device", 0))
         link = self._devices.get(device)
         m = link.delivery_map if link else None
-        if m is None or not self._has_pen(device):
+        if m is None or not self._has_pen(device, frame["sample"]["t"] / 1000.0):
             return
         self._deliver(frame, m, link, out)
 

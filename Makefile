@@ -60,7 +60,8 @@ soak-short: build
 	"$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/penkit" bench soak --seconds 30 --sample-seconds 3
 
 # penkit view in headless Chromium (Debian's chromium, installed when missing): screenshots and
-# pixel checks against real libinput's output; screenshots in .build/view-browser-test/.
+# pixel checks against real libinput's output; then the surface page (an app drawing with penkit
+# in its own window, docs/apps.md) driven by DevTools pen events; screenshots in .build/view-browser-test/.
 view-browser-test: build
 	@if ! command -v chromium >/dev/null; then \
 		echo "installing Debian's chromium for the view's browser test"; \
@@ -68,7 +69,8 @@ view-browser-test: build
 		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends chromium >/dev/null || true; \
 	fi
 	@if command -v chromium >/dev/null; then \
-		python3 scripts/view-browser-test.py "$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/penkit" .build/view-browser-test; \
+		python3 scripts/view-browser-test.py "$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/penkit" .build/view-browser-test && \
+		python3 scripts/view-surface-browser-test.py "$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/penkit" .build/view-browser-test; \
 	else echo "make test: view browser test skipped: Debian's chromium cannot be installed here"; fi
 
 # Traces through the real kernel and libinput in a VM (QEMU, software emulation; see README).

@@ -3,7 +3,7 @@
 window (docs/apps.md). `penkit view --replay TRACE --realtime` serves a real trace while DevTools
 drives pen PointerEvents (Input.dispatchMouseEvent, pointerType "pen", force, tilt, timestamps)
 along the same trace's positions, placed in the page by a map this test chooses (a quarter turn,
-×4, an offset). For a stretch of the trace the pen is over "another window" (the page's right
+×6, an offset). For a stretch of the trace the pen is over "another window" (the page's right
 strip) instead. The page pairs its own events with penkit's frames; the checks read pixels:
 
 - the predicted ink lies ahead of the pointer along the trace's path, where the map puts it;
@@ -21,9 +21,9 @@ spec.loader.exec_module(vbt)
 fail, near, is_ink, WAIT = vbt.fail, vbt.near, vbt.is_ink, vbt.WAIT
 
 TRACE = "traces/wacom-dth2242-pen.evemu"
-SCALE = 4.0
-# Tablet mm → page px: x' = −4·y + 720, y' = 4·x − 1020 (a quarter turn, ×4, an offset).
-MAP = (0.0, SCALE, -SCALE, 0.0, 720.0, -1020.0)
+SCALE = 6.0
+# Tablet mm → page px: x' = −6·y + 1020, y' = 6·x − 1570 (a quarter turn, ×6, an offset).
+MAP = (0.0, SCALE, -SCALE, 0.0, 1020.0, -1570.0)
 # Reports [ELSEWHERE_FROM, ELSEWHERE_TO) happen with the pen over another window (hovering at both ends).
 ELSEWHERE_FROM, ELSEWHERE_TO = 400, 900
 OTHER_WINDOW = (1160.0, 400.0)  # where the pointer goes then: the page's right strip
@@ -152,8 +152,12 @@ def run(browser, penkit, out):
         time.sleep(0.2)  # two display frames for the last finalized stroke (bounded: the picture is checked, not the time)
         seen = browser.evaluate(session, "JSON.stringify({ready: penkitSurface.ready, appEvents: penkitSurface.appEvents,"
                                          " frames: penkitSurface.frames, received: penkitSurface.received, frozen: penkitSurface.frozen !== null,"
-                                         " finalized: penkitSurface.finalized.map(s => s.id), clockOffset: penkitSurface.clockOffset})")
+                                         " finalized: penkitSurface.finalized.map(s => s.id), clockOffset: penkitSurface.clockOffset,"
+                                         " held: penkitSurface.pairing.held.length, owned: [...penkitSurface.pairing.owned],"
+                                         " pairsEnd: [...penkitSurface.pairing.devices.values()].map(l => l.pairs.length && l.pairs[l.pairs.length-1].frameTime),"
+                                         " pending: penkitSurface.pairing.pending.length})")
         print(f"  the page at the end: {seen}")
+        json.dump(browser.evaluate(session, "penkitSurface.log"), open("/tmp/pairing-page-log.json", "w"))
         browser.wait_for(session, f"penkitSurface.finalized.some(s => s.id === {strokes[-1]})", "the last stroke finalized")
         shot = browser.screenshot(session, os.path.join(out, "surface-final.png"))
         state = browser.evaluate(session, "({ready: penkitSurface.ready, map: penkitSurface.map, clockOffset: penkitSurface.clockOffset,"

@@ -40,7 +40,7 @@ const state = {
   ready: false, map: null, clockOffset: null, appEvents: 0, frames: 0, received: 0, ended: false,
   // The browser test freezes the drawing at the first contact frame with predictions from
   // freezeAtTime (µs, penkit's clock) on, to look at it; thaw() goes on.
-  freezeAtTime: null, freezing: null, frozen: null,
+  freezeAtTime: null, freezing: null, frozen: null, log: [],
   live: new Map(),      // stroke id → [[x, y]] delivered contact samples, page px
   finalized: [],        // [{ id, points: [[x, y]] }]
   predicted: null,      // { from: [x, y], points: [[x, y]] } of the newest contact frame, or null
@@ -49,6 +49,7 @@ const state = {
   here: false,          // the page's own pen is over this surface
 };
 window.penkitSurface = state;
+state.pairing = pairing;  // for the browser test's questions
 state.thaw = () => {
   state.freezeAtTime = null; state.freezing = null; state.frozen = null;
   take(backlog.splice(0, backlog.length));
@@ -107,7 +108,8 @@ ws.onmessage = (event) => {
     if (!line) continue;
     let m;
     try { m = JSON.parse(line); } catch { continue; }
-    if (m.type === "end") { state.ended = true; take(pairing.finish()); continue; }
+    // The feed ends; the page's own pen may still be catching up with it, so nothing is settled here.
+    if (m.type === "end") { state.ended = true; continue; }
     if (m.type === "frame") state.received += 1;
     take(pairing.handleMessage(m));
   }
@@ -119,8 +121,12 @@ function own(e, proximity) {
   const box = ink.getBoundingClientRect();
   const events = proximity === "move" && e.getCoalescedEvents ? e.getCoalescedEvents() : [];
   for (const c of events.length ? events : [e]) {
+    const x = c.clientX - box.left, y = c.clientY - box.top;
+    // A pen over another window is not this surface's, even when the browser still targets it.
+    if (proximity !== "out" && (x < 0 || y < 0 || x > box.width || y > box.height)) continue;
     state.appEvents += 1;
-    state.pen = [c.clientX - box.left, c.clientY - box.top];
+    state.pen = [x, y];
+    if (state.log && state.log.length < 4000) state.log.push([c.timeStamp, state.pen[0], state.pen[1], proximity, e.type]);
     take(pairing.handleAppEvent({ time: c.timeStamp, x: state.pen[0], y: state.pen[1], proximity, source: String(e.pointerId) }));
   }
 }
@@ -143,7 +149,12 @@ function tick() {
     for (const s of state.finalized) line(inkCtx, s.points, "#000000", 2);
     redraw = false;
   }
-  for (const points of state.live.values()) line(inkCtx, points.slice(-2), "#1e63d6", 2);
+  // Every segment delivered since the last display frame (catching up, the pairing delivers several at once).
+  for (const points of state.live.values()) {
+    const from = Math.max((points.drawn || 1) - 1, 0);
+    line(inkCtx, points.slice(from), "#1e63d6", 2);
+    points.drawn = points.length;
+  }
   overCtx.clearRect(0, 0, overlay.clientWidth, overlay.clientHeight);
   if (state.predicted && state.predicted.points.length) line(overCtx, [state.predicted.from, ...state.predicted.points], "#e0109a", 3);
   if (state.freezing) state.frozen = state.freezing;

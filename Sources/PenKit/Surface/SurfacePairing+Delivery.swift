@@ -7,7 +7,8 @@ extension SurfacePairing {
     /// moved in between) up to `lead` ms past the app's newest event. Frames penkit sent before
     /// the app's own events vouched for them are delivered now, in order, so the app's samples
     /// have no gap.
-    mutating func catchUp(_ source: String, device id: UInt32, link: inout DeviceLink, into out: inout [SurfaceDelivery]) {
+    mutating func catchUp(_ source: String, device id: UInt32, link: inout DeviceLink, until limit: Double? = nil,
+                          into out: inout [SurfaceDelivery]) {
         guard var pen = sources[source], pen.inside else { return }
         pen.confirmed = true
         pen.device = id
@@ -15,7 +16,7 @@ extension SurfacePairing {
         guard let map = link.deliveryMap, let offset = clockOffset else { return }
         let entered = pen.enteredAt - offset - 1 - configuration.timeSlack
         let since = max(entered, Double(link.history.last?.from ?? 0) / 1000, Double(link.lastDelivered) / 1000)
-        let until = pen.lastTime - offset + configuration.lead
+        let until = limit ?? (pen.lastTime - offset + configuration.lead)
         var i = link.firstFrame(atOrAfter: since)
         while i < link.frames.count, link.frames[i].time <= until {
             let frame = link.frames[i].frame

@@ -36,9 +36,9 @@ public struct SurfacePairing: Sendable {
     var begans: [UInt64: StrokeBegan] = [:]
     /// Strokes that began on this surface: their updates, end and finalized stroke come here.
     var owned: Set<UInt64> = []
-    /// Finalized strokes of this surface waiting for the app's events to reach their last point:
-    /// penkit finalizes a stroke before the compositor's events for its last reports arrive, and
-    /// those may show that the window moved.
+    /// Finalized strokes waiting for the app's events to reach their last point: penkit finalizes
+    /// a stroke before the compositor's events for its last reports arrive, and those say whether
+    /// the stroke was drawn here and whether the window moved meanwhile.
     var heldStrokes: [FinalizedStroke] = []
 
     public init(configuration: SurfacePairingConfiguration = SurfacePairingConfiguration(),
@@ -71,10 +71,16 @@ public struct SurfacePairing: Sendable {
         var pen = sources[event.source] ?? SourcePen()
         switch event.proximity {
         case .leaving:
-            pen.inside = false
-            pen.confirmed = false
-            sources[event.source] = pen
+            // The pen was here until this event: what can be paired is, and the frames before its
+            // time are delivered; then the strokes waiting for it are settled.
             resolve(final: false, into: &out)
+            if let pen = sources[event.source], pen.inside, pen.confirmed, let id = pen.device, var link = devices[id],
+               let offset = clockOffset {
+                catchUp(event.source, device: id, link: &link, until: event.time - offset, into: &out)
+                devices[id] = link
+            }
+            sources[event.source, default: SourcePen()].inside = false
+            sources[event.source]?.confirmed = false
             releaseStrokes(force: true, into: &out)
             return
         case .entering:
@@ -113,7 +119,8 @@ public struct SurfacePairing: Sendable {
             begans[ended.stroke] = nil
         case .stroke(let finalized):
             begans[finalized.stroke.id] = nil
-            guard owned.remove(finalized.stroke.id) != nil else { return }
+            // Held even when none of its frames came here yet: the app's events, which decide
+            // that, may run behind penkit's.
             heldStrokes.append(finalized)
             releaseStrokes(force: false, into: &out)
         }
@@ -125,14 +132,16 @@ public struct SurfacePairing: Sendable {
         releaseStrokes(force: true, into: &out)
     }
 
-    /// Delivers the held strokes whose device has pairs up to their last point (all, with `force`:
-    /// the pen left, or the input ended), in the order penkit finalized them.
+    /// Settles the held strokes whose device has pairs up to their last point (all, with `force`:
+    /// the pen left, or the input ended), in the order penkit finalized them: delivered when one
+    /// of their frames was delivered here, dropped when none was.
     mutating func releaseStrokes(force: Bool, into out: inout [SurfaceDelivery]) {
         while let first = heldStrokes.first {
             guard let link = devices[first.device] else { heldStrokes.removeFirst(); continue }
             let end = first.stroke.points.last?.time ?? 0
             guard force || (link.pairs.last?.frameTime ?? 0) >= end else { return }
             heldStrokes.removeFirst()
+            guard owned.remove(first.stroke.id) != nil else { continue }
             var mapped = first
             mapped.stroke = SurfaceMapping.stroke(first.stroke) { link.map(at: $0) }
             out.append(.stroke(mapped))

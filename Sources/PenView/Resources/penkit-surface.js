@@ -143,14 +143,20 @@ export class SurfacePairing {
     const out = [];
     const e = { time: event.time, x: event.x || 0, y: event.y || 0, proximity: event.proximity, source: String(event.source ?? "") };
     this.appEvents += 1;
-    const pen = this.sources.get(e.source) || { inside: false, device: null, confirmed: false, enteredAt: 0, lastTime: 0 };
     if (e.proximity === "out") {
+      // The pen was here until this event: pair what can be, deliver the frames before its time,
+      // then settle the strokes waiting for it.
+      this._resolve(false, out);
+      const pen = this.sources.get(e.source) || { inside: false, device: null, confirmed: false, enteredAt: 0, lastTime: 0 };
+      if (pen.inside && pen.confirmed && this.devices.has(pen.device) && this.clockOffset !== null) {
+        this._catchUp(e.source, pen.device, this.devices.get(pen.device), out, e.time - this.clockOffset);
+      }
       pen.inside = false; pen.confirmed = false;
       this.sources.set(e.source, pen);
-      this._resolve(false, out);
       this._releaseStrokes(true, out);
       return out;
     }
+    const pen = this.sources.get(e.source) || { inside: false, device: null, confirmed: false, enteredAt: 0, lastTime: 0 };
     if (e.proximity === "in" || !pen.inside) Object.assign(pen, { inside: true, confirmed: false, device: null, enteredAt: e.time });
     pen.lastTime = e.time;
     this.sources.set(e.source, pen);
@@ -189,9 +195,10 @@ export class SurfacePairing {
         this.begans.delete(message.stroke);
         break;
       case "stroke": {
-        const id = message.stroke.id;
-        this.begans.delete(id);
-        if (this.owned.delete(id)) { this.held.push(message); this._releaseStrokes(false, out); }
+        // Held even when none of its frames came here yet: the page's own events may run behind.
+        this.begans.delete(message.stroke.id);
+        this.held.push(message);
+        this._releaseStrokes(false, out);
         break;
       }
     }
@@ -379,7 +386,7 @@ export class SurfacePairing {
 
   // Frames of `device` from the source's proximity-in (not before the current map) up to `lead` ms
   // past the app's newest event, not delivered yet, in order.
-  _catchUp(source, device, link, out) {
+  _catchUp(source, device, link, out, until = null) {
     const pen = this.sources.get(source);
     if (!pen || !pen.inside) return;
     pen.confirmed = true; pen.device = device;
@@ -387,8 +394,8 @@ export class SurfacePairing {
     if (!m || this.clockOffset === null) return;
     const entered = pen.enteredAt - this.clockOffset - 1 - this.configuration.timeSlack;
     const since = Math.max(entered, (link.history.length ? link.history[link.history.length - 1][0] : 0) / 1000, link.lastDelivered / 1000);
-    const until = pen.lastTime - this.clockOffset + this.configuration.lead;
-    for (let i = link.firstFrame(since); i < link.frames.length && link.frames[i].time <= until; i++) {
+    const limit = until ?? pen.lastTime - this.clockOffset + this.configuration.lead;
+    for (let i = link.firstFrame(since); i < link.frames.length && link.frames[i].time <= limit; i++) {
       const frame = link.frames[i].frame;
       if (frame.sample.t > link.lastDelivered) this._deliver(frame, m, link, out);
     }
@@ -422,7 +429,7 @@ export class SurfacePairing {
       const end = points.length ? points[points.length - 1].t : 0;
       if (!force && (link.pairs.length ? link.pairs[link.pairs.length - 1].frameTime : 0) < end) return;
       this.held.shift();
-      out.push(mapStroke(first, link));
+      if (this.owned.delete(first.stroke.id)) out.push(mapStroke(first, link));  // one of its frames was delivered here
     }
   }
 }

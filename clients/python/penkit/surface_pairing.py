@@ -205,9 +205,15 @@ class SurfacePairing:
         self.app_events += 1
         pen = self._sources.get(event.source) or _SourcePen()
         if event.proximity == "out":
+            # The pen was here until this event: pair what can be, deliver the frames before its
+            # time, then settle the strokes waiting for it.
+            self._resolve(False, out)
+            pen = self._sources.get(event.source) or _SourcePen()
+            if pen.inside and pen.confirmed and pen.device in self._devices and self.clock_offset is not None:
+                self._catch_up(event.source, pen.device, self._devices[pen.device], out,
+                               until=event.time - self.clock_offset)
             pen.inside = pen.confirmed = False
             self._sources[event.source] = pen
-            self._resolve(False, out)
             self._release_strokes(True, out)
             return out
         if event.proximity == "in" or not pen.inside:
@@ -252,12 +258,10 @@ class SurfacePairing:
                 out.append(message)
             self._begans.pop(message["stroke"], None)
         elif kind == "stroke":
-            stroke_id = message["stroke"]["id"]
-            self._begans.pop(stroke_id, None)
-            if stroke_id in self._owned:
-                self._owned.discard(stroke_id)
-                self._held.append(message)
-                self._release_strokes(False, out)
+            # Held even when none of its frames came here yet: the app's events may run behind.
+            self._begans.pop(message["stroke"]["id"], None)
+            self._held.append(message)
+            self._release_strokes(False, out)
         return out
 
     def finish(self) -> List[Message]:
@@ -468,7 +472,8 @@ class SurfacePairing:
         return any(p.inside and p.confirmed and p.device == device
                    and time <= p.last_time - offset + self.configuration.lead for p in self._sources.values())
 
-    def _catch_up(self, source: str, device: int, link: _DeviceLink, out: List[Message]) -> None:
+    def _catch_up(self, source: str, device: int, link: _DeviceLink, out: List[Message],
+                  until: Optional[float] = None) -> None:
         """Frames of `device` from the source's proximity-in (not before the current map) up to
         `lead` ms past the app's newest event, not delivered yet, in order."""
         pen = self._sources.get(source)
@@ -480,7 +485,8 @@ class SurfacePairing:
             return
         entered = pen.entered_at - self.clock_offset - 1 - self.configuration.time_slack
         since = max(entered, (link.history[-1][0] if link.history else 0) / 1000.0, link.last_delivered / 1000.0)
-        until = pen.last_time - self.clock_offset + self.configuration.lead
+        if until is None:
+            until = pen.last_time - self.clock_offset + self.configuration.lead
         i = link.first_frame(since)
         while i < len(link.frames) and link.frames[i].time <= until:
             frame = link.frames[i].frame
@@ -522,4 +528,6 @@ class SurfacePairing:
             if not force and (link.pairs[-1].frame_time if link.pairs else 0) < end:
                 return
             del self._held[0]
-            out.append(_map_stroke(first, link))
+            if first["stroke"]["id"] in self._owned:  # one of its frames was delivered here
+                self._owned.discard(first["stroke"]["id"])
+                out.append(_map_stroke(first, link))

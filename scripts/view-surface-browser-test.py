@@ -149,7 +149,6 @@ def run(browser, penkit, out):
                                              " clockOffset: penkitSurface.clockOffset})")
             fail(f"the page never drew a predicted frame in the middle of a stroke (the page: {seen})")
         browser.wait_for(session, "penkitSurface.ended", "the end of the replay")
-        time.sleep(0.2)  # two display frames for the last finalized stroke (bounded: the picture is checked, not the time)
         seen = browser.evaluate(session, "JSON.stringify({ready: penkitSurface.ready, appEvents: penkitSurface.appEvents,"
                                          " frames: penkitSurface.frames, received: penkitSurface.received, frozen: penkitSurface.frozen !== null,"
                                          " finalized: penkitSurface.finalized.map(s => s.id), clockOffset: penkitSurface.clockOffset,"
@@ -157,8 +156,9 @@ def run(browser, penkit, out):
                                          " pairsEnd: [...penkitSurface.pairing.devices.values()].map(l => l.pairs.length && l.pairs[l.pairs.length-1].frameTime),"
                                          " pending: penkitSurface.pairing.pending.length})")
         print(f"  the page at the end: {seen}")
-        json.dump(browser.evaluate(session, "penkitSurface.log"), open("/tmp/pairing-page-log.json", "w"))
         browser.wait_for(session, f"penkitSurface.finalized.some(s => s.id === {strokes[-1]})", "the last stroke finalized")
+        # Drawn at the next display frame: wait for the page to have drawn it (its redraw flag cleared).
+        browser.wait_for(session, "penkitSurface.drawnFinalized === penkitSurface.finalized.length", "the last stroke drawn")
         shot = browser.screenshot(session, os.path.join(out, "surface-final.png"))
         state = browser.evaluate(session, "({ready: penkitSurface.ready, map: penkitSurface.map, clockOffset: penkitSurface.clockOffset,"
                                           " appEvents: penkitSurface.appEvents, frames: penkitSurface.frames,"

@@ -40,7 +40,7 @@ const state = {
   ready: false, map: null, clockOffset: null, appEvents: 0, frames: 0, received: 0, ended: false,
   // The browser test freezes the drawing at the first contact frame with predictions from
   // freezeAtTime (µs, penkit's clock) on, to look at it; thaw() goes on.
-  freezeAtTime: null, freezing: null, frozen: null, log: [],
+  freezeAtTime: null, freezing: null, frozen: null, drawnFinalized: 0,
   live: new Map(),      // stroke id → [[x, y]] delivered contact samples, page px
   finalized: [],        // [{ id, points: [[x, y]] }]
   predicted: null,      // { from: [x, y], points: [[x, y]] } of the newest contact frame, or null
@@ -126,7 +126,6 @@ function own(e, proximity) {
     if (proximity !== "out" && (x < 0 || y < 0 || x > box.width || y > box.height)) continue;
     state.appEvents += 1;
     state.pen = [x, y];
-    if (state.log && state.log.length < 4000) state.log.push([c.timeStamp, state.pen[0], state.pen[1], proximity, e.type]);
     take(pairing.handleAppEvent({ time: c.timeStamp, x: state.pen[0], y: state.pen[1], proximity, source: String(e.pointerId) }));
   }
 }
@@ -148,6 +147,7 @@ function tick() {
     inkCtx.clearRect(0, 0, ink.clientWidth, ink.clientHeight);
     for (const s of state.finalized) line(inkCtx, s.points, "#000000", 2);
     redraw = false;
+    state.drawnFinalized = state.finalized.length;
   }
   // Every segment delivered since the last display frame (catching up, the pairing delivers several at once).
   for (const points of state.live.values()) {

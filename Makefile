@@ -10,7 +10,7 @@ DAEMON_DEMO_TRACE ?= traces/wacom-dth2242-pen.evemu
 VIEW_DEMO_TRACE ?= traces/wacom-intuos4-6x9-stylus-drag.evemu
 
 .PHONY: all deps build release demo test unit fuzz e2e e2e-if-possible systemd-vm systemd-vm-if-possible oracle clean install uninstall
-.PHONY: demo-daemon install-no-smoothing view-browser-test soak-short deb lintian
+.PHONY: demo-daemon install-no-smoothing view-browser-test soak-short deb lintian python-test
 
 all: build
 
@@ -45,9 +45,14 @@ fuzz: deps
 	SWIFT=$(SWIFT) bash Fuzz/run.sh $(FUZZ_SECONDS)
 
 # The unit run's count again at the very end, after the fuzz and VM output, as a plain summary line.
-test: unit soak-short view-browser-test fuzz e2e-if-possible systemd-vm-if-possible
+test: unit python-test soak-short view-browser-test fuzz e2e-if-possible systemd-vm-if-possible
 	@n=$$(sed -n 's/.*Test run with \([0-9]*\) tests\{0,1\} in .* passed.*/\1/p' .build/unit-tests.log | tail -1); \
 	echo "tests: $${n:-0} passed, 0 failed"
+
+# The Python client package (clients/python): its own tests, standard library only, against the
+# shared SurfacePairing vectors (Tests/Fixtures/surface-pairing/vectors.json) among others.
+python-test:
+	cd clients/python && python3 -m unittest discover -s tests -t .
 
 # penkitd under every kind of client at once for 30 s (penkit bench soak; the long run is 10^8
 # frames, docs/daemon.md): fails on a crash, a stroke seq gap, an unaccounted frame, or growth.
@@ -55,7 +60,8 @@ soak-short: build
 	"$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/penkit" bench soak --seconds 30 --sample-seconds 3
 
 # penkit view in headless Chromium (Debian's chromium, installed when missing): screenshots and
-# pixel checks against real libinput's output; screenshots in .build/view-browser-test/.
+# pixel checks against real libinput's output; then the surface page (an app drawing with penkit
+# in its own window, docs/apps.md) driven by DevTools pen events; screenshots in .build/view-browser-test/.
 view-browser-test: build
 	@if ! command -v chromium >/dev/null; then \
 		echo "installing Debian's chromium for the view's browser test"; \
@@ -63,7 +69,8 @@ view-browser-test: build
 		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends chromium >/dev/null || true; \
 	fi
 	@if command -v chromium >/dev/null; then \
-		python3 scripts/view-browser-test.py "$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/penkit" .build/view-browser-test; \
+		python3 scripts/view-browser-test.py "$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/penkit" .build/view-browser-test && \
+		python3 scripts/view-surface-browser-test.py "$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/penkit" .build/view-browser-test; \
 	else echo "make test: view browser test skipped: Debian's chromium cannot be installed here"; fi
 
 # Traces through the real kernel and libinput in a VM (QEMU, software emulation; see README).

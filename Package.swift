@@ -84,6 +84,10 @@ let package = Package(
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "NIOWebSocket", package: "swift-nio"),
+        ], resources: [
+            // SurfacePairing for the browser: a real .js file (node checks it against the shared
+            // vectors), compiled into the binary as bytes, served as /penkit-surface.js.
+            .embedInCode("Resources/penkit-surface.js"),
         ]),
         .executableTarget(name: "penkit", dependencies: [
             "CLinuxCalls", "PenKit", "PenEngine", "PenInput", "PenInputRecord", "PenInputLinux", "PenOracle", "PenEvaluation",
@@ -101,6 +105,8 @@ let package = Package(
         .testTarget(name: "PenVirtualTabletTests", dependencies: ["PenVirtualTablet", "PenEngine", "PenInput", "PenKit", "CLibevdev"]),
         // penkit's commands' own logic (penkit doctor's findings).
         .testTarget(name: "PenkitCommandTests", dependencies: ["penkit", "PenKit", "PenInput"]),
+        // SurfacePairing on the real traces through the engine, and the vectors shared with the JS and Python clients.
+        .testTarget(name: "SurfacePairingTests", dependencies: ["PenKit", "PenEngine", "PenEvaluation", "PenInput"]),
         .testTarget(name: "PenViewTests", dependencies: ["PenView", "PenKit", "penkit"]),
         // penkitd's parts on their own (hub, config file) over real sockets and files.
         .testTarget(name: "PenkitdTests", dependencies: ["penkitd", "PenKit", "PenInput", "PenVirtualTablet", "PenTestSupport", "CChecksum",

@@ -1,75 +1,29 @@
 #!/usr/bin/env python3
-"""A penkitd client using only Python's standard library.
+"""A penkitd client on penkit's Python package (clients/python, standard library only).
 
 Connects to penkitd's Unix socket, subscribes, and prints one line per
 finalized stroke (or every message with --all). Protocol: docs/protocol.md.
+An app that draws in its own window pairs these frames with its own pen events
+through penkit.SurfacePairing (docs/apps.md).
 
     python3 examples/penkit_client.py [--socket PATH] [--since N] [--count N] [--all]
+
+Runs from a checkout as is (the package is found beside it), or after
+`pip install ./clients/python`.
 """
 import argparse
 import json
 import os
-import socket
 import sys
 
-PROTOCOL_VERSION = 1
-
+try:
+    from penkit import candidate_sockets, discover
+except ImportError:  # not installed: the package in this checkout
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "clients", "python"))
+    from penkit import candidate_sockets, discover
 
 # EX_UNAVAILABLE (sysexits.h): no penkitd answered, which is not a usage error (2 here, 64 in penkit).
 EXIT_UNAVAILABLE = 69
-REASONS = {2: "no socket there", 111: "no penkitd listening", 13: "permission denied: not in the socket's group"}
-
-
-def candidate_sockets(environ=os.environ):
-    """Where penkitd is looked for, as penkit does: $PENKIT_SOCKET, the user service's socket,
-    then the system service's."""
-    paths = []
-    if environ.get("PENKIT_SOCKET"):
-        paths.append(environ["PENKIT_SOCKET"])
-    if environ.get("XDG_RUNTIME_DIR"):
-        paths.append(os.path.join(environ["XDG_RUNTIME_DIR"], "penkit", "penkit.sock"))
-    paths.append("/run/penkit/penkit.sock")
-    return list(dict.fromkeys(paths))
-
-
-def discover(paths):
-    """The first client that connects, or an OSError whose text names every path tried."""
-    tried = []
-    for path in paths:
-        try:
-            return PenkitClient(path)
-        except OSError as error:
-            tried.append("%s (%s)" % (path, REASONS.get(error.errno, error.strerror)))
-    raise OSError("no penkitd answered at %s; start it with `systemctl --user start penkit.socket`, "
-                  "or `sudo systemctl enable --now penkit.socket` and join the penkit group, "
-                  "or point PENKIT_SOCKET at its socket" % ", ".join(tried))
-
-
-class PenkitClient:
-    """One connection; iterate over it to get the server's messages as dicts."""
-
-    def __init__(self, path):
-        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        self.sock.connect(path)
-        self.reader = self.sock.makefile("rb")
-
-    def subscribe(self, channels, since=None):
-        request = {"type": "subscribe", "version": PROTOCOL_VERSION, "channels": list(channels)}
-        if since is not None:
-            request["since"] = since
-        self.sock.sendall((json.dumps(request) + "\n").encode())
-
-    def __iter__(self):
-        for line in self.reader:  # ends at EOF (server closed) 
-            try:
-                message = json.loads(line)
-            except ValueError:
-                continue
-            if isinstance(message, dict) and "type" in message:
-                yield message
-
-    def close(self):
-        self.sock.close()
 
 
 def describe(stroke_message):

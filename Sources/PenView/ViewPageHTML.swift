@@ -29,6 +29,7 @@ enum ViewPageHTML {
       <dt>pen</dt><dd id="pose">–</dd>
     </dl>
     <button id="pause" type="button">pause</button>
+    <a href="surface?token={{TOKEN}}">draw in this window: the page pairs its own pen events with penkit's (docs/apps.md)</a>
     <ul id="legend">
       <li><span class="swatch final"></span>finalized stroke (the ink's colour; red: cancelled)</li>
       <li><span class="swatch live"></span>ink as it comes, before the stroke is finalized</li>

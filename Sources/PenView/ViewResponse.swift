@@ -20,6 +20,9 @@ struct ViewResponse: Sendable {
         case "/": return ViewResponse(status: .ok, contentType: "text/html; charset=utf-8", body: assets.page, close: false)
         case "/view.js": return ViewResponse(status: .ok, contentType: "text/javascript; charset=utf-8", body: assets.script, close: false)
         case "/view.css": return ViewResponse(status: .ok, contentType: "text/css; charset=utf-8", body: assets.style, close: false)
+        case "/surface": return ViewResponse(status: .ok, contentType: "text/html; charset=utf-8", body: assets.surfacePage, close: false)
+        case "/surface.js": return ViewResponse(status: .ok, contentType: "text/javascript; charset=utf-8", body: assets.surfaceScript, close: false)
+        case "/penkit-surface.js": return ViewResponse(status: .ok, contentType: "text/javascript; charset=utf-8", body: assets.surfaceModule, close: false)
         case "/ws": return .refused(.badRequest, "/ws is the page's WebSocket; a plain request is not served")
         default: return .refused(.notFound, "penkit view serves its page only")
         }

@@ -21,5 +21,12 @@ li { margin: 4px 0; display: flex; align-items: center; gap: 8px; }
 .swatch.estimated { background: none; border: 2px solid #f08c00; width: 8px; height: 8px; border-radius: 50%; }
 .swatch.hover { background: #13a538; }
 button { font: inherit; padding: 2px 12px; }
+#panel a { display: block; margin: 8px 0; }
+/* The surface page: the white drawing surface, and a strip standing for another window. */
+body.surface-page { overflow: hidden; background: #ffffff; }
+#surface-ink, #surface-overlay { position: fixed; left: 0; top: 0; width: calc(100% - 240px); height: 100%; touch-action: none; }
+#surface-overlay { pointer-events: none; }
+#elsewhere { position: fixed; right: 0; top: 0; width: 240px; height: 100%; box-sizing: border-box; padding: 12px; background: #d9dde3; border-left: 1px solid #aab; }
+#elsewhere h1 { font-size: 16px; margin: 0 0 8px; }
 """#
 }

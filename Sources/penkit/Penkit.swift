@@ -11,6 +11,7 @@ struct Penkit: AsyncParsableCommand {
         version: PenkitVersion.string,
         subcommands: [ReplayCommand.self, BenchCommand.self, DoctorCommand.self, OracleCommand.self, LibinputEventsCommand.self,
                       EventsCommand.self, StrokesCommand.self, DevicesCommand.self, ViewCommand.self, PressureFeedCommand.self,
-                      CompareCommand.self, DrawCommand.self, DrawingCommand.self]
+                      CompareCommand.self, DrawCommand.self, DrawingCommand.self,
+                      SurfaceFitCommand.self]
     )
 }

@@ -17,9 +17,22 @@ import Testing
         #expect(view.token.allSatisfy { $0.isHexDigit })
     }
 
+    /// The surface page and SurfacePairing's module, under the same rules (docs/apps.md).
+    @Test func servesTheSurfacePageAndItsModuleWithTheToken() throws {
+        let view = try ViewProcess()
+        let page = try RawHTTP.request(port: view.port, RawHTTP.get(path: "/surface?token=\(view.token)", host: view.host))
+        #expect(page.status == 200)
+        #expect(page.body.contains("surface.js?token=\(view.token)"))
+        let module = try RawHTTP.request(port: view.port, RawHTTP.get(path: "/penkit-surface.js?token=\(view.token)", host: view.host))
+        #expect(module.status == 200)
+        #expect(module.body.contains("export class SurfacePairing"))
+        #expect(module.head.lowercased().contains("content-type: text/javascript"))
+    }
+
     @Test func refusesEveryPathWithoutTheToken() throws {
         let view = try ViewProcess()
-        for path in ["/", "/view.js", "/view.css", "/ws", "/?token=", "/?other=\(view.token)"] {
+        for path in ["/", "/view.js", "/view.css", "/ws", "/?token=", "/?other=\(view.token)",
+                     "/surface", "/surface.js", "/penkit-surface.js"] {
             let response = try RawHTTP.request(port: view.port, RawHTTP.get(path: path, host: view.host))
             #expect(response.status == 403, "\(path)")
             #expect(response.body.contains("no token"), "\(path)")
@@ -30,7 +43,8 @@ import Testing
     @Test func refusesAWrongToken() throws {
         let view = try ViewProcess()
         let flipped = String(view.token.dropLast()) + (view.token.last == "0" ? "1" : "0")
-        for path in ["/?token=\(flipped)", "/view.js?token=\(flipped)", "/?token=\(view.token)0", "/?token=\(view.token.prefix(10))"] {
+        for path in ["/?token=\(flipped)", "/view.js?token=\(flipped)", "/?token=\(view.token)0", "/?token=\(view.token.prefix(10))",
+                     "/surface?token=\(flipped)", "/penkit-surface.js?token=\(flipped)"] {
             let response = try RawHTTP.request(port: view.port, RawHTTP.get(path: path, host: view.host))
             #expect(response.status == 403, "\(path)")
             #expect(response.body.contains("not this server's"), "\(path)")

@@ -1,0 +1,59 @@
+/// One penkit device as `SurfacePairing` sees it: its recent frames, its pairs and its map.
+struct DeviceLink: Sendable {
+    struct RememberedFrame: Sendable {
+        var frame: Frame
+        /// The frame's time in ms, on penkit's clock.
+        var time: Double
+        /// The position the app's event for this report carries: `delivered` or the sample's.
+        var x: Double, y: Double
+    }
+
+    /// In time order; trimmed in chunks so that appending stays O(1).
+    var frames: [RememberedFrame] = []
+    var pairs: [SurfacePair] = []
+    /// Pairs off the map, in a row: a glitch, a moved window or a new mapping.
+    var suspects: [SurfacePair] = []
+    var map: AffineTransform?
+    /// The map stands on enough spread pairs: deliveries may use it.
+    var ready = false
+    var rms = 0.0
+    /// The standard error `reach` mm out of the full fit whose linear part the map uses.
+    var linearError = Double.infinity
+    /// The maps in force since which frame time (µs), oldest first, to place a finalized stroke's
+    /// points with the map of their own time when the window moved mid-stroke.
+    var history: [(from: UInt64, map: AffineTransform)] = []
+    /// The newest frame time (µs) delivered, so that a catch-up never repeats a frame.
+    var lastDelivered: UInt64 = 0
+
+    var deliveryMap: AffineTransform? { ready ? map : nil }
+
+    mutating func remember(_ frame: Frame, pairedAt position: (x: Double, y: Double), limit: Int) {
+        frames.append(RememberedFrame(frame: frame, time: Double(frame.sample.time) / 1000, x: position.x, y: position.y))
+        if frames.count > 2 * limit { frames.removeFirst(frames.count - limit) }
+    }
+
+    /// Index of the first frame at or after `time` (ms).
+    func firstFrame(atOrAfter time: Double) -> Int {
+        var lo = 0, hi = frames.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if frames[mid].time < time { lo = mid + 1 } else { hi = mid }
+        }
+        return lo
+    }
+
+    func map(at time: UInt64) -> AffineTransform {
+        var chosen = history.first?.map ?? map ?? .identity
+        for segment in history where segment.from <= time { chosen = segment.map }
+        return chosen
+    }
+
+    mutating func recordMap(_ map: AffineTransform, from time: UInt64, newSegment: Bool) {
+        if newSegment || history.isEmpty {
+            history.append((time, map))
+            if history.count > 16 { history.removeFirst() }
+        } else {
+            history[history.count - 1].map = map
+        }
+    }
+}

@@ -1,0 +1,177 @@
+/// Ties penkit's frames to an app's own pen events for its own surface, report by report, and
+/// from the pairs learns the map from tablet mm to surface units, per device. While this surface
+/// has the pen (the app's toolkit says so, and penkit's position maps inside it), it hands the app
+/// penkit's samples, predictions, late updates and finalized strokes in surface units; while the
+/// pen is over another window it hands over nothing.
+///
+/// Both streams come from the same kernel reports: the app's event for a report carries a time
+/// (libinput's, floored to ms under tablet-v2, or the browser's own clock) some fixed offset after
+/// the frame's, plus flooring and delivery delay. The offset is learned: first by searching which
+/// frame the first app events belong to (the shift whose pairs an affine map fits best, and only
+/// when every other shift fits clearly worse), then as the smallest recent lag. The map is a
+/// least-squares affine fit over the newest pairs; two app events in a row off the map by one
+/// common offset are a moved window, and only the offset is refitted (docs/apps.md).
+///
+/// A value type fed in arrival order; it reads no clock, so the same input gives the same output
+/// in Swift, JavaScript and Python (Tests/Fixtures/surface-pairing/vectors.json).
+public struct SurfacePairing: Sendable {
+    public var configuration: SurfacePairingConfiguration
+    /// The surface's size in its own units, when the app knows it: a frame that maps outside is
+    /// not delivered, even before the toolkit says the pen left.
+    public var surfaceWidth: Double?
+    public var surfaceHeight: Double?
+
+    /// App time − penkit time (ms), the smallest lag of recent pairs; nil until learned.
+    public internal(set) var clockOffset: Double?
+    /// App events handled so far (proximity-outs included).
+    public private(set) var appEvents = 0
+
+    var devices: [UInt32: DeviceLink] = [:]
+    var sources: [String: SourcePen] = [:]
+    /// App events waiting for their frame (or for the offset search).
+    var pending: [AppPenEvent] = []
+    var lags: [Double] = []
+    var misses = 0
+    /// `began` messages held until one of the stroke's frames is delivered here.
+    var begans: [UInt64: StrokeBegan] = [:]
+    /// Strokes that began on this surface: their updates, end and finalized stroke come here.
+    var owned: Set<UInt64> = []
+    /// Finalized strokes waiting for the app's events to reach their last point: penkit finalizes
+    /// a stroke before the compositor's events for its last reports arrive, and those say whether
+    /// the stroke was drawn here and whether the window moved meanwhile.
+    var heldStrokes: [FinalizedStroke] = []
+
+    public init(configuration: SurfacePairingConfiguration = SurfacePairingConfiguration(),
+                surfaceWidth: Double? = nil, surfaceHeight: Double? = nil) {
+        self.configuration = configuration
+        self.surfaceWidth = surfaceWidth
+        self.surfaceHeight = surfaceHeight
+    }
+
+    /// The current map of `device`, ready or not; nil before any fit.
+    public func estimate(device: UInt32) -> SurfaceMapEstimate? {
+        guard let link = devices[device], let map = link.map else { return nil }
+        // Suspects held: the app's last positions are off this map, so it delivers nothing now.
+        let ready = link.ready && link.suspects.isEmpty
+        return SurfaceMapEstimate(device: device, transform: map, ready: ready, change: ready ? .ready : .lost,
+                                  pairs: link.pairs.count, rms: link.rms, clockOffset: clockOffset ?? 0, appEvents: appEvents)
+    }
+
+    /// The pairs `device`'s map stands on, oldest first (since its last move or reset).
+    public func pairs(device: UInt32) -> [SurfacePair] { devices[device]?.pairs ?? [] }
+
+    /// The devices seen, in id order.
+    public var deviceIDs: [UInt32] { devices.keys.sorted() }
+
+    // MARK: - Input
+
+    /// One of the app's own pen events, in the order the app received them.
+    public mutating func handle(_ event: AppPenEvent, into out: inout [SurfaceDelivery]) {
+        appEvents += 1
+        var pen = sources[event.source] ?? SourcePen()
+        switch event.proximity {
+        case .leaving:
+            // The pen was here until this event: what can be paired is, and the frames before its
+            // time are delivered; then the strokes waiting for it are settled.
+            resolve(final: false, into: &out)
+            if let pen = sources[event.source], pen.inside, pen.confirmed, let id = pen.device, var link = devices[id],
+               let offset = clockOffset {
+                catchUp(event.source, device: id, link: &link, until: event.time - offset, into: &out)
+                devices[id] = link
+            }
+            sources[event.source, default: SourcePen()].inside = false
+            sources[event.source]?.confirmed = false
+            releaseStrokes(force: true, into: &out)
+            return
+        case .entering:
+            pen.enter(at: event.time)
+        case .moving:
+            if !pen.inside { pen.enter(at: event.time) }  // a toolkit that sends no proximity
+        }
+        pen.lastTime = event.time
+        sources[event.source] = pen
+        pending.append(event)
+        resolve(final: false, into: &out)
+    }
+
+    /// One of penkit's messages. `delivered`: the frame's `delivered` position (mm) when penkit's
+    /// virtual tablet wrote one, which is what the app's events then carry.
+    public mutating func handle(_ message: EngineMessage, delivered: (x: Double, y: Double)? = nil,
+                                into out: inout [SurfaceDelivery]) {
+        switch message {
+        case .frame(let frame):
+            var link = devices[frame.device] ?? DeviceLink()
+            link.remember(frame, pairedAt: delivered ?? (frame.sample.x, frame.sample.y), limit: configuration.frameMemory)
+            devices[frame.device] = link
+            resolve(final: false, into: &out)
+            if frame.sample.time > devices[frame.device]!.lastDelivered { deliverIfHere(frame, into: &out) }
+        case .began(let began):
+            begans[began.stroke] = began
+        case .update(let update):
+            guard let map = devices[update.device]?.deliveryMap else { return }
+            let here = update.stroke.map { owned.contains($0) } ?? hasPen(device: update.device, at: Double(update.sample.time) / 1000)
+            guard here else { return }
+            var mapped = update
+            mapped.sample = SurfaceMapping.sample(update.sample, map)
+            out.append(.update(mapped))
+        case .ended(let ended):
+            if owned.contains(ended.stroke) { out.append(.ended(ended)) }
+            begans[ended.stroke] = nil
+        case .stroke(let finalized):
+            begans[finalized.stroke.id] = nil
+            // Held even when none of its frames came here yet: the app's events, which decide
+            // that, may run behind penkit's.
+            heldStrokes.append(finalized)
+            releaseStrokes(force: false, into: &out)
+        }
+    }
+
+    /// The end of the input (a file read to its end): app events still waiting pair with what came.
+    public mutating func finish(into out: inout [SurfaceDelivery]) {
+        resolve(final: true, into: &out)
+        releaseStrokes(force: true, into: &out)
+    }
+
+    /// Settles the held strokes whose device has pairs up to their last point (all, with `force`:
+    /// the pen left, or the input ended), in the order penkit finalized them: delivered when one
+    /// of their frames was delivered here, dropped when none was.
+    mutating func releaseStrokes(force: Bool, into out: inout [SurfaceDelivery]) {
+        while let first = heldStrokes.first {
+            guard let link = devices[first.device] else { heldStrokes.removeFirst(); continue }
+            let end = first.stroke.points.last?.time ?? 0
+            guard force || (link.pairs.last?.frameTime ?? 0) >= end else { return }
+            heldStrokes.removeFirst()
+            guard owned.remove(first.stroke.id) != nil else { continue }
+            var mapped = first
+            mapped.stroke = SurfaceMapping.stroke(first.stroke) { link.map(at: $0) }
+            out.append(.stroke(mapped))
+        }
+    }
+
+    /// Whether a confirmed app source has `device`'s pen over this surface at `time` (ms, penkit's clock).
+    func hasPen(device: UInt32, at time: Double) -> Bool {
+        sources.values.contains {
+            $0.inside && $0.confirmed && $0.device == device && time <= $0.lastTime - (clockOffset ?? 0) + configuration.lead
+        }
+    }
+}
+
+/// What is known of one app source (one of the app's pens).
+struct SourcePen: Sendable {
+    var inside = false
+    /// The penkit device its events pair with, learned after each proximity-in.
+    var device: UInt32?
+    /// Since the last proximity-in, a pair of it fitted the ready map: its device's frames are for here.
+    var confirmed = false
+    /// App time of the last proximity-in.
+    var enteredAt = 0.0
+    /// App time of its newest event over this surface.
+    var lastTime = 0.0
+
+    mutating func enter(at time: Double) {
+        inside = true
+        confirmed = false
+        device = nil
+        enteredAt = time
+    }
+}

@@ -1,0 +1,68 @@
+"""One connection to penkitd's Unix socket (docs/protocol.md), standard library only."""
+from __future__ import annotations
+
+import json
+import os
+import socket
+from typing import Any, Dict, Iterable, Iterator, List, Mapping, Optional
+
+PROTOCOL_VERSION = 1
+# Why a connect failed, by errno, in words a user can act on.
+REASONS = {2: "no socket there", 111: "no penkitd listening", 13: "permission denied: not in the socket's group"}
+
+
+def candidate_sockets(environ: Mapping[str, str] = os.environ) -> List[str]:
+    """Where penkitd is looked for, as penkit does: $PENKIT_SOCKET, the user service's socket,
+    then the system service's."""
+    paths = []
+    if environ.get("PENKIT_SOCKET"):
+        paths.append(environ["PENKIT_SOCKET"])
+    if environ.get("XDG_RUNTIME_DIR"):
+        paths.append(os.path.join(environ["XDG_RUNTIME_DIR"], "penkit", "penkit.sock"))
+    paths.append("/run/penkit/penkit.sock")
+    return list(dict.fromkeys(paths))
+
+
+def discover(paths: Iterable[str]) -> "PenkitClient":
+    """The first client that connects, or an OSError whose text names every path tried."""
+    tried = []
+    for path in paths:
+        try:
+            return PenkitClient(path)
+        except OSError as error:
+            tried.append("%s (%s)" % (path, REASONS.get(error.errno or 0, error.strerror)))
+    raise OSError("no penkitd answered at %s; start it with `systemctl --user start penkit.socket`, "
+                  "or `sudo systemctl enable --now penkit.socket` and join the penkit group, "
+                  "or point PENKIT_SOCKET at its socket" % ", ".join(tried))
+
+
+class PenkitClient:
+    """One connection; iterate over it to get the server's messages as dicts."""
+
+    def __init__(self, path: str) -> None:
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            self.sock.connect(path)
+        except OSError:
+            self.sock.close()
+            raise
+        self.reader = self.sock.makefile("rb")
+
+    def subscribe(self, channels: Iterable[str], since: Optional[int] = None) -> None:
+        request: Dict[str, Any] = {"type": "subscribe", "version": PROTOCOL_VERSION, "channels": list(channels)}
+        if since is not None:
+            request["since"] = since
+        self.sock.sendall((json.dumps(request) + "\n").encode())
+
+    def __iter__(self) -> Iterator[Dict[str, Any]]:
+        for line in self.reader:  # ends at EOF (the server closed)
+            try:
+                message = json.loads(line)
+            except ValueError:
+                continue
+            if isinstance(message, dict) and "type" in message:
+                yield message
+
+    def close(self) -> None:
+        self.reader.close()
+        self.sock.close()

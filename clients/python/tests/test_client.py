@@ -1,0 +1,54 @@
+"""PenkitClient against a socket this test serves itself (no penkitd needed)."""
+import json
+import os
+import socket
+import tempfile
+import threading
+import unittest
+
+from penkit.client import PenkitClient, candidate_sockets, discover
+
+
+class ClientTests(unittest.TestCase):
+    def test_candidates_in_penkits_order(self):
+        paths = candidate_sockets({"PENKIT_SOCKET": "/a.sock", "XDG_RUNTIME_DIR": "/run/user/7"})
+        self.assertEqual(paths, ["/a.sock", "/run/user/7/penkit/penkit.sock", "/run/penkit/penkit.sock"])
+
+    def test_discover_names_every_path_tried(self):
+        with tempfile.TemporaryDirectory() as d:
+            missing = os.path.join(d, "none.sock")
+            with self.assertRaises(OSError) as raised:
+                discover([missing])
+            self.assertIn(missing, str(raised.exception))
+            self.assertIn("no socket there", str(raised.exception))
+
+    def test_reads_hello_and_sends_subscribe(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "penkit.sock")
+            server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            server.bind(path)
+            server.listen(1)
+            received = []
+
+            def serve():
+                conn, _ = server.accept()
+                conn.sendall(b'{"type":"hello","version":1,"server":"test","devices":[]}\n')
+                received.append(conn.makefile("rb").readline())
+                conn.sendall(b'not json\n{"type":"shutdown","reason":"done"}\n')
+                conn.close()
+
+            thread = threading.Thread(target=serve)
+            thread.start()
+            client = PenkitClient(path)
+            messages = iter(client)
+            self.assertEqual(next(messages)["type"], "hello")
+            client.subscribe(["frames"], since=3)
+            self.assertEqual([m["type"] for m in messages], ["shutdown"])  # the line that is not JSON is skipped
+            client.close()
+            thread.join(timeout=10)
+            server.close()
+            self.assertEqual(json.loads(received[0]), {"type": "subscribe", "version": 1, "channels": ["frames"], "since": 3})
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -80,13 +80,16 @@ struct VectorRun {
             if let frame = input["frame"] as? [String: Any] {
                 let line = String(decoding: try JSONSerialization.data(withJSONObject: frame), as: UTF8.self)
                 let message = try EngineMessage.decode(jsonLine: line)
-                var delivered: (x: Double, y: Double)?
-                if let d = frame["delivered"] as? [String: Double] { delivered = (d["x"]!, d["y"]!) }
                 if case .frame(let f) = message {
                     originals[[UInt64(f.device), f.sample.time]] = f
                     lastPositions[f.device, default: []].append((f.sample.x, f.sample.y))
+                    // penkitd's virtual tablet sends `delivered` on the frame itself (docs/protocol.md):
+                    // read as the wire gives it, and paired on without being handed over separately.
+                    if let d = frame["delivered"] as? [String: Double] {
+                        #expect(f.delivered == DeliveredPosition(x: d["x"]!, y: d["y"]!))
+                    }
                 }
-                pairing.handle(message, delivered: delivered, into: &out)
+                pairing.handle(message, into: &out)
             } else if let app = input["app"] as? [String: Any] {
                 appEvents += 1
                 let event = AppPenEvent(time: (app["t_ms"] as! NSNumber).doubleValue, x: (app["x"] as? NSNumber)?.doubleValue ?? 0,

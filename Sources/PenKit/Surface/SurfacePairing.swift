@@ -94,14 +94,16 @@ public struct SurfacePairing: Sendable {
         resolve(final: false, into: &out)
     }
 
-    /// One of penkit's messages. `delivered`: the frame's `delivered` position (mm) when penkit's
-    /// virtual tablet wrote one, which is what the app's events then carry.
+    /// One of penkit's messages. A frame is paired at its `delivered` position (mm) when penkit's
+    /// virtual tablet wrote one, which is what the app's events then carry (`Frame.delivered`, or
+    /// `delivered` given here for a frame read some other way), else at its sample's.
     public mutating func handle(_ message: EngineMessage, delivered: (x: Double, y: Double)? = nil,
                                 into out: inout [SurfaceDelivery]) {
         switch message {
         case .frame(let frame):
             var link = devices[frame.device] ?? DeviceLink()
-            link.remember(frame, pairedAt: delivered ?? (frame.sample.x, frame.sample.y), limit: configuration.frameMemory)
+            let pairedAt = delivered ?? frame.delivered.map { ($0.x, $0.y) } ?? (frame.sample.x, frame.sample.y)
+            link.remember(frame, pairedAt: pairedAt, limit: configuration.frameMemory)
             devices[frame.device] = link
             resolve(final: false, into: &out)
             if frame.sample.time > devices[frame.device]!.lastDelivered { deliverIfHere(frame, into: &out) }

@@ -17,7 +17,9 @@
 #     trace is played again (plugged back in) and its stroke must complete, not cancelled (e2e.sh
 #     compares it too) (OUT_DIR/unplug.messages.jsonl, OUT_DIR/replug.messages.jsonl);
 #   - a keyboard-like uinput device, plugged in first and kept to the end, is never opened by
-#     penkitd (/proc/PID/fd, and its log never names it).
+#     penkitd (/proc/PID/fd, and its log never names it);
+#   - last, the virtual tablet (issue 28) with a `penkitd --virtual-tablet` of its own: see
+#     virtual_tablet below for what it checks, and how the kill scenario's next stroke is chosen.
 # The host compares the strokes (e2e.sh). Timing inside the emulated guest means nothing: every
 # wait here is on a condition, retried until it holds (a reader that failed because its device
 # node did not exist yet is started again); the bounds (E2E_WAIT_SECONDS, default 900) only end
@@ -465,6 +467,206 @@ CONF
         fi
     done
 }
+# The virtual tablet (issue 28, item 4; E2E_SKIP_VIRTUAL=1 skips it), with a penkitd of its own,
+# started once the main one has stopped: `penkitd --virtual-tablet`, its [tool pen] pressure-curve
+# the one the host's `penkit bench virtual-tablet --events` used (E2E_VIRTUAL_CURVE). A second, real
+# libinput context stands in for the compositor: `penkit libinput-events --device NODE` with
+# LIBINPUT_QUIRKS_DIR at a copy of /usr/share/libinput/*.quirks plus penkit's
+# libinput/70-penkit-virtual-tablet.quirks (the guest sees the host's files read-only; with
+# LIBINPUT_QUIRKS_DIR libinput reads no local-overrides file). Checked, in order and value, never timing:
+#   (a) E2E_VIRTUAL_TRACE plays through uinput as the "hardware" tablet: the stand-in's events on the
+#       virtual node (every getter, full precision, times left out) equal the bench's path (b)
+#       (OUT_DIR/virtual.expected.jsonl, written on the host), which says libinput's smoothing is
+#       off by the quirk: the bench models the quirk's AttrTabletSmoothing=0;
+#   (b) a libinput context on the hardware node, started after penkitd logged its grab, prints no
+#       tool event while that trace plays (judged once the stand-in has read every event the
+#       bench predicts: the two contexts read side by side). (d) shows the same kind of reader on
+#       the same kind of node does get events once nobody holds the grab;
+#   (c) a keyboard, plugged in before the tablet and kept until the end, is never opened by penkitd
+#       (/proc/PID/fd while the tablet plays, and its log never names it) and not grabbed: a
+#       `libinput record` of it gets its key press and release, played during the tablet's trace;
+#   the grab never changes inside a stroke: penkitd logs `tablet grabbed` once per tablet, before
+#       its replay may start (the scenario waits for that line), and logs no other grab line (no
+#       failure, no "a tool is near", no write failure that gives the tablet back): a grab is
+#       taken only while the kernel shows no tool, and released only when the tablet or penkitd goes;
+#   (d) SIGKILL mid-hover: OUT_DIR/virtual-kill.evemu (written by e2e.sh: the hover trace, then the
+#       drag trace from 0.5 s after the hover's end) plays with a pause 1 s in
+#       (PENKIT_UINPUT_PAUSE_AT), where the pen hovers. Once the stand-in has the virtual pen in
+#       proximity and the replay has paused, penkitd is SIGKILLed; the kernel drops its grab with
+#       its descriptors and the virtual tablet goes with its uinput descriptor. The replay resumes,
+#       and a libinput context on the hardware node, opened while penkitd held it (it printed
+#       nothing until the kill), must see the drag's proximity-in and tip down. libinput sees a tool
+#       only from its next proximity-in: the pen that stays in proximity across the kill (the
+#       rest of the hover) is not seen, which is why the next stroke is one that begins with a
+#       proximity-in (the drag).
+virtual_tablet() {
+    local dir=$OUT/virtual sock=/run/penkit-e2e-virtual.sock name kill_name=virtual-kill
+    local SOCK=$sock   # start() and its client use the virtual-tablet penkitd
+    mkdir -p "$dir/quirks"
+    QUIRKS=$dir/quirks
+    cp /usr/share/libinput/*.quirks "$QUIRKS/"
+    cp libinput/70-penkit-virtual-tablet.quirks "$QUIRKS/"
+    printf 'client-live-buffer-bytes = 16777216\n\n[tool pen]\npressure-curve = %s\n' "${E2E_VIRTUAL_CURVE//,/, }" >"$dir/penkitd.conf"
+    local log=$dir/penkitd.log
+    "$BIN/penkitd" --virtual-tablet --config "$dir/penkitd.conf" --socket "$sock" --state-dir "$dir/state" --log-level info >"$log" 2>&1 &
+    VT_DAEMON=$!
+    vt_socket_up() { awk -v p="$sock" '$NF == p && $4 == "00010000" { found = 1 } END { exit !found }' /proc/net/unix || ! kill -0 $VT_DAEMON 2>/dev/null; }
+    await vt_socket_up
+    kill -0 $VT_DAEMON 2>/dev/null || { fail "virtual: penkitd --virtual-tablet exited: $(tail -5 "$log")"; return; }
+
+    # penkitd's id for the tablet at NODE ("tablet added device=ID ... node=NODE"), and the node of
+    # the virtual tablet it made for it ("virtual tablet created device=ID ... node=VNODE").
+    id_of() { awk -v n="node=$1" '/tablet added/ && $NF == n { for (i = 1; i <= NF; i++) if ($i ~ /^device=/) id = substr($i, 8) } END { print id }' "$log"; }
+    vnode_of() { awk -v d="device=$1" '/virtual tablet created/ { for (i = 1; i <= NF; i++) if ($i == d) node = substr($NF, 6) } END { print node }' "$log"; }
+    grabs_of() { awk -v d="device=$1" '/tablet grabbed/ { for (i = 1; i <= NF; i++) if ($i == d) n++ } END { print n + 0 }' "$log"; }
+    # li_ready FILE NODE VAR: `penkit libinput-events --device NODE` (the stand-in compositor) into
+    # FILE (its log in FILE.err), (re)started until it reports the device added; VAR holds its pid.
+    li_ready() {
+        local file=$1 node=$2 var=$3 pid
+        grep -q "^added " "$file.err" 2>/dev/null && return 0
+        pid=${!var}
+        if [ -z "$pid" ] || ! kill -0 "$pid" 2>/dev/null; then
+            [ -z "$pid" ] || wait "$pid" 2>/dev/null
+            openable "$node" || return 1
+            LIBINPUT_QUIRKS_DIR=$QUIRKS "$BIN/penkit" libinput-events --device "$node" >"$file" 2>>"$file.err" &
+            printf -v "$var" %s $!
+        fi
+        return 1
+    }
+    # Readiness of one scenario's readers (start's EXTRA_READY): penkitd made the virtual tablet and
+    # grabbed the hardware one; then the stand-in on the virtual node, and only then (after the grab)
+    # a libinput context on the hardware node; the keyboard's reader too.
+    vt_ready() {
+        HW_ID=$(id_of "$NODE"); [ -n "$HW_ID" ] || return 1
+        VNODE=$(vnode_of "$HW_ID"); [ -n "$VNODE" ] || return 1
+        [ "$(grabs_of "$HW_ID")" -ge 1 ] || return 1
+        li_ready "$dir/$VT_NAME.virtual.jsonl" "$VNODE" VT_READER || return 1
+        li_ready "$dir/$VT_NAME.hardware.jsonl" "$NODE" HW_READER || return 1
+        kbd_record_ready
+    }
+    kbd_record_ready() {
+        grep -q "events:" "$dir/keyboard.yml" 2>/dev/null && return 0
+        if [ -z "$KBD_RECORD" ] || ! kill -0 "$KBD_RECORD" 2>/dev/null; then
+            [ -z "$KBD_RECORD" ] || wait "$KBD_RECORD" 2>/dev/null
+            openable "$VKBD_NODE" || return 1
+            libinput record --output-file "$dir/keyboard.yml" "$VKBD_NODE" 2>>"$dir/keyboard.record.err" &
+            KBD_RECORD=$!
+        fi
+        return 1
+    }
+    tool_events() { grep -c '^{"type":' "$1" 2>/dev/null || true; }
+    lines_at_least() { [ "$(tool_events "$2")" -ge "$1" ]; }
+    the_other_grab_lines() { grep -E "cannot grab|a tool is near the tablet|writing the virtual tablet failed|cannot create the virtual tablet" "$log"; }
+
+    # The keyboard, plugged in first; it plays its key press and release while the tablet's trace plays.
+    rm -f "$dir/keyboard.go" "$dir/keyboard.end"
+    PENKIT_UINPUT_START_FILE=$dir/keyboard.go PENKIT_UINPUT_END_FILE=$dir/keyboard.end \
+        "$BIN/penkit" replay "$OUT/keyboard.evemu" --uinput >"$dir/keyboard.replay.txt" 2>&1 &
+    local vkbd=$! VKBD_NODE= KBD_RECORD=
+    vkbd_known() { VKBD_NODE=$(node_in "$dir/keyboard.replay.txt"); [ -n "$VKBD_NODE" ] || ! kill -0 $vkbd 2>/dev/null; }
+    await vkbd_known
+    if [ -z "$VKBD_NODE" ] || ! await openable "$VKBD_NODE"; then
+        fail "virtual: keyboard: no uinput device: $(cat "$dir/keyboard.replay.txt")"; kill $VT_DAEMON; wait $VT_DAEMON; return
+    fi
+
+    # --- (a), (b), (c) and the grab ---
+    name=virtual VT_NAME=virtual VT_READER= HW_READER=
+    local IGNORED_BEFORE=$(count "libinput ignored a tablet" "$OUT/penkitd.log")
+    EXTRA_READY=vt_ready
+    start "$E2E_VIRTUAL_TRACE" "$name" "$SPEED"; local started=$?
+    EXTRA_READY=
+    if [ $started -ne 0 ]; then kill $CLIENT $REPLAY $VT_READER $HW_READER $KBD_RECORD $vkbd $VT_DAEMON 2>/dev/null; return; fi
+    touch "$dir/keyboard.go"
+    echo "e2e: virtual: hardware $NODE (penkitd device $HW_ID) -> virtual tablet $VNODE \"$(cat "/sys/class/input/${VNODE##*/}/device/name" 2>/dev/null)\" ($(udevadm info -q property -n "$VNODE" | grep -E '^ID_INPUT_TABLET=|^ID_BUS=' | tr '\n' ' '))"
+    wait_for "^uinput: played" 1 "$OUT/$name.replay.txt" 900 || fail "virtual: the replay did not finish: $(cat "$OUT/$name.replay.txt")"
+    # penkitd's open device nodes while the tablet and its virtual tablet are live.
+    local fds
+    fds=$(ls -l /proc/$VT_DAEMON/fd 2>/dev/null | sed -n 's|.* -> \(/dev/.*\)|\1|p' | sort -u | tr '\n' ' ')
+    local expected=$OUT/virtual.expected.jsonl vfile=$dir/virtual.virtual.jsonl hfile=$dir/virtual.hardware.jsonl
+    wait_until lines_at_least "$(tool_events "$expected")" "$vfile" -- "$vfile" 120 \
+        || echo "e2e: virtual: the stand-in read $(tool_events "$vfile") of the $(tool_events "$expected") events the bench predicts before the tablet went (compared below)"
+    wait_until recorded_at_least 2 "$dir/keyboard.yml" -- "$dir/keyboard.yml" 120 || true
+    wait_until frames_at_least 1 "$OUT/$name.messages.jsonl" -- "$OUT/$name.messages.jsonl" 120 || true
+    local hw_events_during=$(tool_events "$hfile")
+    touch "$OUT/$name.end"
+    wait $REPLAY || fail "virtual: replay: $(cat "$OUT/$name.replay.txt")"
+    finish_client "$name"
+    vremoved() { grep -q "^removed " "$vfile.err"; }
+    wait_until vremoved -- "$vfile" 120 || fail "virtual: the stand-in never saw the virtual tablet $VNODE go with its tablet"
+    kill $VT_READER $HW_READER 2>/dev/null; wait $VT_READER $HW_READER 2>/dev/null
+    # (a)
+    if python3 - "$expected" "$vfile" >"$dir/virtual.diff" <<'PY'
+import json, sys
+def events(path):
+    out = []
+    for line in open(path):
+        if line.startswith('{"type":'):
+            e = json.loads(line); e.pop("time", None); out.append(e)
+    return out
+want, got = events(sys.argv[1]), events(sys.argv[2])
+for i, (w, g) in enumerate(zip(want, got)):
+    if w != g:
+        print("event %d of %d: bench %s\n  stand-in %s" % (i, len(want), json.dumps(w), json.dumps(g))); sys.exit(1)
+if len(want) != len(got):
+    print("bench %d events, stand-in %d (the first %d equal)" % (len(want), len(got), min(len(want), len(got)))); sys.exit(1)
+print("%d events equal" % len(want))
+PY
+    then echo "e2e: virtual: (a) the stand-in compositor's events on $VNODE equal the bench's path (b): $(cat "$dir/virtual.diff"), $(grep -c '"type":"tip"' "$vfile") tip events, pressure curve ${E2E_VIRTUAL_CURVE}: ok"
+    else fail "virtual: (a) the stand-in's events on $VNODE differ from the bench's path (b): $(head -c 1500 "$dir/virtual.diff")"
+    fi
+    # (b)
+    if [ "$hw_events_during" -eq 0 ] && [ "$(tool_events "$hfile")" -eq 0 ] && grep -q "^added " "$hfile.err"; then
+        echo "e2e: virtual: (b) a libinput context on the hardware node $NODE (opened after the grab) got no tool event while its trace played: ok"
+    else fail "virtual: (b) the hardware node $NODE gave a libinput context $(tool_events "$hfile") tool events while penkitd held it: $(head -3 "$hfile")"
+    fi
+    # the grab
+    if [ "$(grabs_of "$HW_ID")" -eq 1 ] && [ -z "$(the_other_grab_lines)" ]; then
+        echo "e2e: virtual: grab: taken once, before the trace played, never changed while it played: ok ($(grep 'tablet grabbed' "$log" | tail -1))"
+    else fail "virtual: grab: $(grabs_of "$HW_ID") 'tablet grabbed' lines for device $HW_ID; others: $(the_other_grab_lines | head -3)"
+    fi
+    # (c)
+    if [[ " $fds " == *" $VKBD_NODE "* ]] || grep -q "penkit e2e keyboard" "$log"; then
+        fail "virtual: (c) penkitd opened (or considered) the keyboard $VKBD_NODE (its descriptors: $fds)"
+    elif [ "$(recorded_frames "$dir/keyboard.yml")" -ge 2 ]; then
+        echo "e2e: virtual: (c) keyboard $VKBD_NODE not opened by penkitd (its device nodes during the trace: $fds) and not grabbed (libinput record got its $(recorded_frames "$dir/keyboard.yml") frames): ok"
+    else fail "virtual: (c) a reader of the keyboard $VKBD_NODE got $(recorded_frames "$dir/keyboard.yml") of its 2 frames: $(tail -2 "$dir/keyboard.record.err")"
+    fi
+
+    # --- (d) SIGKILL mid-hover, then the next stroke straight to the compositor ---
+    name=$kill_name VT_NAME=$kill_name VT_READER= HW_READER=
+    vfile=$dir/$kill_name.virtual.jsonl hfile=$dir/$kill_name.hardware.jsonl
+    rm -f "$dir/resume"
+    export PENKIT_UINPUT_PAUSE_AT=1.0 PENKIT_UINPUT_RESUME_FILE=$dir/resume
+    EXTRA_READY=vt_ready
+    start "$OUT/virtual-kill.evemu" "$name" "$SPEED"; started=$?
+    EXTRA_READY=
+    unset PENKIT_UINPUT_PAUSE_AT PENKIT_UINPUT_RESUME_FILE
+    if [ $started -ne 0 ]; then kill $CLIENT $REPLAY $VT_READER $HW_READER $KBD_RECORD $vkbd $VT_DAEMON 2>/dev/null; return; fi
+    wait_for "^uinput: paused" 1 "$OUT/$name.replay.txt" 900 || fail "virtual: kill: the replay never paused: $(cat "$OUT/$name.replay.txt")"
+    in_proximity() { grep -q '"type":"proximity".*"state":"in"' "$vfile"; }
+    wait_until in_proximity -- "$vfile" 120 || fail "virtual: kill: the stand-in never had the virtual pen in proximity"
+    local hw_before_kill=$(tool_events "$hfile")
+    kill -KILL $VT_DAEMON; wait $VT_DAEMON 2>/dev/null
+    wait_until vremoved -- "$vfile" 120 || fail "virtual: kill: the virtual tablet $VNODE did not go with penkitd"
+    kill $CLIENT 2>/dev/null; wait $CLIENT 2>/dev/null
+    touch "$dir/resume"
+    wait_for "^uinput: played" 1 "$OUT/$name.replay.txt" 900 || fail "virtual: kill: the replay did not finish: $(cat "$OUT/$name.replay.txt")"
+    tip_down() { grep -q '"type":"tip".*"state":"down"' "$hfile"; }
+    proximity_out() { grep -q '"type":"proximity".*"state":"out"' "$hfile"; }
+    wait_until proximity_out -- "$hfile" 120 || true
+    touch "$OUT/$name.end"; wait $REPLAY
+    kill $VT_READER $HW_READER 2>/dev/null; wait $VT_READER $HW_READER 2>/dev/null
+    local seen
+    seen=$(sed -n 's/^{"type":"\([a-z]*\)".*"state":"\([a-z]*\)".*/\1-\2/p' "$hfile" | tr '\n' ' ')
+    if [ "$hw_before_kill" -eq 0 ] && tip_down && [[ $seen == proximity-in* ]]; then
+        echo "e2e: virtual: (d) after SIGKILL of penkitd mid-hover, the next stroke on $NODE reached a libinput context on it directly: $seen(nothing before the kill): ok"
+    else fail "virtual: (d) after the kill the hardware node's libinput context saw: ${seen:-nothing} ($hw_before_kill tool events before the kill)"
+    fi
+
+    touch "$dir/keyboard.end"; wait $vkbd 2>/dev/null
+    kill -INT $KBD_RECORD 2>/dev/null; wait $KBD_RECORD 2>/dev/null
+}
+
 [ -n "${E2E_SKIP_PADS:-}" ] || pads
 [ -n "${E2E_SKIP_PRESSURE:-}" ] || pressure_checked "${E2E_PRESSURE_TRACE:-traces/wacom-intuos4-6x9-stylus-drag.evemu}"
 
@@ -488,6 +690,7 @@ touch "$OUT/keyboard.end"; wait $KBD 2>/dev/null
 # its last "tablet removed" line counts them; none would mean the live path never woke for one.
 echo "e2e: penkitd warm-ups run on live input: $(grep -o 'warm_ups=[0-9]*' "$OUT/penkitd.log" | tail -1)"
 kill -TERM $DAEMON; wait $DAEMON; echo "e2e: penkitd exit $?"
+[ -n "${E2E_SKIP_VIRTUAL:-}" ] || virtual_tablet
 return $status
 }
 main "$@"; exit

@@ -15,6 +15,12 @@
 #     not be added by penkitd, and traces without strokes must give no frames where the decoder
 #     gives none (the pad).
 #  4. host: the round-trip test reads this run's recordings back through penkit's YAML reader.
+# The guest also checks penkitd's virtual tablet (issue 28) against `penkit bench virtual-tablet
+# --events` of E2E_VIRTUAL_TRACE (default the drag trace) with the pressure curve E2E_VIRTUAL_CURVE
+# (default 0,0.25,0.75,1, the bench's), which its own `penkitd --virtual-tablet` is configured with;
+# then SIGKILLs that penkitd mid-hover (.build-vm/e2e/virtual-kill.evemu, made here) and checks the
+# next stroke reaches a libinput context on the hardware node (e2e-guest.sh, virtual_tablet).
+# E2E_SKIP_VIRTUAL=1 skips it.
 # Both sides use the same smoothing: libinput and the decoder read the same quirks
 # (/etc/libinput/local-overrides.quirks is the host's, seen read-only by the guest).
 # E2E_TRACES="traces/a.evemu ..." chooses the traces (default: all of traces/); E2E_SPEED plays
@@ -56,7 +62,27 @@ main() {
     awk -v at="${E2E_UNPLUG_AT:-1.0}" '/^E:/ { if (!first) first = $2; if ($2 - first > at) exit } { print }' \
         "$unplug_trace" >"$out/unplug.evemu"
     "$penkit" replay "$out/unplug.evemu" --json --speed "$speed" >"$out/unplug.expected.jsonl"
+    # The virtual tablet (issue 28): what the compositor's libinput should report for the virtual
+    # tablet (the bench's path b, with the curve the guest's penkitd is given), and the kill
+    # scenario's trace: the hover trace, then the drag trace from 0.5 s after the hover's end (one
+    # device: their headers are the same), so that the stroke after the kill begins with a
+    # proximity-in (e2e-guest.sh, virtual_tablet).
+    local virtual_trace=${E2E_VIRTUAL_TRACE:-traces/wacom-intuos4-6x9-stylus-drag.evemu}
+    local virtual_curve=${E2E_VIRTUAL_CURVE:-0,0.25,0.75,1}
+    if [ -z "${E2E_SKIP_VIRTUAL:-}" ]; then
+        "$penkit" bench virtual-tablet --events --pressure-curve "$virtual_curve" "$virtual_trace" >"$out/virtual.expected.jsonl"
+        [ -s "$out/virtual.expected.jsonl" ] || { echo "e2e: FAIL: penkit bench virtual-tablet --events printed nothing for $virtual_trace" >&2; return 1; }
+        local hover=traces/wacom-intuos4-6x9-stylus-hover.evemu drag=traces/wacom-intuos4-6x9-stylus-drag.evemu
+        cmp -s <(grep -v '^E:' "$hover") <(grep -v '^E:' "$drag") || { echo "e2e: FAIL: $hover and $drag describe different devices" >&2; return 1; }
+        awk 'FNR == 1 { file++ }
+             file == 1 { if ($1 == "E:") last = $2; print; next }
+             $1 == "E:" { if (shift == "") shift = $2 - last - 0.5; printf "E: %.6f %s %s %s\n", $2 - shift, $3, $4, $5 }' \
+            "$hover" "$drag" >"$out/virtual-kill.evemu"
+    fi
     {
+        printf 'E2E_SKIP_VIRTUAL=%q\n' "${E2E_SKIP_VIRTUAL:-}"
+        printf 'E2E_VIRTUAL_TRACE=%q\n' "$virtual_trace"
+        printf 'E2E_VIRTUAL_CURVE=%q\n' "$virtual_curve"
         printf 'E2E_SKIP_UNPLUG=%q\n' "${E2E_SKIP_UNPLUG:-}"
         printf 'E2E_UNPLUG_TRACE=%q\n' "$unplug_trace"
         printf 'E2E_SKIP_PADS=%q\n' "${E2E_SKIP_PADS:-}"

@@ -514,11 +514,14 @@ virtual_tablet() {
     await vt_socket_up
     kill -0 $VT_DAEMON 2>/dev/null || { fail "virtual: penkitd --virtual-tablet exited: $(tail -5 "$log")"; return; }
 
-    # penkitd's id for the tablet at NODE ("tablet added device=ID ... node=NODE"), and the node of
-    # the virtual tablet it made for it ("virtual tablet created device=ID ... node=VNODE").
-    id_of() { awk -v n="node=$1" '/tablet added/ && $NF == n { for (i = 1; i <= NF; i++) if ($i ~ /^device=/) id = substr($i, 8) } END { print id }' "$log"; }
-    vnode_of() { awk -v d="device=$1" '/virtual tablet created/ { for (i = 1; i <= NF; i++) if ($i == d) node = substr($NF, 6) } END { print node }' "$log"; }
-    grabs_of() { awk -v d="device=$1" '/tablet grabbed/ { for (i = 1; i <= NF; i++) if ($i == d) n++ } END { print n + 0 }' "$log"; }
+    # penkitd's id for the tablet at NODE (its "tablet added" line has device=ID and node=NODE), and
+    # the node of the virtual tablet it made for it ("virtual tablet created", device=ID, node=VNODE).
+    # Fields are matched by name: a terminal's log puts them before the message, the journal's after.
+    field() { awk -v k="$1=" '{ for (i = 1; i <= NF; i++) if (index($i, k) == 1) { print substr($i, length(k) + 1); exit } }'; }
+    lines_for() { grep -F -- "$1" "$log" | grep -E -- " $2( |\$)"; }
+    id_of() { lines_for "tablet added" "node=$1" | tail -1 | field device; }
+    vnode_of() { lines_for "virtual tablet created" "device=$1" | tail -1 | field node; }
+    grabs_of() { lines_for "tablet grabbed" "device=$1" | wc -l; }
     # li_ready FILE NODE VAR: `penkit libinput-events --device NODE` (the stand-in compositor) into
     # FILE (its log in FILE.err), (re)started until it reports the device added; VAR holds its pid.
     li_ready() {

@@ -507,18 +507,19 @@ virtual_tablet() {
     cp /usr/share/libinput/*.quirks "$QUIRKS/"
     cp libinput/70-penkit-virtual-tablet.quirks "$QUIRKS/"
     printf 'client-live-buffer-bytes = 16777216\n\n[tool pen]\npressure-curve = %s\n' "${E2E_VIRTUAL_CURVE//,/, }" >"$dir/penkitd.conf"
-    local log=$dir/penkitd.log
-    "$BIN/penkitd" --virtual-tablet --config "$dir/penkitd.conf" --socket "$sock" --state-dir "$dir/state" --log-level info >"$log" 2>&1 &
+    # Not `log`: start() has a local of that name, which its callees (EXTRA_READY) would see.
+    VT_LOG=$dir/penkitd.log
+    "$BIN/penkitd" --virtual-tablet --config "$dir/penkitd.conf" --socket "$sock" --state-dir "$dir/state" --log-level info >"$VT_LOG" 2>&1 &
     VT_DAEMON=$!
     vt_socket_up() { awk -v p="$sock" '$NF == p && $4 == "00010000" { found = 1 } END { exit !found }' /proc/net/unix || ! kill -0 $VT_DAEMON 2>/dev/null; }
     await vt_socket_up
-    kill -0 $VT_DAEMON 2>/dev/null || { fail "virtual: penkitd --virtual-tablet exited: $(tail -5 "$log")"; return; }
+    kill -0 $VT_DAEMON 2>/dev/null || { fail "virtual: penkitd --virtual-tablet exited: $(tail -5 "$VT_LOG")"; return; }
 
     # penkitd's id for the tablet at NODE (its "tablet added" line has device=ID and node=NODE), and
     # the node of the virtual tablet it made for it ("virtual tablet created", device=ID, node=VNODE).
     # Fields are matched by name: a terminal's log puts them before the message, the journal's after.
     field() { awk -v k="$1=" '{ for (i = 1; i <= NF; i++) if (index($i, k) == 1) { print substr($i, length(k) + 1); exit } }'; }
-    lines_for() { grep -F -- "$1" "$log" | grep -E -- " $2( |\$)"; }
+    lines_for() { grep -F -- "$1" "$VT_LOG" | grep -E -- " $2( |\$)"; }
     id_of() { lines_for "tablet added" "node=$1" | tail -1 | field device; }
     vnode_of() { lines_for "virtual tablet created" "device=$1" | tail -1 | field node; }
     grabs_of() { lines_for "tablet grabbed" "device=$1" | wc -l; }
@@ -559,7 +560,7 @@ virtual_tablet() {
     }
     tool_events() { grep -c '^{"type":' "$1" 2>/dev/null || true; }
     lines_at_least() { [ "$(tool_events "$2")" -ge "$1" ]; }
-    the_other_grab_lines() { grep -E "cannot grab|a tool is near the tablet|writing the virtual tablet failed|cannot create the virtual tablet" "$log"; }
+    the_other_grab_lines() { grep -E "cannot grab|a tool is near the tablet|writing the virtual tablet failed|cannot create the virtual tablet" "$VT_LOG"; }
 
     # The keyboard, plugged in first; it plays its key press and release while the tablet's trace plays.
     rm -f "$dir/keyboard.go" "$dir/keyboard.end"
@@ -624,11 +625,11 @@ PY
     fi
     # the grab
     if [ "$(grabs_of "$HW_ID")" -eq 1 ] && [ -z "$(the_other_grab_lines)" ]; then
-        echo "e2e: virtual: grab: taken once, before the trace played, never changed while it played: ok ($(grep 'tablet grabbed' "$log" | tail -1))"
+        echo "e2e: virtual: grab: taken once, before the trace played, never changed while it played: ok ($(grep 'tablet grabbed' "$VT_LOG" | tail -1))"
     else fail "virtual: grab: $(grabs_of "$HW_ID") 'tablet grabbed' lines for device $HW_ID; others: $(the_other_grab_lines | head -3)"
     fi
     # (c)
-    if [[ " $fds " == *" $VKBD_NODE "* ]] || grep -q "penkit e2e keyboard" "$log"; then
+    if [[ " $fds " == *" $VKBD_NODE "* ]] || grep -q "penkit e2e keyboard" "$VT_LOG"; then
         fail "virtual: (c) penkitd opened (or considered) the keyboard $VKBD_NODE (its descriptors: $fds)"
     elif [ "$(recorded_frames "$dir/keyboard.yml")" -ge 2 ]; then
         echo "e2e: virtual: (c) keyboard $VKBD_NODE not opened by penkitd (its device nodes during the trace: $fds) and not grabbed (libinput record got its $(recorded_frames "$dir/keyboard.yml") frames): ok"

@@ -573,11 +573,28 @@ virtual_tablet() {
         fail "virtual: keyboard: no uinput device: $(cat "$dir/keyboard.replay.txt")"; kill $VT_DAEMON; wait $VT_DAEMON; return
     fi
 
+    local IGNORED_BEFORE=$(count "libinput ignored a tablet" "$OUT/penkitd.log")
+    # --- warm-up: a cold penkitd (and a cold stand-in) under emulation falls behind on its first
+    # trace until the kernel drops events (SYN_DROPPED): the tap trace plays through both first,
+    # not compared; the wait ends when the stand-in has the virtual pen's proximity-out.
+    name=virtual-warm-up VT_NAME=virtual-warm-up VT_READER= HW_READER=
+    EXTRA_READY=vt_ready
+    start traces/wacom-intuos4-6x9-stylus-tap.evemu "$name" "$SPEED"; local started=$?
+    EXTRA_READY=
+    if [ $started -ne 0 ]; then kill $CLIENT $REPLAY $VT_READER $HW_READER $KBD_RECORD $vkbd $VT_DAEMON 2>/dev/null; return; fi
+    wait_for "^uinput: played" 1 "$OUT/$name.replay.txt" 900 || fail "virtual: warm-up: the replay did not finish"
+    warm_out() { grep -q '"type":"proximity".*"state":"out"' "$dir/virtual-warm-up.virtual.jsonl"; }
+    wait_until warm_out -- "$dir/virtual-warm-up.virtual.jsonl" 120 || echo "e2e: virtual: warm-up: the stand-in saw no proximity-out"
+    touch "$OUT/$name.end"; wait $REPLAY
+    finish_client "$name"
+    kill $VT_READER $HW_READER 2>/dev/null; wait $VT_READER $HW_READER 2>/dev/null
+    echo "e2e: virtual: warm-up (tap trace): $(grep -c '"type":' "$dir/virtual-warm-up.virtual.jsonl") events at the stand-in, $(grep -c SYN_DROPPED "$VT_LOG") SYN_DROPPED in penkitd's log"
+
     # --- (a), (b), (c) and the grab ---
     name=virtual VT_NAME=virtual VT_READER= HW_READER=
-    local IGNORED_BEFORE=$(count "libinput ignored a tablet" "$OUT/penkitd.log")
+    local dropped_before=$(grep -c SYN_DROPPED "$VT_LOG")
     EXTRA_READY=vt_ready
-    start "$E2E_VIRTUAL_TRACE" "$name" "$SPEED"; local started=$?
+    start "$E2E_VIRTUAL_TRACE" "$name" "$SPEED"; started=$?
     EXTRA_READY=
     if [ $started -ne 0 ]; then kill $CLIENT $REPLAY $VT_READER $HW_READER $KBD_RECORD $vkbd $VT_DAEMON 2>/dev/null; return; fi
     touch "$dir/keyboard.go"
@@ -616,7 +633,7 @@ if len(want) != len(got):
 print("%d events equal" % len(want))
 PY
     then echo "e2e: virtual: (a) the stand-in compositor's events on $VNODE equal the bench's path (b): $(cat "$dir/virtual.diff"), $(grep -c '"type":"tip"' "$vfile") tip events, pressure curve ${E2E_VIRTUAL_CURVE}: ok"
-    else fail "virtual: (a) the stand-in's events on $VNODE differ from the bench's path (b): $(head -c 1500 "$dir/virtual.diff")"
+    else fail "virtual: (a) the stand-in's events on $VNODE differ from the bench's path (b): $(head -c 1500 "$dir/virtual.diff") (SYN_DROPPED during the trace: penkitd $(( $(grep -c SYN_DROPPED "$VT_LOG") - dropped_before )), the stand-in $(grep -c SYN_DROPPED "$vfile.err"); libinput's forced proximity-outs on the virtual tablet, which follow its kernel timestamps, show as proximity out/in pairs)"
     fi
     # (b)
     if [ "$hw_events_during" -eq 0 ] && [ "$(tool_events "$hfile")" -eq 0 ] && grep -q "^added " "$hfile.err"; then
@@ -662,7 +679,11 @@ PY
     kill $VT_READER $HW_READER 2>/dev/null; wait $VT_READER $HW_READER 2>/dev/null
     local seen
     seen=$(sed -n 's/^{"type":"\([a-z]*\)".*"state":"\([a-z]*\)".*/\1-\2/p' "$hfile" | tr '\n' ' ')
-    if [ "$hw_before_kill" -eq 0 ] && tip_down && [[ $seen == proximity-in* ]]; then
+    # The drag is the stroke after the kill: its proximity-in, tip down and up, and proximity-out
+    # end what the hardware node's context saw. Before it, libinput may report the rest of the
+    # hover (seen in runs: libinput 1.22's proximity quirk, active on a device until it has seen
+    # a real proximity-out, starts a proximity at the first frame with axes).
+    if [ "$hw_before_kill" -eq 0 ] && [[ $seen == proximity-in* ]] && [[ $seen == *"proximity-in tip-down tip-up proximity-out " ]]; then
         echo "e2e: virtual: (d) after SIGKILL of penkitd mid-hover, the next stroke on $NODE reached a libinput context on it directly: $seen(nothing before the kill): ok"
     else fail "virtual: (d) after the kill the hardware node's libinput context saw: ${seen:-nothing} ($hw_before_kill tool events before the kill)"
     fi

@@ -495,13 +495,22 @@ CONF
 #       proximity and the replay has paused, penkitd is SIGKILLed; the kernel drops its grab with
 #       its descriptors and the virtual tablet goes with its uinput descriptor. The replay resumes,
 #       and a libinput context on the hardware node, opened while penkitd held it (it printed
-#       nothing until the kill), must see the drag's proximity-in and tip down. libinput sees a tool
-#       only from its next proximity-in: the pen that stays in proximity across the kill (the
-#       rest of the hover) is not seen, which is why the next stroke is one that begins with a
-#       proximity-in (the drag).
+#       nothing until the kill), must see the drag's whole stroke (proximity-in, tip down, tip up,
+#       proximity-out) last. The next stroke is one that begins with a proximity-in (the drag),
+#       because libinput is not sure to see a tool that stays in proximity across the kill: it
+#       never saw that tool's proximity-in (penkitd held the grab). (libinput 1.22 did report the rest
+#       of the hover in our runs, from the first frame it read; the check neither needs nor forbids it.)
 virtual_tablet() {
     local dir=$OUT/virtual sock=/run/penkit-e2e-virtual.sock name kill_name=virtual-kill
     local SOCK=$sock   # start() and its client use the virtual-tablet penkitd
+    # The traces play at E2E_VIRTUAL_SPEED (default 0.25) of their pace: at the recorded pace a
+    # penkitd descheduled under emulation on a busy host fell behind until the kernel dropped the
+    # hardware tablet's events (SYN_DROPPED), even warmed up. What penkitd writes to the virtual
+    # tablet depends on the sequence of reports, not their timing, so the bench's prediction holds
+    # at any pace whose longest gap between reports (8.1 ms in these traces, 32 ms at 0.25) stays
+    # under libinput's 50 ms forced proximity-out (on the hardware tablet in penkitd's libinput,
+    # and on the virtual one in the stand-in's).
+    local VSPEED=${E2E_VIRTUAL_SPEED:-0.25}
     mkdir -p "$dir/quirks"
     QUIRKS=$dir/quirks
     cp /usr/share/libinput/*.quirks "$QUIRKS/"
@@ -579,7 +588,7 @@ virtual_tablet() {
     # not compared; the wait ends when the stand-in has the virtual pen's proximity-out.
     name=virtual-warm-up VT_NAME=virtual-warm-up VT_READER= HW_READER=
     EXTRA_READY=vt_ready
-    start traces/wacom-intuos4-6x9-stylus-tap.evemu "$name" "$SPEED"; local started=$?
+    start traces/wacom-intuos4-6x9-stylus-tap.evemu "$name" "$VSPEED"; local started=$?
     EXTRA_READY=
     if [ $started -ne 0 ]; then kill $CLIENT $REPLAY $VT_READER $HW_READER $KBD_RECORD $vkbd $VT_DAEMON 2>/dev/null; return; fi
     wait_for "^uinput: played" 1 "$OUT/$name.replay.txt" 900 || fail "virtual: warm-up: the replay did not finish"
@@ -594,7 +603,7 @@ virtual_tablet() {
     name=virtual VT_NAME=virtual VT_READER= HW_READER=
     local dropped_before=$(grep -c SYN_DROPPED "$VT_LOG")
     EXTRA_READY=vt_ready
-    start "$E2E_VIRTUAL_TRACE" "$name" "$SPEED"; started=$?
+    start "$E2E_VIRTUAL_TRACE" "$name" "$VSPEED"; started=$?
     EXTRA_READY=
     if [ $started -ne 0 ]; then kill $CLIENT $REPLAY $VT_READER $HW_READER $KBD_RECORD $vkbd $VT_DAEMON 2>/dev/null; return; fi
     touch "$dir/keyboard.go"
@@ -659,7 +668,7 @@ PY
     rm -f "$dir/resume"
     export PENKIT_UINPUT_PAUSE_AT=1.0 PENKIT_UINPUT_RESUME_FILE=$dir/resume
     EXTRA_READY=vt_ready
-    start "$OUT/virtual-kill.evemu" "$name" "$SPEED"; started=$?
+    start "$OUT/virtual-kill.evemu" "$name" "$VSPEED"; started=$?
     EXTRA_READY=
     unset PENKIT_UINPUT_PAUSE_AT PENKIT_UINPUT_RESUME_FILE
     if [ $started -ne 0 ]; then kill $CLIENT $REPLAY $VT_READER $HW_READER $KBD_RECORD $vkbd $VT_DAEMON 2>/dev/null; return; fi
@@ -680,9 +689,9 @@ PY
     local seen
     seen=$(sed -n 's/^{"type":"\([a-z]*\)".*"state":"\([a-z]*\)".*/\1-\2/p' "$hfile" | tr '\n' ' ')
     # The drag is the stroke after the kill: its proximity-in, tip down and up, and proximity-out
-    # end what the hardware node's context saw. Before it, libinput may report the rest of the
-    # hover (seen in runs: libinput 1.22's proximity quirk, active on a device until it has seen
-    # a real proximity-out, starts a proximity at the first frame with axes).
+    # end what the hardware node's context saw. Before it, libinput 1.22 reported the rest of the
+    # hover too in our runs (a proximity-in at the first frame it read after the kill, then the
+    # hover's proximity-out): not checked either way.
     if [ "$hw_before_kill" -eq 0 ] && [[ $seen == proximity-in* ]] && [[ $seen == *"proximity-in tip-down tip-up proximity-out " ]]; then
         echo "e2e: virtual: (d) after SIGKILL of penkitd mid-hover, the next stroke on $NODE reached a libinput context on it directly: $seen(nothing before the kill): ok"
     else fail "virtual: (d) after the kill the hardware node's libinput context saw: ${seen:-nothing} ($hw_before_kill tool events before the kill)"

@@ -20,7 +20,7 @@
 # (default 0,0.25,0.75,1, the bench's), which its own `penkitd --virtual-tablet` is configured with;
 # then SIGKILLs that penkitd mid-hover (.build-vm/e2e/virtual-kill.evemu, made here) and checks the
 # next stroke reaches a libinput context on the hardware node (e2e-guest.sh, virtual_tablet).
-# E2E_SKIP_VIRTUAL=1 skips it.
+# E2E_VIRTUAL_SPEED (default 0.25) is the pace of its replays (e2e-guest.sh says why); E2E_SKIP_VIRTUAL=1 skips it.
 # Both sides use the same smoothing: libinput and the decoder read the same quirks
 # (/etc/libinput/local-overrides.quirks is the host's, seen read-only by the guest).
 # E2E_TRACES="traces/a.evemu ..." chooses the traces (default: all of traces/); E2E_SPEED plays
@@ -83,6 +83,7 @@ main() {
         printf 'E2E_SKIP_VIRTUAL=%q\n' "${E2E_SKIP_VIRTUAL:-}"
         printf 'E2E_VIRTUAL_TRACE=%q\n' "$virtual_trace"
         printf 'E2E_VIRTUAL_CURVE=%q\n' "$virtual_curve"
+        printf 'E2E_VIRTUAL_SPEED=%q\n' "${E2E_VIRTUAL_SPEED:-}"
         printf 'E2E_SKIP_UNPLUG=%q\n' "${E2E_SKIP_UNPLUG:-}"
         printf 'E2E_UNPLUG_TRACE=%q\n' "$unplug_trace"
         printf 'E2E_SKIP_PADS=%q\n' "${E2E_SKIP_PADS:-}"

@@ -72,8 +72,8 @@ members=$(getent group penkit-uinput | cut -d: -f4)
     || fail "/dev/uinput: $(stat -c '%U:%G %a' /dev/uinput 2>&1)"
 if runuser -u alice -- sh -c ': </dev/uinput' 2>/dev/null; then fail "alice (group penkit, a socket client) can open /dev/uinput"
 else ok "alice (group penkit) cannot open /dev/uinput"; fi
-systemctl show -P DeviceAllow penkit.service | grep -q '/dev/uinput rw' && ok "penkit.service: DeviceAllow $(systemctl show -P DeviceAllow penkit.service)" \
-    || fail "penkit.service DeviceAllow: $(systemctl show -P DeviceAllow penkit.service)"
+systemctl show -P DeviceAllow penkit.service | grep -q '/dev/uinput rw' && ok "penkit.service: DeviceAllow $(systemctl show -P DeviceAllow penkit.service | tr "\n" " ")" \
+    || fail "penkit.service DeviceAllow: $(systemctl show -P DeviceAllow penkit.service | tr "\n" " ")"
 [ -s /usr/share/libinput/70-penkit-virtual-tablet.quirks ] && ok "the virtual tablet's quirk: $(dpkg -S /usr/share/libinput/70-penkit-virtual-tablet.quirks)" \
     || fail "no /usr/share/libinput/70-penkit-virtual-tablet.quirks"
 # The system service runs with the virtual tablet on.

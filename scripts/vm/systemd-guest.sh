@@ -15,7 +15,10 @@
 #      allowed by the unit, and the exposure still reported;
 #   3. user units: a user logged in at the seat (an autologin getty on tty2), not in the penkit
 #      group, whose tablet access comes from uaccess alone, starts penkitd through
-#      `systemctl --user` socket activation and receives the strokes.
+#      `systemctl --user` socket activation and receives the strokes;
+#   4. purge (issue 28): the quirk and the uinput rule go, /dev/uinput is root's alone again, no
+#      penkitd runs, and a tablet played afterwards reaches a libinput context directly (a copy of
+#      penkit kept from the package plays and reads it).
 # Every wait is on a condition with a generous bound that only ends a broken run.
 set -uo pipefail
 main() {
@@ -231,6 +234,36 @@ fi
 kill $CAROL 2>/dev/null; wait $CAROL 2>/dev/null
 as_carol systemd-analyze --user security penkit.service --no-pager >"$OUT/user-security.txt" 2>&1
 echo "systemd-guest: user unit exposure: $(grep 'Overall exposure' "$OUT/user-security.txt")"
+as_carol systemctl --user disable --now penkit.socket penkit.service >/dev/null 2>&1
+
+# --- 4. purge: the tablet works as before (issue 28) ---
+# A copy of penkit outlives the package, to play a tablet and read it with libinput afterwards.
+cp /usr/bin/penkit "$OUT/penkit-kept"
+if dpkg --purge penkit >"$OUT/purge.log" 2>&1; then ok "dpkg --purge penkit"; else fail "dpkg --purge: $(tail -3 "$OUT/purge.log")"; fi
+udevadm settle --timeout=120
+if [ ! -e /usr/share/libinput/70-penkit-virtual-tablet.quirks ] && [ ! -e /usr/lib/udev/rules.d/70-penkit-uinput.rules ]; then
+    ok "purge removed the virtual tablet's quirk and the uinput rule"
+else fail "after purge: $(ls /usr/share/libinput/70-penkit-* /usr/lib/udev/rules.d/70-penkit-* 2>&1 | tr '\n' ' ')"; fi
+[ "$(stat -c '%U:%G %a' /dev/uinput)" = "root:root 600" ] && ok "/dev/uinput back to root:root 0600" || fail "/dev/uinput after purge: $(stat -c '%U:%G %a' /dev/uinput)"
+pgrep -x penkitd >/dev/null && fail "a penkitd still runs after purge: $(pgrep -a penkitd)" || ok "no penkitd runs after purge"
+rm -f "$OUT/after.go" "$OUT/after.end"
+PENKIT_UINPUT_START_FILE=$OUT/after.go PENKIT_UINPUT_END_FILE=$OUT/after.end \
+    "$OUT/penkit-kept" replay "$OUT/trace.evemu" --uinput >"$OUT/after.replay.txt" 2>&1 &
+AFTER=$!
+if wait_until 120 grep -q '^uinput: /dev/input/event' "$OUT/after.replay.txt" && node=$(node_in "$OUT/after.replay.txt") && wait_until 120 test -c "$node"; then
+    "$OUT/penkit-kept" libinput-events --device "$node" >"$OUT/after.events.jsonl" 2>"$OUT/after.events.err" &
+    READER=$!
+    wait_until 300 grep -q "^added " "$OUT/after.events.err" || fail "after purge: libinput did not add $node: $(tail -2 "$OUT/after.events.err")"
+    touch "$OUT/after.go"
+    wait_until 600 grep -q '^uinput: played' "$OUT/after.replay.txt" || fail "after purge: the replay did not finish"
+    wait_until 120 grep -q '"type":"proximity".*"state":"out"' "$OUT/after.events.jsonl"
+    touch "$OUT/after.end"; wait $AFTER
+    kill $READER 2>/dev/null; wait $READER 2>/dev/null
+    if grep -q '"type":"tip".*"state":"down"' "$OUT/after.events.jsonl"; then
+        ok "after purge a tablet reaches libinput directly: $node, $(grep -c '"type":' "$OUT/after.events.jsonl") tablet-tool events, tip down and up"
+    else fail "after purge libinput saw no tip down on $node: $(head -c 300 "$OUT/after.events.jsonl")"; fi
+else fail "after purge: no uinput tablet: $(cat "$OUT/after.replay.txt")"; kill $AFTER 2>/dev/null
+fi
 finish
 }
 

@@ -154,7 +154,8 @@ uninstall:
 	rm -f $(addprefix $(DESTDIR),$(INSTALLED_FILES))
 	-@if [ -f $(QUIRKS_OVERRIDE) ]; then sed -i '/^# Opt-in (make install-no-smoothing)/,/^AttrTabletSmoothing=0$$/d' $(QUIRKS_OVERRIDE); fi
 	-rmdir $(DESTDIR)$(PREFIX)/share/doc/penkit 2>/dev/null
-	-@if [ -z "$(DESTDIR)" ] && command -v udevadm >/dev/null && [ -d /run/udev ]; then udevadm control --reload && udevadm trigger --subsystem-match=misc --sysname-match=uinput --action=change; fi
+	-@if [ -z "$(DESTDIR)" ] && command -v udevadm >/dev/null && [ -d /run/udev ]; then udevadm control --reload; fi
+	-@if [ -z "$(DESTDIR)" ] && [ -c /dev/uinput ] && [ "$$(stat -c %G /dev/uinput)" = penkit-uinput ]; then chown root:root /dev/uinput && chmod 0600 /dev/uinput; fi
 	@echo "kept /etc/penkit/penkitd.conf, the penkit user and the groups penkit and penkit-uinput; remove them by hand if wanted"
 	-@if [ -z "$(DESTDIR)" ] && [ -d /run/systemd/system ]; then systemctl daemon-reload; fi
 

@@ -108,10 +108,14 @@ SYSTEMD_USER_DIR ?= $(PREFIX)/lib/systemd/user
 UDEV_RULES_DIR ?= $(PREFIX)/lib/udev/rules.d
 SYSUSERS_DIR ?= $(PREFIX)/lib/sysusers.d
 LIBINPUT_QUIRKS_DIR ?= /etc/libinput
+# libinput reads its *.quirks from the folder it was built with (Debian's: /usr/share/libinput), not
+# from PREFIX; /etc/libinput holds only the one local-overrides.quirks file.
+LIBINPUT_DATA_DIR ?= /usr/share/libinput
 INSTALLED_FILES := $(PREFIX)/bin/penkitd $(PREFIX)/bin/penkit \
 	$(SYSTEMD_SYSTEM_DIR)/penkit.socket $(SYSTEMD_SYSTEM_DIR)/penkit.service \
 	$(SYSTEMD_USER_DIR)/penkit.socket $(SYSTEMD_USER_DIR)/penkit.service \
-	$(UDEV_RULES_DIR)/70-penkit.rules $(SYSUSERS_DIR)/penkit.conf \
+	$(UDEV_RULES_DIR)/70-penkit.rules $(UDEV_RULES_DIR)/70-penkit-uinput.rules $(SYSUSERS_DIR)/penkit.conf \
+	$(LIBINPUT_DATA_DIR)/70-penkit-virtual-tablet.quirks \
 	$(PREFIX)/share/doc/penkit/daemon.md $(PREFIX)/share/doc/penkit/protocol.md
 
 # Installs what `make release` built (as your user: nothing is compiled as root here). The Debian
@@ -126,6 +130,8 @@ install:
 	install -D -m 0644 systemd/user/penkit.socket $(DESTDIR)$(SYSTEMD_USER_DIR)/penkit.socket
 	sed 's|/usr/bin/penkitd|$(PREFIX)/bin/penkitd|; s|/usr/share/doc/penkit|$(PREFIX)/share/doc/penkit|' systemd/user/penkit.service > penkit.service.tmp && install -D -m 0644 penkit.service.tmp $(DESTDIR)$(SYSTEMD_USER_DIR)/penkit.service && rm -f penkit.service.tmp
 	install -D -m 0644 udev/70-penkit.rules $(DESTDIR)$(UDEV_RULES_DIR)/70-penkit.rules
+	install -D -m 0644 udev/70-penkit-uinput.rules $(DESTDIR)$(UDEV_RULES_DIR)/70-penkit-uinput.rules
+	install -D -m 0644 libinput/70-penkit-virtual-tablet.quirks $(DESTDIR)$(LIBINPUT_DATA_DIR)/70-penkit-virtual-tablet.quirks
 	install -D -m 0644 systemd/penkit.sysusers $(DESTDIR)$(SYSUSERS_DIR)/penkit.conf
 	[ -e $(DESTDIR)/etc/penkit/penkitd.conf ] || install -D -m 0644 systemd/penkitd.conf $(DESTDIR)/etc/penkit/penkitd.conf
 	install -D -m 0644 docs/daemon.md $(DESTDIR)$(PREFIX)/share/doc/penkit/daemon.md
@@ -133,8 +139,11 @@ install:
 	@if [ -z "$(DESTDIR)" ]; then \
 		if command -v systemd-sysusers >/dev/null; then systemd-sysusers $(SYSUSERS_DIR)/penkit.conf; \
 		else getent group penkit >/dev/null || groupadd --system penkit; \
-		     getent passwd penkit >/dev/null || useradd --system --gid penkit --no-create-home --shell /usr/sbin/nologin penkit; fi; \
-		if command -v udevadm >/dev/null && [ -d /run/udev ]; then udevadm control --reload && udevadm trigger --subsystem-match=input --action=change || true; fi; \
+		     getent passwd penkit >/dev/null || useradd --system --gid penkit --no-create-home --shell /usr/sbin/nologin penkit; \
+		     getent group penkit-uinput >/dev/null || groupadd --system penkit-uinput; \
+		     id -nG penkit | tr ' ' '\n' | grep -qx penkit-uinput || usermod --append --groups penkit-uinput penkit; fi; \
+		if command -v udevadm >/dev/null && [ -d /run/udev ]; then udevadm control --reload && udevadm trigger --subsystem-match=input --action=change \
+			&& udevadm trigger --subsystem-match=misc --sysname-match=uinput --action=change || true; fi; \
 		if [ -d /run/systemd/system ]; then systemctl daemon-reload; echo "enable with: systemctl enable --now penkit.socket"; fi; \
 	fi
 
@@ -152,7 +161,9 @@ uninstall:
 	rm -f $(addprefix $(DESTDIR),$(INSTALLED_FILES))
 	-@if [ -f $(QUIRKS_OVERRIDE) ]; then sed -i '/^# Opt-in (make install-no-smoothing)/,/^AttrTabletSmoothing=0$$/d' $(QUIRKS_OVERRIDE); fi
 	-rmdir $(DESTDIR)$(PREFIX)/share/doc/penkit 2>/dev/null
-	@echo "kept /etc/penkit/penkitd.conf and the penkit user; remove them by hand if wanted"
+	-@if [ -z "$(DESTDIR)" ] && command -v udevadm >/dev/null && [ -d /run/udev ]; then udevadm control --reload; fi
+	-@if [ -z "$(DESTDIR)" ] && [ -c /dev/uinput ] && [ "$$(stat -c %G /dev/uinput)" = penkit-uinput ]; then chown root:root /dev/uinput && chmod 0600 /dev/uinput; fi
+	@echo "kept /etc/penkit/penkitd.conf, the penkit user and the groups penkit and penkit-uinput; remove them by hand if wanted"
 	-@if [ -z "$(DESTDIR)" ] && [ -d /run/systemd/system ]; then systemctl daemon-reload; fi
 
 # penkitd on a bundled trace, on a temporary socket: one line per finalized stroke, an SVG, a clean stop.

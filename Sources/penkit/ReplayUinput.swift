@@ -10,7 +10,10 @@ import PenKit
 /// the kernel's axis fuzz so the recorded values are not filtered twice, and plays every
 /// frame at its absolute offset from the start. Needs a writable /dev/uinput.
 /// Scripts coordinate through two files: PENKIT_UINPUT_START_FILE (play once it exists) and
-/// PENKIT_UINPUT_END_FILE (keep the device after the last frame until it exists).
+/// PENKIT_UINPUT_END_FILE (keep the device after the last frame until it exists). With
+/// PENKIT_UINPUT_PAUSE_AT=SECONDS and PENKIT_UINPUT_RESUME_FILE, the replay stops before the first
+/// frame SECONDS or more into the trace (after speed), says `uinput: paused`, and plays the rest
+/// once that file exists, later by the time it waited (the device stays as it was meanwhile).
 func replayThroughUinput(_ command: ReplayCommand) async throws {
     // Bounds that only end a broken run: a VM run on a busy host lasts well over ten minutes, and
     // a device kept for its whole length (the e2e keyboard) must outlive it.
@@ -33,6 +36,17 @@ func replayThroughUinput(_ command: ReplayCommand) async throws {
             try waitForFile(startFile, timeout: scriptWait)
         }
         try player.device.zeroKernelFuzz()
+        let environment = ProcessInfo.processInfo.environment
+        if let pauseAt = environment["PENKIT_UINPUT_PAUSE_AT"].flatMap(Double.init),
+           let resumeFile = environment["PENKIT_UINPUT_RESUME_FILE"], let first = player.frames.first?.time {
+            player.pause = (at: first + UInt64(max(0, pauseAt) * 1_000_000), wait: {
+                print("uinput: paused; waiting for \(resumeFile)")
+                fflush(nil)
+                try waitForFile(resumeFile, timeout: scriptWait)
+                print("uinput: resumed")
+                fflush(nil)
+            })
+        }
         let report = try player.play(startingAt: MonotonicClock.now() + 50_000)
         let late = zip(player.frames, report.written).map { frame, written in
             Int64(written) - Int64(report.start + (frame.time - player.frames[0].time))

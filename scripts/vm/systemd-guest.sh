@@ -9,10 +9,16 @@
 #      connecting and receives the strokes of a trace played through uinput; a client outside the
 #      group is refused; a keyboard is never opened; `systemd-analyze security` <= 1.0; SIGHUP
 #      (systemctl reload) re-reads the config in the same process; the journal has penkitd's
-#      lines at their priorities; the watchdog restarts a SIGSTOPped penkitd;
+#      lines at their priorities; the watchdog restarts a SIGSTOPped penkitd; with
+#      `virtual-tablet = on` (issue 28) the service makes a virtual tablet for the played tablet
+#      and grabs it, with /dev/uinput given to group penkit-uinput (the service's user alone),
+#      allowed by the unit, and the exposure still reported;
 #   3. user units: a user logged in at the seat (an autologin getty on tty2), not in the penkit
 #      group, whose tablet access comes from uaccess alone, starts penkitd through
-#      `systemctl --user` socket activation and receives the strokes.
+#      `systemctl --user` socket activation and receives the strokes;
+#   4. purge (issue 28): the quirk and the uinput rule go, /dev/uinput is root's alone again, no
+#      penkitd runs, and a tablet played afterwards reaches a libinput context directly (a copy of
+#      penkit kept from the package plays and reads it).
 # Every wait is on a condition with a generous bound that only ends a broken run.
 set -uo pipefail
 main() {
@@ -58,6 +64,23 @@ else ok "penkitd needs no Swift library ($(ldd /usr/bin/penkitd | wc -l) shared 
 getent group penkit >/dev/null && ok "the package created group penkit" || fail "no penkit group after install"
 useradd --create-home --groups penkit alice && useradd --create-home mallory && useradd --create-home carol
 modprobe uinput
+# The virtual tablet's packaging (issue 28): /dev/uinput belongs to group penkit-uinput, whose only
+# member is the service's user (not group penkit, whose members are the socket's clients: uinput
+# would let them inject keystrokes); the unit allows it to the service alone; the package ships
+# the virtual tablet's libinput quirk where libinput reads quirks.
+udevadm settle --timeout=120
+members=$(getent group penkit-uinput | cut -d: -f4)
+[ "$members" = penkit ] && ok "group penkit-uinput's only member: $members" || fail "group penkit-uinput: '$(getent group penkit-uinput)'"
+[ "$(stat -c '%U:%G %a' /dev/uinput 2>/dev/null)" = "root:penkit-uinput 660" ] && ok "/dev/uinput root:penkit-uinput 0660 (udev rule)" \
+    || fail "/dev/uinput: $(stat -c '%U:%G %a' /dev/uinput 2>&1)"
+if runuser -u alice -- sh -c ': </dev/uinput' 2>/dev/null; then fail "alice (group penkit, a socket client) can open /dev/uinput"
+else ok "alice (group penkit) cannot open /dev/uinput"; fi
+systemctl show -P DeviceAllow penkit.service | grep -q '/dev/uinput rw' && ok "penkit.service: DeviceAllow $(systemctl show -P DeviceAllow penkit.service | tr "\n" " ")" \
+    || fail "penkit.service DeviceAllow: $(systemctl show -P DeviceAllow penkit.service | tr "\n" " ")"
+[ -s /usr/share/libinput/70-penkit-virtual-tablet.quirks ] && ok "the virtual tablet's quirk: $(dpkg -S /usr/share/libinput/70-penkit-virtual-tablet.quirks)" \
+    || fail "no /usr/share/libinput/70-penkit-virtual-tablet.quirks"
+# The system service runs with the virtual tablet on.
+printf '\n# e2e guest: the virtual tablet\nvirtual-tablet = on\n' >>/etc/penkit/penkitd.conf
 
 # --- 2. the system units ---
 systemctl enable --now penkit.socket >"$OUT/enable.log" 2>&1 || fail "systemctl enable --now penkit.socket: $(cat "$OUT/enable.log")"
@@ -99,6 +122,15 @@ echo "systemd-guest: penkitd runs as $(ps -o user=,group= -p "$MAIN") (pid $MAIN
 if play system "$OUT/alice.jsonl"; then
     strokes=$(count '"type":"stroke"' "$OUT/alice.jsonl")
     ok "alice (group penkit) received $strokes stroke(s) and $(count '"type":"frame"' "$OUT/alice.jsonl") frames from the system service ($NODE $(head -1 "$OUT/system.acl"))"
+fi
+# The service made a virtual tablet for the uinput "hardware" tablet and grabbed it (the journal
+# keeps its lines after the tablet has gone).
+journalctl -u penkit.service -o cat --no-pager >"$OUT/virtual.journal.txt" 2>&1
+trace_name=$(sed -n 's/^N: //p' "$OUT/trace.evemu" | head -1)
+created=$(grep "virtual tablet created" "$OUT/virtual.journal.txt" | grep -F "name=penkit virtual tablet: $trace_name " | tail -1)
+if [ -n "$created" ] && grep -q "tablet grabbed" "$OUT/virtual.journal.txt"; then
+    ok "the service made the virtual tablet: $created; $(grep 'tablet grabbed' "$OUT/virtual.journal.txt" | tail -1)"
+else fail "no virtual tablet for $trace_name: $(grep -iE 'virtual|grab|uinput' "$OUT/virtual.journal.txt" | tail -4 | tr '\n' ' ')"
 fi
 kill $ALICE 2>/dev/null; wait $ALICE 2>/dev/null
 
@@ -202,6 +234,36 @@ fi
 kill $CAROL 2>/dev/null; wait $CAROL 2>/dev/null
 as_carol systemd-analyze --user security penkit.service --no-pager >"$OUT/user-security.txt" 2>&1
 echo "systemd-guest: user unit exposure: $(grep 'Overall exposure' "$OUT/user-security.txt")"
+as_carol systemctl --user disable --now penkit.socket penkit.service >/dev/null 2>&1
+
+# --- 4. purge: the tablet works as before (issue 28) ---
+# A copy of penkit outlives the package, to play a tablet and read it with libinput afterwards.
+cp /usr/bin/penkit "$OUT/penkit-kept"
+if dpkg --purge penkit >"$OUT/purge.log" 2>&1; then ok "dpkg --purge penkit"; else fail "dpkg --purge: $(tail -3 "$OUT/purge.log")"; fi
+udevadm settle --timeout=120
+if [ ! -e /usr/share/libinput/70-penkit-virtual-tablet.quirks ] && [ ! -e /usr/lib/udev/rules.d/70-penkit-uinput.rules ]; then
+    ok "purge removed the virtual tablet's quirk and the uinput rule"
+else fail "after purge: $(ls /usr/share/libinput/70-penkit-* /usr/lib/udev/rules.d/70-penkit-* 2>&1 | tr '\n' ' ')"; fi
+[ "$(stat -c '%U:%G %a' /dev/uinput)" = "root:root 600" ] && ok "/dev/uinput back to root:root 0600" || fail "/dev/uinput after purge: $(stat -c '%U:%G %a' /dev/uinput)"
+pgrep -x penkitd >/dev/null && fail "a penkitd still runs after purge: $(pgrep -a penkitd)" || ok "no penkitd runs after purge"
+rm -f "$OUT/after.go" "$OUT/after.end"
+PENKIT_UINPUT_START_FILE=$OUT/after.go PENKIT_UINPUT_END_FILE=$OUT/after.end \
+    "$OUT/penkit-kept" replay "$OUT/trace.evemu" --uinput >"$OUT/after.replay.txt" 2>&1 &
+AFTER=$!
+if wait_until 120 grep -q '^uinput: /dev/input/event' "$OUT/after.replay.txt" && node=$(node_in "$OUT/after.replay.txt") && wait_until 120 test -c "$node"; then
+    "$OUT/penkit-kept" libinput-events --device "$node" >"$OUT/after.events.jsonl" 2>"$OUT/after.events.err" &
+    READER=$!
+    wait_until 300 grep -q "^added " "$OUT/after.events.err" || fail "after purge: libinput did not add $node: $(tail -2 "$OUT/after.events.err")"
+    touch "$OUT/after.go"
+    wait_until 600 grep -q '^uinput: played' "$OUT/after.replay.txt" || fail "after purge: the replay did not finish"
+    wait_until 120 grep -q '"type":"proximity".*"state":"out"' "$OUT/after.events.jsonl"
+    touch "$OUT/after.end"; wait $AFTER
+    kill $READER 2>/dev/null; wait $READER 2>/dev/null
+    if grep -q '"type":"tip".*"state":"down"' "$OUT/after.events.jsonl"; then
+        ok "after purge a tablet reaches libinput directly: $node, $(grep -c '"type":' "$OUT/after.events.jsonl") tablet-tool events, tip down and up"
+    else fail "after purge libinput saw no tip down on $node: $(head -c 300 "$OUT/after.events.jsonl")"; fi
+else fail "after purge: no uinput tablet: $(cat "$OUT/after.replay.txt")"; kill $AFTER 2>/dev/null
+fi
 finish
 }
 

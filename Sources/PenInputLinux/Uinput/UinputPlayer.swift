@@ -26,6 +26,11 @@ package final class UinputPlayer {
     /// Lateness (µs) still caught up by writing frames early; more shifts the schedule.
     package var maxCatchUp: UInt64 = 20_000
 
+    /// A pause (scripts: `penkit replay --uinput`'s PENKIT_UINPUT_PAUSE_AT): `wait` runs once, before
+    /// the first frame whose trace time is `at` (µs) or later; the frames after it keep their spacing,
+    /// shifted by the time it took.
+    package var pause: (at: UInt64, wait: () throws -> Void)?
+
     package init(description: DeviceDescription, events: [EvdevEvent]) throws {
         device = try UinputDevice(description: description)
         frames = EvdevFrame.split(events)
@@ -38,7 +43,12 @@ package final class UinputPlayer {
         written.reserveCapacity(frames.count)
         guard let first = frames.first?.time else { return Report(start: start, written: []) }
         var shifted: UInt64 = 0
+        var pause = self.pause
         for frame in frames {
+            if let p = pause, frame.time >= p.at {
+                pause = nil
+                try p.wait()
+            }
             var due = start + shifted + (frame.time >= first ? frame.time - first : 0)
             let now = MonotonicClock.now()
             if now > due + maxCatchUp {

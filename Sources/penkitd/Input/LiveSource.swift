@@ -116,6 +116,12 @@ struct LiveSource: InputSource {
         switch change {
         case .added(let devnode, let sysname):
             guard ids[sysname] == nil else { return }
+            // A virtual tablet of penkit's is a tablet to udev; libinput would be refused it (`admit`)
+            // and log each time. Left alone before that, quietly.
+            if VirtualTabletIdentity.isVirtualTablet(name: UdevDevices.inputName(devnode: devnode) ?? "") {
+                logger.debug("not reading a penkit virtual tablet", metadata: ["node": "\(devnode)"])
+                return
+            }
             nodes[sysname] = devnode
             if context.addDevice(path: devnode) == nil {
                 logger.warning("libinput ignored a tablet", metadata: ["node": "\(devnode)"])

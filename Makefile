@@ -5,6 +5,8 @@ SHELL := /bin/bash
 SWIFT ?= swift
 BUILD_FLAGS ?=
 DEBS := pkg-config libinput-dev libevdev-dev libudev-dev libwacom-common python3-jsonschema
+# What `pip install ./clients/python` needs offline, on Debian's python3 (scripts/python-install-test.sh).
+PYTHON_INSTALL_DEBS := python3-venv python3-pip python3-setuptools python3-wheel
 DAEMON_DEMO_TRACE ?= traces/wacom-dth2242-pen.evemu
 # One long stroke: the clearest first look at the view (ink, predictions, pressure).
 VIEW_DEMO_TRACE ?= traces/wacom-intuos4-6x9-stylus-drag.evemu
@@ -14,14 +16,18 @@ VIEW_DEMO_TRACE ?= traces/wacom-intuos4-6x9-stylus-drag.evemu
 
 all: build
 
-# Install the Debian packages that are missing; silent when all are present.
-deps:
-	@missing=$$(for p in $(DEBS); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \
+# Install the Debian packages ($(1)) that are missing; silent when all are present.
+define install_debs
+	@missing=$$(for p in $(1); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \
 	if [ -n "$$missing" ]; then \
 		echo "installing Debian packages:" $$missing; \
 		if [ "$$(id -u)" -ne 0 ]; then SUDO=sudo; else SUDO=; fi; \
 		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
 	fi
+endef
+
+deps:
+	$(call install_debs,$(DEBS))
 
 build: deps
 	$(SWIFT) build $(BUILD_FLAGS)
@@ -50,9 +56,12 @@ test: unit python-test soak-short view-browser-test fuzz e2e-if-possible systemd
 	echo "tests: $${n:-0} passed, 0 failed"
 
 # The Python client package (clients/python): its own tests, standard library only, against the
-# shared SurfacePairing vectors (Tests/Fixtures/surface-pairing/vectors.json) among others.
+# shared SurfacePairing vectors (Tests/Fixtures/surface-pairing/vectors.json) among others; then
+# the same tests against a copy installed by `pip install` into a venv, offline.
 python-test:
+	$(call install_debs,$(PYTHON_INSTALL_DEBS))
 	cd clients/python && python3 -m unittest discover -s tests -t .
+	sh scripts/python-install-test.sh
 
 # penkitd under every kind of client at once for 30 s (penkit bench soak; the long run is 10^8
 # frames, docs/daemon.md): fails on a crash, a stroke seq gap, an unaccounted frame, or growth.

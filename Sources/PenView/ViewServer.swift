@@ -25,6 +25,8 @@ package final class ViewServer: Sendable {
 
     /// The URL to open: the page with its token.
     package var url: String { "http://\(address.hostLiteral):\(port)/?token=\(access.token)" }
+    /// The surface page: draws penkit's ink where the browser's own pen is (docs/apps.md).
+    package var surfaceURL: String { "http://\(address.hostLiteral):\(port)/surface?token=\(access.token)" }
 
     /// Binds now (so that the URL can be printed before `run`); serves when `run` is called.
     package init(address: ListenAddress, feed: any ViewFeed, token: String = ViewAccess.makeToken()) async throws {

@@ -38,7 +38,7 @@ struct EventsCommand: AsyncParsableCommand {
                 print(formatter.describe(message))
             }
             fflush(nil)
-            if case .error(_, _, true)? = message { throw ExitCode(1) }
+            if message?.isFatal == true { throw ExitCode(1) }
         }
     }
 }

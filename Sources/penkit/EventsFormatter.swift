@@ -30,6 +30,32 @@ struct EventsFormatter {
                        "\(Self.tool(b.tool))  \(EvdevButtonName.name(b.button)) (\(b.button)) \(b.pressed ? "pressed" : "released")")
         case .engine(let engine):
             return describe(engine)
+        case .pad(let p):
+            return row(node(p.device), Self.padType(p.event.kind), p.event.time, Self.padText(p.event))
+        case .action(let a):
+            let press = a.trigger.double ? "double press" : "press"
+            let control: String
+            switch a.trigger.control {
+            case .stylus: control = "\(EvdevButtonName.name(a.button)) (\(a.button)) \(press)" + (a.tool.map { " of \(Self.tool($0))" } ?? "")
+            case .pad(let n): control = "pad button \(n) \(press)"
+            }
+            return row(node(a.device), "ACTION", a.time, "\(a.action)  \(a.trigger.name): \(control)")
+        case .padMotionAction(let a):
+            return row(node(a.device), "ACTION", a.time,
+                       "\(a.action)  \(a.trigger.name): \(a.trigger.control.rawValue) \(a.trigger.number) \(a.trigger.direction) (mode \(a.mode))")
+        case .pressureSource(let p):
+            var text = p.state.rawValue
+            if p.state == .attached {
+                text += ": force from a second source"
+                if let latency = p.latency, let jitter = p.jitter { text += ", latency \(latency) µs, jitter \(jitter) µs" }
+                if let serial = p.serial { text += ", tool serial \(serial)" }
+            } else {
+                text += ": force from the tablet again" + (p.reason.map { " (\($0))" } ?? "")
+            }
+            return row(node(p.device), "PRESSURE_SOURCE", nil, text)
+        case .overflow(let lastSentSeq, let text):
+            let resume = lastSentSeq.map { "; reconnect with --since \($0)" } ?? ""
+            return row("-", "ERROR", nil, "overflow (fatal): \(text)\(resume)")
         case .dropped(let d):
             return row("-", "DROPPED", nil, "\(d.frames) frames, \(d.updates) updates, \(d.buttons) buttons (client too slow)")
         case .error(let code, let text, let fatal):
@@ -58,9 +84,33 @@ struct EventsFormatter {
         }
     }
 
+    /// libinput debug-events' names of pad events.
+    static func padType(_ kind: PadEvent.Kind) -> String {
+        switch kind {
+        case .button: "TABLET_PAD_BUTTON"
+        case .ring: "TABLET_PAD_RING"
+        case .strip: "TABLET_PAD_STRIP"
+        }
+    }
+
+    /// A pad event's values as libinput debug-events prints them: `%3d %s (mode %d)` for a
+    /// button, `ring %d position %.2f (source %s) (mode %d)` for a ring (and a strip).
+    static func padText(_ e: PadEvent) -> String {
+        switch e.kind {
+        case .button:
+            let number = String(e.number)
+            return String(repeating: " ", count: max(0, 3 - number.count)) + number
+                + " \(e.pressed ? "pressed" : "released") (mode \(e.mode))"
+        case .ring, .strip:
+            return "\(e.kind.rawValue) \(e.number) position \(EventsFormat.fixed(e.position)) "
+                + "(source \(e.fromFinger ? "finger" : "unknown")) (mode \(e.mode))"
+        }
+    }
+
     /// `event5    FRAME          +0.012s  …`: relative times start at the first timed event.
     private mutating func row(_ device: String, _ type: String, _ time: UInt64?, _ text: String) -> String {
-        var line = Self.pad(device, 9) + " " + Self.pad(type, 15)
+        // Longer names (libinput's TABLET_PAD_BUTTON) still get a space before the time.
+        var line = Self.pad(device, 9) + " " + Self.pad(type, 15) + (type.count >= 15 ? " " : "")
         if let time {
             let first = firstTime ?? time
             firstTime = first

@@ -97,13 +97,12 @@ struct PressureFeedCommand: AsyncParsableCommand {
             case .device(let change) where change.change == .added && feed == nil:
                 target = target ?? change.device.id
                 if change.device.id == target { feed = try await attach(device: change.device.id, late: late, pressures: pressures) }
-            case .unknown(let type, let value) where type == "pressure-source" && value["state"]?.string == "attached":
+            case .pressureSource(let source) where source.state == .attached:
                 // penkitd's word, in this stream's order, of how many contact frames the device had
                 // sent before its samples began to expect readings: a feed attached after the
                 // recording began starts at that sample, not at the first.
-                guard let feed, value["device"]?.double == target.map(Double.init),
-                      let sent = value["contactFrames"]?.double, sent >= 0, sent < Double(Int.max) else { continue }
-                try await feed.startAt(sample: Int(sent))
+                guard let feed, source.device == target, let sent = source.contactFrames, sent >= 0 else { continue }
+                try await feed.startAt(sample: sent)
             case .device(let change) where change.change == .removed && change.device.id == target:
                 // No contact frame is left to feed: the replay ended or the tablet went away.
                 try await feed?.finish(deviceGone: true)
@@ -175,7 +174,7 @@ actor PressureFeed {
             do {
                 for try await line in source.lines {
                     switch PenMessage(line: line.text) {
-                    case .unknown(let type, let value) where type == "pressure-source" && value["state"]?.string == "attached":
+                    case .pressureSource(let source) where source.state == .attached:
                         report.yield(nil)
                     case .error(let code, let text, _):
                         FileHandle.standardError.write(Data("pressure-feed: penkitd: \(code): \(text)\n".utf8))

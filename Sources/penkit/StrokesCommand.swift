@@ -44,6 +44,10 @@ struct StrokesCommand: AsyncParsableCommand {
             case .error(let code, let text, let fatal):
                 FileHandle.standardError.write(Data("penkitd: \(code): \(text)\n".utf8))
                 if fatal { throw ServerError(code: code, message: text) }
+            case .overflow(let lastSentSeq, let text):
+                let resume = lastSentSeq.map { " (run again with --since \($0))" } ?? ""
+                FileHandle.standardError.write(Data("penkitd: overflow: \(text)\(resume)\n".utf8))
+                throw ServerError(code: ErrorMessage.Code.overflow.rawValue, message: text)
             case .shutdown(let reason):
                 FileHandle.standardError.write(Data("penkitd stopped: \(reason)\n".utf8))
             default:

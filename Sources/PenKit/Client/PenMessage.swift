@@ -59,11 +59,33 @@ public enum PenMessage: Sendable {
     case proximity(ProximityMessage)
     case button(ButtonMessage)
     case engine(EngineMessage)
+    /// A pad's button, ring or strip, as libinput reported it (`buttons` channel).
+    case pad(PadMessage)
+    /// A barrel or pad button's preferred action (`actions` channel): switch tools on it, as
+    /// PencilKit does on UIPencilInteraction's preferred action.
+    case action(ActionMessage)
+    /// A ring's or strip's action (`actions` channel).
+    case padMotionAction(PadMotionActionMessage)
+    /// A device's force now comes from a second source, or from the tablet again (`devices` channel).
+    case pressureSource(PressureSourceMessage)
     case dropped(DroppedMessage)
+    /// The client fell too far behind on strokes and is cut off: reconnect and subscribe with
+    /// `since: lastSentSeq` (nil from a server that does not say).
+    case overflow(lastSentSeq: UInt64?, message: String)
+    /// Any other error; `code` is ErrorMessage.Code's raw value, or a newer server's code.
     case error(code: String, message: String, fatal: Bool)
     case shutdown(reason: String)
     /// A message type this client does not know (a newer server); kept, not fatal.
     case unknown(type: String, JSONValue)
+
+    /// Whether the server closes the connection after this message.
+    public var isFatal: Bool {
+        switch self {
+        case .error(_, _, let fatal): fatal
+        case .overflow: true
+        default: false
+        }
+    }
 
     /// Decodes one line, parsing it once; nil when it is not a JSON object with a
     /// `type`, or a known type whose required fields are missing or malformed.
@@ -103,12 +125,27 @@ extension PenMessage: Decodable {
                                          pressed: try c.maybe("state", as: String.self) == "pressed", tool: try c.get("tool")))
         case "frame", "began", "update", "ended", "stroke":
             self = .engine(try EngineMessage(from: decoder))
+        case "pad":
+            self = .pad(try PadMessage(from: c))
+        case "action":
+            let source: ActionSourceFields = try c.get("source")
+            if let motion = try source.padMotion(action: try c.get("action"), device: try c.get("device"), time: try c.get("t")) {
+                self = .padMotionAction(motion)
+            } else {
+                self = .action(try source.button(action: try c.get("action"), device: try c.get("device"), time: try c.get("t")))
+            }
+        case "pressure-source":
+            self = .pressureSource(try PressureSourceMessage(from: c))
         case "dropped":
             self = .dropped(DroppedMessage(frames: try c.maybe("frames") ?? 0, updates: try c.maybe("updates") ?? 0,
                                            buttons: try c.maybe("buttons") ?? 0))
         case "error":
-            self = .error(code: try c.maybe("code") ?? "", message: try c.maybe("message") ?? "",
-                          fatal: try c.maybe("fatal") ?? false)
+            let code: String = try c.maybe("code") ?? ""
+            if code == ErrorMessage.Code.overflow.rawValue {
+                self = .overflow(lastSentSeq: try c.maybe("lastSentSeq"), message: try c.maybe("message") ?? "")
+            } else {
+                self = .error(code: code, message: try c.maybe("message") ?? "", fatal: try c.maybe("fatal") ?? false)
+            }
         case "shutdown":
             self = .shutdown(reason: try c.maybe("reason") ?? "")
         default:

@@ -1,0 +1,42 @@
+import Foundation
+import PenKit
+import PenTestSupport
+import Testing
+
+/// PenKit's client reads every line a real penkitd sends as a typed message (never `.unknown`),
+/// and the typed ones that have an encoder write the same bytes back: nothing is lost in the
+/// client's types. The actions come from a real trace's barrel buttons and a config.
+@Suite(.serialized)
+struct TypedMessageTests {
+    @Test func everyLineOfARealSessionIsTypedAndActionsWriteBackByteForByte() throws {
+        let config = FileManager.default.temporaryDirectory.appendingPathComponent("penkitd-\(UUID().uuidString).conf").path
+        defer { try? FileManager.default.removeItem(atPath: config) }
+        try "action-stylus = switchEraser\naction-stylus-double = showColorPalette\naction-stylus2 = myApp.tool-2\naction-double-press-ms = 600\n"
+            .write(toFile: config, atomically: true, encoding: .utf8)
+        let daemon = try DaemonProcess(["--replay", tracePath("wacom-cintiq-22hdt-pen.evemu"), "--wait-clients", "1",
+                                        "--exit-after-replay"], config: config)
+        let client = try daemon.connect()
+        try client.subscribe(["frames", "updates", "strokes", "buttons", "devices", "actions"])
+        let lines = try client.readAll(timeout: 120)
+        _ = daemon.waitForExit()
+        var actions = 0, types: Set<String> = []
+        for line in lines {
+            guard let message = PenMessage(line: line) else { Issue.record("not decoded: \(line)"); continue }
+            types.insert(type(line))
+            switch message {
+            case .unknown(let type, _): Issue.record("\(type) read as unknown: \(line)")
+            case .action(let a):
+                actions += 1
+                #expect(a.jsonLine() == line)
+            case .padMotionAction(let a): #expect(a.jsonLine() == line)
+            case .pad(let p): #expect(p.jsonLine() == line)
+            case .pressureSource(let p): #expect(p.jsonLine() == line)
+            case .dropped(let d): #expect(d.jsonLine() == line)
+            default: break
+            }
+        }
+        #expect(actions == lines.filter { type($0) == "action" }.count)
+        #expect(actions >= 3, "the trace's barrel buttons made \(actions) actions")
+        #expect(types.isSuperset(of: ["hello", "subscribed", "frame", "stroke", "button", "action"]), "\(types)")
+    }
+}

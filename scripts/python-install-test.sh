@@ -25,5 +25,5 @@ if "site-packages" not in where:
     sys.exit(f"penkit imported from {where}, not from the installed package")
 print(f"installed: penkit {importlib.metadata.version('penkit')} in the venv's site-packages")
 PY
-PENKIT_SURFACE_VECTORS="$repo/Tests/Fixtures/surface-pairing/vectors.json" \
+PENKIT_FIXTURES="$repo/Tests/Fixtures" \
     "$work/venv/bin/python" -m unittest discover -s tests -t .

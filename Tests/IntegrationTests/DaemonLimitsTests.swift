@@ -232,6 +232,9 @@ struct DaemonLimitsTests {
                 switch message {
                 case .engine(.stroke(let stroke)): seqs.append(stroke.seq)
                 case .error(let code, _, let fatal): errors.append((code, fatal))
+                case .overflow(let lastSentSeq, _):
+                    errors.append(("overflow", message.isFatal))
+                    #expect(lastSentSeq == seqs.last, "overflow names \(String(describing: lastSentSeq)) as the last stroke sent")
                 default: break
                 }
             }

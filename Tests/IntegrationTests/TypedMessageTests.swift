@@ -40,3 +40,31 @@ struct TypedMessageTests {
         #expect(types.isSuperset(of: ["hello", "subscribed", "frame", "stroke", "button", "action"]), "\(types)")
     }
 }
+
+/// The fixture the Python client's tests read too: one real line of each kind (its README says
+/// where each came from), valid against the schema, each read as its typed message.
+@Suite struct TypedMessageFixtureTests {
+    static let lines: [String] = {
+        let path = repositoryRoot + "/Tests/Fixtures/messages/session.jsonl"
+        let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").map(String.init)
+    }()
+
+    @Test func everyFixtureLineIsValidAndTyped() throws {
+        #expect(Self.lines.count >= 15)
+        let (status, report) = try ProtocolSchemaCheck.run(Self.lines)
+        #expect(status == 0, "\(report)")
+        var kinds: Set<String> = []
+        for line in Self.lines {
+            let message = try #require(PenMessage(line: line), "not decoded: \(line)")
+            switch message {
+            case .unknown(let type, _): Issue.record("\(type) read as unknown")
+            case .pad(let p): kinds.insert("pad"); #expect(p.jsonLine() == line)
+            case .action(let a): kinds.insert("action"); #expect(a.jsonLine() == line)
+            case .pressureSource(let p): kinds.insert("pressure-source"); #expect(p.jsonLine() == line)
+            default: kinds.insert(type(line))
+            }
+        }
+        #expect(kinds.isSuperset(of: ["pad", "action", "pressure-source", "hello", "frame", "stroke", "device", "shutdown"]), "\(kinds)")
+    }
+}

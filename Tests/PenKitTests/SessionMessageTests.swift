@@ -58,12 +58,18 @@ struct SessionMessageTests {
         }
         #expect(version == 1 && devices.map(\.name) == ["Wacom"] && lastSeq == 9 && oldestSeq == 2)
         #expect(settings == ["smoothing": "true"])
-        let error = ErrorMessage(code: .overflow, message: "behind", fatal: true, lastSentSeq: 4)
+        let overflow = ErrorMessage(code: .overflow, message: "behind", fatal: true, lastSentSeq: 4)
+        guard case .overflow(let lastSentSeq, let text)? = PenMessage(line: overflow.jsonLine()) else {
+            Issue.record("overflow did not decode as overflow")
+            return
+        }
+        #expect(lastSentSeq == 4 && text == "behind" && PenMessage(line: overflow.jsonLine())?.isFatal == true)
+        let error = ErrorMessage(code: .historyGap, message: "gone", fatal: false)
         guard case .error(let code, _, let fatal)? = PenMessage(line: error.jsonLine()) else {
             Issue.record("error did not decode")
             return
         }
-        #expect(code == "overflow" && fatal)
+        #expect(code == "history_gap" && !fatal)
     }
 
     @Test func receivedLinesFindNestedUnsignedFields() {

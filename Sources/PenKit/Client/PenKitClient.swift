@@ -14,7 +14,7 @@ import Synchronization
 /// taken yet. When the app stops iterating, the reader thread stops reading the socket, so
 /// the backlog stays in the kernel and then in penkitd, whose rules apply: live frames are
 /// dropped for this client (and counted in a `dropped` message), strokes are never dropped
-/// silently: past `client-buffer-bytes` penkitd sends a fatal `overflow` error (with
+/// silently: past `client-buffer-bytes` penkitd sends a fatal `overflow` error (`.overflow`, with
 /// `lastSentSeq`) and closes, and the sequence delivers that error and ends. If the
 /// connection ends without a `shutdown` or a fatal `error` line (penkitd killed, or it gave
 /// up on a client that stayed stopped so long that the overflow line itself was lost), the

@@ -6,6 +6,8 @@ import os
 import socket
 from typing import Any, Dict, Iterable, Iterator, List, Mapping, Optional
 
+from .messages import Message, parse_message
+
 PROTOCOL_VERSION = 1
 # Why a connect failed, by errno, in words a user can act on.
 REASONS = {2: "no socket there", 111: "no penkitd listening", 13: "permission denied: not in the socket's group"}
@@ -37,7 +39,8 @@ def discover(paths: Iterable[str]) -> "PenkitClient":
 
 
 class PenkitClient:
-    """One connection; iterate over it to get the server's messages as dicts."""
+    """One connection; iterate over it to get the server's messages as dicts, or over
+    ``messages()`` to get them typed (penkit.messages)."""
 
     def __init__(self, path: str) -> None:
         self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -62,6 +65,15 @@ class PenkitClient:
                 continue
             if isinstance(message, dict) and "type" in message:
                 yield message
+
+    def messages(self) -> Iterator[Message]:
+        """The server's messages as typed objects; a line whose required fields are missing or
+        malformed is skipped, as a line that is not JSON is."""
+        for obj in self:
+            try:
+                yield parse_message(obj)
+            except (KeyError, ValueError, TypeError):
+                continue
 
     def close(self) -> None:
         self.reader.close()

@@ -49,6 +49,32 @@ class ClientTests(unittest.TestCase):
             server.close()
             self.assertEqual(json.loads(received[0]), {"type": "subscribe", "version": 1, "channels": ["frames"], "since": 3})
 
+    def test_typed_messages_skip_lines_that_are_not_messages(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "penkit.sock")
+            server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            server.bind(path)
+            server.listen(1)
+
+            def serve():
+                conn, _ = server.accept()
+                conn.sendall(b'{"type":"action","action":"switchEraser","device":1,"t":5,"source":{"trigger":"stylus",'
+                             b'"kind":"stylus","button":331,"press":"single"}}\n'
+                             b'{"type":"pad","device":2,"t":6}\n'  # no event: refused, skipped
+                             b'{"type":"error","code":"overflow","message":"behind","fatal":true,"lastSentSeq":9}\n')
+                conn.close()
+
+            thread = threading.Thread(target=serve)
+            thread.start()
+            client = PenkitClient(path)
+            got = list(client.messages())
+            client.close()
+            thread.join(timeout=10)
+            server.close()
+            self.assertEqual([type(m).__name__ for m in got], ["Action", "Overflow"])
+            self.assertEqual((got[0].action, got[0].button, got[0].double), ("switchEraser", 331, False))
+            self.assertEqual(got[1].last_sent_seq, 9)
+
 
 if __name__ == "__main__":
     unittest.main()

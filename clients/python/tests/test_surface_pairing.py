@@ -8,10 +8,10 @@ import unittest
 from penkit.affine import Affine, Pair, fit
 from penkit.surface_pairing import AppPenEvent, SurfacePairing
 
-# The checkout's copy; PENKIT_SURFACE_VECTORS names it when the tests run outside the checkout
+# The checkout's Tests/Fixtures; PENKIT_FIXTURES names it when the tests run outside the checkout
 # (scripts/python-install-test.sh runs them against the installed package).
-VECTORS = os.environ.get("PENKIT_SURFACE_VECTORS") or os.path.join(
-    os.path.dirname(__file__), "..", "..", "..", "Tests", "Fixtures", "surface-pairing", "vectors.json")
+FIXTURES = os.environ.get("PENKIT_FIXTURES") or os.path.join(os.path.dirname(__file__), "..", "..", "..", "Tests", "Fixtures")
+VECTORS = os.path.join(FIXTURES, "surface-pairing", "vectors.json")
 
 
 def truth_map(truth, device, time):

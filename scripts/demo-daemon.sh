@@ -5,7 +5,9 @@
 # gives the pen a pencil ink, so the SVG shows width and opacity following the
 # pressure, semi-transparent, with the pencil's grain. A second SVG draws the
 # Cintiq trace (pen, pencil, airbrush and the eraser end) with `penkit draw`:
-# pen, pencil and marker inks side by side, erasers applied.
+# pen, pencil and marker inks side by side, erasers applied. The Cintiq's eraser never touches
+# its ink, so a third SVG shows what an eraser does: the Intuos4 drag's one long stroke, cut by
+# a synthetic pixel-eraser pass through the middle of the ink (`penkit draw --eraser-pass across`).
 set -euo pipefail
 trace=${1:-traces/wacom-dth2242-pen.evemu}
 bin=$(swift build --show-bin-path)
@@ -13,7 +15,8 @@ dir=$(mktemp -d)
 trap 'kill "$daemon" 2>/dev/null || true; rm -rf "$dir"' EXIT
 svg=${DEMO_SVG:-out/demo-strokes.svg}
 drawing_svg=${DEMO_DRAWING_SVG:-out/demo-drawing.svg}
-mkdir -p "$(dirname "$svg")" "$(dirname "$drawing_svg")"
+erased_svg=${DEMO_ERASED_SVG:-out/demo-erased.svg}
+mkdir -p "$(dirname "$svg")" "$(dirname "$drawing_svg")" "$(dirname "$erased_svg")"
 cat > "$dir/penkitd.conf" <<'CONF'
 ink-pen = pencil 34508cff 1.6  # a config file's colours go without their #
 CONF
@@ -32,3 +35,6 @@ echo "penkitd exited with status $?; SVG written to $svg"
     --ink 'pen=pen #1d4ed8cc 1.4' --ink 'pencil=pencil #222222ff 2' --ink 'airbrush=marker #f5b800ff 6' \
     --svg "$drawing_svg"
 echo "drawing of the Cintiq trace written to $drawing_svg"
+"$bin/penkit" draw traces/wacom-intuos4-6x9-stylus-drag.evemu --eraser pixel --ink 'pen=pen #1d4ed8ff 2' \
+    --eraser-pass across --svg "$erased_svg"
+echo "the Intuos4 drag, cut by a pixel eraser passing through its middle, written to $erased_svg"

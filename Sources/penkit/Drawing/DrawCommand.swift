@@ -26,6 +26,15 @@ struct DrawCommand: ParsableCommand {
     @Flag(inversion: .prefixedNo, help: "libinput's 4-sample smoothing of x, y and tilt.")
     var smoothing = true
 
+    @Option(name: .customLong("eraser-pass"), help: ArgumentHelp(EraserPass.helpText))
+    var eraserPasses: [EraserPass] = []
+
+    func validate() throws {
+        for case .line(let a, let b) in eraserPasses where max(abs(a.x), abs(a.y), abs(b.x), abs(b.y)) > 10_000 {
+            throw ValidationError("--eraser-pass: coordinates are mm on the tablet, at most 10000 (10 m) from its origin")
+        }
+    }
+
     func run() throws {
         let inputs = try decodeForEngine(trace, options: DecoderOptions(smoothing: smoothing ? nil : false))
         let replay = EngineReplay(configuration: try drawing.engineConfiguration())
@@ -41,7 +50,15 @@ struct DrawCommand: ParsableCommand {
                 inkStrokes += 1
             }
         }
-        print("\(inkStrokes) ink strokes, \(eraserStrokes) eraser strokes (\(drawing.eraserTool.mode.rawValue) eraser, "
+        var passes = 0
+        for pass in eraserPasses {
+            for path in pass.paths(in: result) {
+                erased.add(result.erase(along: path, with: drawing.eraserTool))
+                passes += 1
+            }
+        }
+        let synthetic = passes > 0 ? " and \(passes) synthetic eraser pass(es)" : ""
+        print("\(inkStrokes) ink strokes, \(eraserStrokes) eraser strokes\(synthetic) (\(drawing.eraserTool.mode.rawValue) eraser, "
               + "\(drawing.eraserTool.width) mm): \(erased.removed) strokes removed, \(erased.cut) cut, "
               + "\(erased.split) split into \(erased.pieces); \(result.strokes.count) strokes in the drawing")
         try output.write(result)

@@ -79,7 +79,7 @@ struct BenchVirtualTabletCommand: ParsableCommand {
             print(Self.json("virtual", pooledB, traces: rows.count))
             return
         }
-        print("path      lag_ms  rmse_mm  jitter_mm(rest slow hover)    pressure_err  contact_mismatch  trace")
+        print("path      lag_ms  rmse_mm  slow_rmse_mm  jitter_mm(rest slow hover)    pressure_err  contact_mismatch  trace")
         for row in rows {
             let real = PenTrack(row.paths.real)
             let a = VirtualTabletMetrics(pairs: [(real, PenTrack(row.paths.libinput))], feel: feel)
@@ -99,14 +99,14 @@ struct BenchVirtualTabletCommand: ParsableCommand {
     }
 
     static func line(_ path: String, _ m: VirtualTabletMetrics, _ trace: String) -> String {
-        String(format: "%-8@  %6.1f  %7.3f  %6.4f %6.4f %6.4f %6.4f    %.6f      %5d             %@",
-               path as NSString, m.lagMilliseconds, m.rmse, m.jitter, m.jitterRest, m.jitterSlow, m.jitterHover,
+        String(format: "%-8@  %6.1f  %7.3f  %12.3f  %6.4f %6.4f %6.4f %6.4f    %.6f      %5d             %@",
+               path as NSString, m.lagMilliseconds, m.rmse, m.rmseSlow, m.jitter, m.jitterRest, m.jitterSlow, m.jitterHover,
                m.pressureError, m.contactMismatches, trace as NSString)
     }
 
     static func json(_ path: String, _ m: VirtualTabletMetrics, traces: Int) -> String {
         func n(_ v: Double) -> String { String(format: "%.6g", v) }
-        return #"{"path":"\#(path)","lag_ms":\#(n(m.lagMilliseconds)),"rmse_mm":\#(n(m.rmse)),"jitter_mm":\#(n(m.jitter)),"#
+        return #"{"path":"\#(path)","lag_ms":\#(n(m.lagMilliseconds)),"rmse_mm":\#(n(m.rmse)),"slow_rmse_mm":\#(n(m.rmseSlow)),"jitter_mm":\#(n(m.jitter)),"#
             + #""jitter_rest_mm":\#(n(m.jitterRest)),"jitter_slow_mm":\#(n(m.jitterSlow)),"jitter_hover_mm":\#(n(m.jitterHover)),"#
             + #""pressure_error":\#(n(m.pressureError)),"contact_mismatches":\#(m.contactMismatches),"#
             + #""contact_samples":\#(m.contactSamples),"recordings":\#(traces)}"#

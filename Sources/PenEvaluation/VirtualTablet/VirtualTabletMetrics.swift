@@ -4,7 +4,9 @@ import PenKit
 /// How close a path's pen is to the real pen (docs/virtual-tablet.md defines each figure):
 /// - lag: the shift in time that best lays the path's contact samples on the real pen's path,
 ///   where the pen moves at 20 mm/s or more (RMS distance, searched in 0.1 ms steps);
-/// - RMSE: the distance from the real pen at the same time, over every contact sample;
+/// - RMSE: the distance from the real pen at the same time, over every contact sample; and the
+///   same over slow contact samples alone (5–30 mm/s), where the lag figure does not look: what a
+///   smoother that calms slow strokes costs them in trailing;
 /// - jitter: the roughness an app draws, whatever the lag: the RMS distance of each sample from a
 ///   quadratic in time fitted to the 9 samples around it (±4 reports, one proximity, one contact
 ///   state), in three classes by the real pen's speed: at rest in contact (< 5 mm/s), slow in
@@ -17,6 +19,8 @@ package struct VirtualTabletMetrics: Sendable {
 
     package var lagMilliseconds = 0.0
     package var rmse = 0.0
+    /// RMSE over contact samples where the real pen moves at 5–30 mm/s.
+    package var rmseSlow = 0.0
     package var jitterRest = 0.0, jitterSlow = 0.0, jitterHover = 0.0
     /// All three classes pooled.
     package var jitter = 0.0
@@ -27,7 +31,7 @@ package struct VirtualTabletMetrics: Sendable {
     /// Pools several recordings: each pair is (the real pen, the path).
     package init(pairs: [(real: PenTrack, path: PenTrack)], feel: PenFeel) {
         var moving: [(real: PenTrack, sample: PenTrack.Sample, proximity: Int)] = []
-        var squared = 0.0, counted = 0
+        var squared = 0.0, counted = 0, slowSquared = 0.0, slowCounted = 0
         var classes: [[Double]] = [[], [], []]
         for (real, path) in pairs {
             var realByTime: [UInt64: PenTrack.Sample] = [:]
@@ -49,6 +53,10 @@ package struct VirtualTabletMetrics: Sendable {
                         let d = s.position - truth
                         squared += (d * d).sum()
                         counted += 1
+                        if let speed, speed >= Self.restSpeed, speed < Self.slowSpeed {
+                            slowSquared += (d * d).sum()
+                            slowCounted += 1
+                        }
                     }
                     if let speed, speed >= Self.movingSpeed { moving.append((real, s, proximity)) }
                 }
@@ -61,6 +69,7 @@ package struct VirtualTabletMetrics: Sendable {
             }
         }
         rmse = counted > 0 ? (squared / Double(counted)).squareRoot() : 0
+        rmseSlow = slowCounted > 0 ? (slowSquared / Double(slowCounted)).squareRoot() : 0
         func jitterOf(_ values: [Double]) -> Double {
             values.isEmpty ? 0 : (values.reduce(0, +) / Double(values.count)).squareRoot()
         }
@@ -120,7 +129,7 @@ package struct VirtualTabletMetrics: Sendable {
         var best = (shift: 0.0, error: Double.infinity)
         for step in -50...200 {
             let shift = Double(step) / 10
-            var squared = 0.0, counted = 0
+            var squared = 0.0, counted = 0, slowSquared = 0.0, slowCounted = 0
             for (real, s, proximity) in samples {
                 let t = Double(s.time) - shift * 1000
                 guard let truth = real.position(at: t, proximity: proximity) else { continue }

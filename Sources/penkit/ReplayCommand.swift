@@ -35,6 +35,9 @@ struct ReplayCommand: AsyncParsableCommand {
     @Option(help: "Play at this multiple of the recorded pace (0.5: gaps twice as long), with --uinput or not.")
     var speed: Double = 1
 
+    @Flag(help: "For a report of `penkit record`: say whether replaying it reproduces the messages penkitd sent (exit 1 when not).")
+    var check = false
+
     func validate() throws {
         guard speed > 0, speed.isFinite else { throw ValidationError("--speed must be a positive number") }
     }
@@ -44,7 +47,9 @@ struct ReplayCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        if uinput {
+        if check {
+            try ReplayCheck.run(self)
+        } else if uinput {
             try await replayThroughUinput(self)
         } else if events {
             try replayEvents(self)

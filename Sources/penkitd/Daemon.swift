@@ -30,6 +30,8 @@ final class Daemon: Sendable {
     private let tablets: SharedSetting<TabletSettings>
     /// The config's preferred actions, shared with the input thread.
     private let actions: SharedSetting<ActionMap>
+    /// The last seconds of input and of what was published, for `penkit record`; nil when off.
+    private let recorder: FlightRecorder?
 
     init(config: DaemonConfig, logger: Logger, logLevel: SharedLogLevel, replay: ReplaySource?,
          journal: StrokeJournal.Opened, stops: StopSignals, probe: LatencyProbe? = nil,
@@ -65,10 +67,15 @@ final class Daemon: Sendable {
             settings["smoothing"] = config.virtualTablet ? "false" : "libinput-quirks"
         }
         settings["virtualTablet"] = replay == nil && config.virtualTablet ? "on" : "off"
+        // Said in `hello`: anything that records pen input says so.
+        settings["flightRecorder"] = config.flightRecorderSeconds > 0 ? "\(config.flightRecorderSeconds)s" : "off"
+        let recorder = config.flightRecorderSeconds > 0
+            ? FlightRecorder(seconds: config.flightRecorderSeconds, paced: replay == nil || replay?.realtime == true) : nil
+        self.recorder = recorder
         // Readings carry CLOCK_MONOTONIC times: only live input and a paced replay share that clock.
         let takesSources = replay == nil || replay?.realtime == true
         self.server = try SocketServer(config: config, settings: settings, logger: logger, probe: probe,
-                                       pressureInbox: takesSources ? try PressureInbox() : nil)
+                                       pressureInbox: takesSources ? try PressureInbox() : nil, recorder: recorder)
     }
 
     func run(replay: ReplaySource?, waitClients: Int, exitAfterReplay: Bool) throws {
@@ -146,14 +153,15 @@ final class Daemon: Sendable {
         var engineSettings = EngineConfiguration()
         engineSettings.readingsAfterEnd = .milliseconds(config.readingsAfterEndMilliseconds)
         let engine = engineSettings
-        return ThreadService(name: "penkitd-input") { [self, journal, probe, logger, stops, inks, tablets, actions] isStopping in
+        return ThreadService(name: "penkitd-input") { [self, journal, probe, logger, stops, inks, tablets, actions, recorder] isStopping in
             // Made on the input thread, which alone uses libinput and the virtual tablets.
             var live: LiveSource?
             if replay == nil {
                 do {
                     live = try LiveSource(quirksDirectory: virtualTablet ? RawTabletQuirks.directory(logger: logger) : nil,
                                           pressure: server.hub.pressureInbox,
-                                          unplugGrace: UInt64(config.unplugGraceMilliseconds) * 1000, logger: logger)
+                                          unplugGrace: UInt64(config.unplugGraceMilliseconds) * 1000, recorder: recorder,
+                                          logger: logger)
                 } catch {
                     logger.error("live input failed; serving without devices", metadata: ["error": "\(error)"])
                 }
@@ -170,7 +178,7 @@ final class Daemon: Sendable {
                                            afterSeq: journal.lastSeq, afterStroke: journal.lastStrokeID,
                                            splitsBeforeStrokes: true, probe: probe)
             var loop = InputLoop(pipeline: pipeline, outlet: hub, warmsUp: warmsUp, devices: devices,
-                                 logger: logger, isStopping: isStopping)
+                                 recorder: recorder, logger: logger, isStopping: isStopping)
             guard let replay else {
                 guard var source = live else { return }
                 do {
@@ -182,7 +190,7 @@ final class Daemon: Sendable {
             }
             hub.waitForSubscribers(waitClients, isStopping: isStopping)
             do {
-                var source = try replay.source(devices: devices, pressure: hub.pressureInbox, logger: logger)
+                var source = try replay.source(devices: devices, pressure: hub.pressureInbox, recorder: recorder, logger: logger)
                 guard try loop.run(&source) else { return }
                 logger.info("replay finished", metadata: ["trace": "\(replay.path)"])
                 if exitAfterReplay { stops.request(reason: "replay finished") }

@@ -46,6 +46,9 @@ struct Penkitd: ParsableCommand {
     @Option(help: "Bytes of strokes queued per client before it is disconnected with `overflow`.")
     var clientBufferBytes: Int?
 
+    @Option(help: "Seconds of each tablet's input the flight recorder keeps for `penkit record` (default 60; 0: off).")
+    var flightRecorder: Int?
+
     @Option(help: "Connections served at once (default 64); one more gets a `too_many_clients` error and is closed.")
     var maxClients: Int?
 
@@ -104,6 +107,7 @@ struct Penkitd: ParsableCommand {
             ("history-bytes", historyBytes.map(String.init)), ("client-buffer-bytes", clientBufferBytes.map(String.init)),
             ("max-clients", maxClients.map(String.init)), ("log-level", logLevel),
             ("state-dir", stateDir), ("journal-fsync", journalFsync),
+            ("flight-recorder", flightRecorder.map(String.init)),
         ]
         if let smoothing { flags.append(("smoothing", smoothing ? "true" : "false")) }
         if let warmUp { flags.append(("warm-up", warmUp ? "true" : "false")) }

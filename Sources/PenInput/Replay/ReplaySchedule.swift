@@ -84,10 +84,15 @@ public struct ReplaySchedule {
         return due
     }
 
+    /// The raw event the last `step` fed its decoder, on the run's clock (nil after a timer step):
+    /// what penkitd's flight recorder keeps of a replay.
+    public private(set) var lastFed: EvdevEvent?
+
     /// Takes the next step, appending what the decoder made of it with times on the run's clock;
     /// returns the index in the trace of the device they came from (nil at the pass's end).
     @discardableResult
     public mutating func step(into decoded: inout [TabletEvent]) -> Int? {
+        lastFed = nil
         let start = decoded.count
         let device: Int
         if let due = dueTimer() {
@@ -97,6 +102,9 @@ public struct ReplaySchedule {
             guard position < merged.count else { return nil }
             device = merged[position].device
             decoders[device].feed(merged[position].event, into: &decoded)
+            var fed = merged[position].event
+            fed.time = onRunClock(fed.time)
+            lastFed = fed
             position += 1
         }
         for index in start..<decoded.count { decoded[index].time = onRunClock(decoded[index].time) }

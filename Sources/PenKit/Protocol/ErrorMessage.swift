@@ -30,6 +30,9 @@ public struct ErrorMessage: Sendable, Hashable, Error, WireMessage {
         case sourceBusy = "source_busy"
         /// penkitd cannot take a pressure source now (an unpaced replay has no real clock); fatal.
         case sourceUnavailable = "source_unavailable"
+        /// `record`: the flight recorder is off, or this peer may not read it (root, penkitd's own
+        /// user and the socket's group may); not fatal.
+        case recordingUnavailable = "recording_unavailable"
     }
 
     public var code: Code

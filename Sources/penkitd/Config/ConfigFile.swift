@@ -152,6 +152,11 @@ enum ConfigFile {
         case "smoothing": config.smoothing = try boolean()
         case "warm-up": config.warmUp = try boolean()
         case "virtual-tablet": config.virtualTablet = try boolean()
+        case "flight-recorder":
+            guard let seconds = Int(value), seconds >= 0, seconds <= RecordRequest.maxSeconds else {
+                throw ConfigValueError("flight-recorder must be seconds from 0 (off) to \(RecordRequest.maxSeconds), not \"\(value)\"")
+            }
+            config.flightRecorderSeconds = seconds
         case "pressure-wait-after-end-ms":
             let wait = try positive()
             guard wait <= 10_000 else { throw ConfigValueError("pressure-wait-after-end-ms must be from 1 to 10000, not \(wait)") }

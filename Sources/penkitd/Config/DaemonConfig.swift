@@ -32,6 +32,9 @@ struct DaemonConfig: Sendable, Equatable {
     /// One uinput tablet per real pen tablet, which apps get through the compositor, while the real
     /// one is grabbed (docs/virtual-tablet.md). Live input only; takes a restart to change.
     var virtualTablet: Bool = false
+    /// Seconds of each tablet's input the flight recorder keeps for `penkit record`
+    /// (docs/bug-reports.md); 0 turns it off. Takes a restart to change.
+    var flightRecorderSeconds: Int = 60
     /// How long a pen lifted straight out of proximity waits for its tablet's node to vanish
     /// before it counts as a lift rather than an unplug with the pen down (`UnplugFilter`), ms.
     var unplugGraceMilliseconds: Int = 500
@@ -57,7 +60,7 @@ struct DaemonConfig: Sendable, Equatable {
 
     static let keys = ["socket", "socket-group", "socket-mode", "allow-users", "allow-groups",
                        "history-strokes", "history-bytes", "client-buffer-bytes", "client-live-buffer-bytes",
-                       "max-clients", "smoothing", "warm-up", "virtual-tablet", "unplug-grace-ms", "pressure-wait-after-end-ms", "log-level", "state-dir", "journal", "journal-fsync",
+                       "max-clients", "smoothing", "warm-up", "virtual-tablet", "flight-recorder", "unplug-grace-ms", "pressure-wait-after-end-ms", "log-level", "state-dir", "journal", "journal-fsync",
                        "journal-fsync-interval-ms", "journal-max-bytes", "journal-max-age-days",
                        "ink-TOOL", "ink-serial-SERIAL", "pressure-sources"] + ActionMap.keys
 }

@@ -18,6 +18,8 @@ struct InputLoop {
     private var devices: [Int: DeviceInfo] = [:]
     private var backInTimeLogged = 0
     private var sourceEnded = false
+    /// Keeps what is published, and live tablets' descriptions (docs/bug-reports.md); nil when off.
+    private let recorder: FlightRecorder?
 
     /// How many bytes of lines an unpaced source gathers before publishing them: well under a
     /// socket's buffer and the live limit, so a client that keeps up takes each batch whole.
@@ -25,7 +27,8 @@ struct InputLoop {
 
     /// `devices` were announced to clients already (a replay's, before the first client connected).
     init(pipeline: MessagePipeline, outlet: any InputOutlet, warmsUp: Bool, devices: [DeviceInfo] = [],
-         logger: Logger, isStopping: @escaping () -> Bool) {
+         recorder: FlightRecorder? = nil, logger: Logger, isStopping: @escaping () -> Bool) {
+        self.recorder = recorder
         self.pipeline = pipeline
         self.outlet = outlet
         self.warmer = warmsUp ? FrameWarmer() : nil
@@ -96,6 +99,7 @@ struct InputLoop {
         case .deviceAdded(let raw, let description):
             let info = pipeline.addDevice(raw, description: description)
             devices[info.id] = info
+            recorder?.deviceAdded(info, description: description)
             logger.info(info.pad != nil && info.geometry == nil ? "tablet pad added" : "tablet added",
                         metadata: ["device": "\(info.id)", "name": "\(info.name)", "node": "\(info.source)"])
             outlet.deviceAdded(info)
@@ -103,6 +107,7 @@ struct InputLoop {
             pipeline.removeDevice(id, at: time, into: &batch)
             publishThroughBoundaries()
             publish()
+            recorder?.deviceRemoved(id)
             guard let info = devices.removeValue(forKey: id) else { return }
             // With the warm-ups run so far, so that a log shows whether live input gets them.
             logger.info("tablet removed", metadata: ["device": "\(id)", "warm_ups": "\(warmUpsRun)"])
@@ -125,15 +130,24 @@ struct InputLoop {
     /// Publishes what the batch holds, if anything.
     private mutating func publish() {
         publishThroughBoundaries()
-        if !batch.isEmpty { outlet.publish(batch) }
+        if !batch.isEmpty { send(batch) }
         batch.removeAll()
+    }
+
+    /// Publishes `batch`, and keeps its lines in the flight recorder, stamped with their newest
+    /// source time (the event they came from) or, for lines of no event, the recorder's now.
+    private func send(_ batch: OutboundBatch) {
+        outlet.publish(batch)
+        guard let recorder else { return }
+        let time = batch.messages.lazy.map(\.sourceTime).max() ?? 0
+        recorder.recordLines(batch.bytes, ranges: batch.messages.lazy.map(\.range), time: time > 0 ? time : recorder.now())
     }
 
     /// Where the pipeline stopped before a finalized stroke, publishes the lines before it, then
     /// lets the pipeline go on into the emptied batch.
     private mutating func publishThroughBoundaries() {
         while batch.boundary {
-            outlet.publish(batch)
+            send(batch)
             batch.removeAll()
             pipeline.resume(into: &batch)
         }

@@ -26,12 +26,17 @@ struct LiveSource: InputSource {
     private let logger: Logger
     /// The grabs the virtual tablet takes on the descriptors this source's libinput reads.
     let grabs: TabletGrabs
+    /// The flight recorder and its own read-only descriptor per pen tablet; nil when it is off.
+    private let recorder: FlightRecorder?
+    private var taps: [Int: RawTabletTap] = [:]
 
     /// `pressure`'s eventfd wakes the poll too, so pressure sources' updates go out as soon as
     /// they arrive, not at the next pen event or tick.
     /// `unplugGrace` (µs): how long a lift straight out of proximity waits for its node to vanish.
-    init(quirksDirectory: String? = nil, pressure: PressureInbox?, unplugGrace: UInt64, logger: Logger) throws {
+    init(quirksDirectory: String? = nil, pressure: PressureInbox?, unplugGrace: UInt64, recorder: FlightRecorder? = nil,
+         logger: Logger) throws {
         self.pressure = pressure
+        self.recorder = recorder
         unplugFilter = UnplugFilter(grace: unplugGrace)
         self.logger = logger
         monitor = try TabletMonitor()
@@ -71,6 +76,8 @@ struct LiveSource: InputSource {
         // event stamped before it is then read first, however late this thread runs (under
         // load, or an emulated guest), so a timeout never beats an update already queued.
         let now = MonotonicClock.now()
+        // The recorder's descriptors first: what libinput is about to read has reached them too.
+        if let recorder { for tap in taps.values { tap.drain(into: recorder) } }
         try context.dispatch()
         drained.removeAll(keepingCapacity: true)
         context.drainEvents { drained.append($0) }
@@ -90,6 +97,7 @@ struct LiveSource: InputSource {
                 // A pen's node only: a pad (or a node that is both) is never grabbed nor copied.
                 let pen = device.isTabletTool && !device.isTabletPad
                 if pen { grabs.register(device: id, devnode: node) }
+                if pen, recorder != nil { taps[id] = RawTabletTap(device: id, devnode: node) }
                 items.append(.deviceAdded(DeviceInfo(
                     id: id, name: device.name, vendor: UInt16(truncatingIfNeeded: device.vendor),
                     product: UInt16(truncatingIfNeeded: device.product), source: node,
@@ -98,6 +106,7 @@ struct LiveSource: InputSource {
             case .deviceRemoved(let device):
                 guard let id = ids.removeValue(forKey: device.sysname) else { continue }
                 grabs.unregister(device: id)
+                taps[id] = nil
                 items.append(.deviceRemoved(id: id, time: MonotonicClock.now()))
             case .tabletTool(let tabletEvent, let device):
                 guard let id = ids[device.sysname] else { continue }

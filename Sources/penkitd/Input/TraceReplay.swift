@@ -27,10 +27,13 @@ struct TraceReplay: InputSource {
     /// input's poll: the reading's update goes out at once, not at the next frame.
     private let pressure: PressureInbox?
     private var wakeup: [pollfd]
+    /// Keeps each raw event fed to the decoder (docs/bug-reports.md); nil when it is off.
+    private let recorder: FlightRecorder?
 
     init(path: String, schedule: ReplaySchedule, deviceIDs: [Int], paced: Bool, loops: Bool,
-         probe: LatencyProbe?, pressure: PressureInbox?, logger: Logger) {
+         probe: LatencyProbe?, pressure: PressureInbox?, recorder: FlightRecorder? = nil, logger: Logger) {
         self.pressure = pressure
+        self.recorder = recorder
         wakeup = [pollfd(fd: pressure?.wakeup ?? -1, events: Int16(POLLIN), revents: 0)]
         self.path = path
         self.schedule = schedule
@@ -61,6 +64,7 @@ struct TraceReplay: InputSource {
             }
             decoded.removeAll(keepingCapacity: true)
             guard let device = schedule.step(into: &decoded) else { continue }
+            if let recorder, let fed = schedule.lastFed { recorder.record(fed, device: deviceIDs[device]) }
             if paces, !next.isTimer { probe?.record(.decoded, sourceTime: next.time) }
             for event in decoded {
                 lastTime = event.time

@@ -27,15 +27,19 @@ final class Hub: Sendable {
     private let warmth = Atomic<Int>(0)
     /// Signalled at every subscription, for `waitForSubscribers`.
     private let subscribed = DispatchSemaphore(value: 0)
+    /// The flight recorder `record` requests read; nil when it is off.
+    let recorder: FlightRecorder?
 
     init(epoll: Epoll, config: DaemonConfig, settings: [String: String], policy: PeerPolicy, logger: Logger,
-         probe: LatencyProbe? = nil, sourcePolicy: PeerPolicy = .defaultPressureSources, pressureInbox: PressureInbox? = nil) {
+         probe: LatencyProbe? = nil, sourcePolicy: PeerPolicy = .defaultPressureSources, pressureInbox: PressureInbox? = nil,
+         recorder: FlightRecorder? = nil, recordPolicy: PeerPolicy = .defaultPressureSources) {
         self.epoll = epoll
+        self.recorder = recorder
         self.pressureInbox = pressureInbox
         self.logger = logger
         self.probe = probe
         state = Mutex(HubState(history: StrokeHistory(capacity: config.historyStrokes, byteLimit: config.historyBytes), settings: settings,
-                               policy: policy, sourcePolicy: sourcePolicy, queueLimit: config.clientBufferBytes,
+                               policy: policy, sourcePolicy: sourcePolicy, recordPolicy: recordPolicy, queueLimit: config.clientBufferBytes,
                                liveBufferBytes: config.clientLiveBufferBytes, maxClients: config.maxClients))
     }
 
@@ -221,10 +225,11 @@ final class Hub: Sendable {
         }
     }
 
-    func apply(config: DaemonConfig, policy: PeerPolicy, sourcePolicy: PeerPolicy) {
+    func apply(config: DaemonConfig, policy: PeerPolicy, sourcePolicy: PeerPolicy, recordPolicy: PeerPolicy) {
         state.withLock { state in
             state.policy = policy
             state.sourcePolicy = sourcePolicy
+            state.recordPolicy = recordPolicy
             state.queueLimit = config.clientBufferBytes
             state.liveBufferBytes = config.clientLiveBufferBytes
             state.maxClients = config.maxClients
@@ -274,6 +279,10 @@ final class Hub: Sendable {
             if PressureSourceRequest.isDeclaration(line) {
                 declareSource(client, line, &state)
                 if client.closing { return }
+                continue
+            }
+            if RecordRequest.isRecordRequest(line) {
+                record(client, line, &state)
                 continue
             }
             switch SubscribeRequest.parse(line) {
@@ -359,6 +368,8 @@ struct HubState {
     var policy: PeerPolicy
     /// Who may declare itself a pressure source (`pressure-sources`).
     var sourcePolicy: PeerPolicy
+    /// Who may read the flight recorder (`PeerPolicy.recorders`).
+    var recordPolicy: PeerPolicy
     /// The connection feeding each device's pressure, by device id.
     var sources: [Int: Int32] = [:]
     /// Each device's latest `pressure-source` line, as the input thread published it: a client

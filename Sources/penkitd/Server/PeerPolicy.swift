@@ -63,6 +63,20 @@ struct PeerPolicy: Sendable {
         return policy
     }
 
+    /// Who may read the flight recorder: root, penkitd's own user, and the socket's group (penkitd's
+    /// own group when none is set). Not `allow-users` or `allow-groups`: a recording holds pen
+    /// positions, which can be handwriting, so it goes to fewer than the live pen does.
+    static func recorders(config: DaemonConfig) throws -> PeerPolicy {
+        var groups: Set<gid_t> = [getgid()]
+        if let name = config.socketGroup {
+            guard let gid = Identity.groupID(name) else {
+                throw DaemonError(config.origins.prefix("socket-group") + "the socket group \"\(name)\" does not exist on this system")
+            }
+            groups = [gid]
+        }
+        return PeerPolicy(users: [0, getuid()], groups: groups)
+    }
+
     /// Root and penkitd's own user: who produces when `pressure-sources` is empty.
     static var defaultPressureSources: PeerPolicy { PeerPolicy(users: [0, getuid()], groups: []) }
 

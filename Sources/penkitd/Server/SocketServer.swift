@@ -13,22 +13,23 @@ final class SocketServer: Sendable {
     private let state = Mutex<(listener: Int32, path: String?, identity: SocketPath.BoundSocket?, loop: SocketLoop?)>((-1, nil, nil, nil))
 
     init(config: DaemonConfig, settings: [String: String], logger: Logger, probe: LatencyProbe? = nil,
-         pressureInbox: PressureInbox? = nil) throws {
+         pressureInbox: PressureInbox? = nil, recorder: FlightRecorder? = nil) throws {
         hub = Hub(epoll: try Epoll(), config: config, settings: settings, policy: try PeerPolicy(config: config),
                   logger: logger, probe: probe, sourcePolicy: try PeerPolicy.pressureSources(config: config),
-                  pressureInbox: pressureInbox)
+                  pressureInbox: pressureInbox, recorder: recorder, recordPolicy: try PeerPolicy.recorders(config: config))
         self.logger = logger
     }
 
     func reload(config: DaemonConfig) throws {
         let newPolicy = try PeerPolicy(config: config)
         let newSourcePolicy = try PeerPolicy.pressureSources(config: config)
+        let newRecordPolicy = try PeerPolicy.recorders(config: config)
         let (path, identity) = state.withLock { ($0.path, $0.identity) }
         if let path {
             // Our own socket file (not a socket-activated one): mode and group apply at once.
             try SocketPath.applyPermissions(path, identity: identity, mode: config.socketMode, group: config.socketGroup)
         }
-        hub.apply(config: config, policy: newPolicy, sourcePolicy: newSourcePolicy)
+        hub.apply(config: config, policy: newPolicy, sourcePolicy: newSourcePolicy, recordPolicy: newRecordPolicy)
     }
 
     func start(config: DaemonConfig, activatedSocket: CInt?, watchdog: Duration?) throws {

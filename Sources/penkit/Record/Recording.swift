@@ -1,0 +1,83 @@
+import Foundation
+import PenInput
+import PenKit
+
+/// What penkitd's flight recorder sent for a `record` request (docs/protocol.md), gathered:
+/// the header, each tablet's events and the lines penkitd published in the window.
+struct Recording {
+    struct Device {
+        var id: Int
+        var name: String
+        var node: String
+        var grabbed: Bool
+        var description: DeviceDescription?
+        var events: [EvdevEvent] = []
+    }
+
+    var penkitdVersion = ""
+    var seconds = 0
+    var from: UInt64 = 0
+    var to: UInt64 = 0
+    var settings: [String: String] = [:]
+    var devices: [Device] = []
+    /// The published lines, as JSON text, oldest first.
+    var messages: [String] = []
+    var complete = false
+
+    struct Malformed: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// Takes one line of penkitd's answer; true once `recording-end` came.
+    mutating func take(_ line: String) throws -> Bool {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+              let type = object["type"] as? String else { return false }
+        switch type {
+        case "recording":
+            penkitdVersion = object["penkitd"] as? String ?? ""
+            seconds = object["seconds"] as? Int ?? 0
+            from = (object["from"] as? NSNumber)?.uint64Value ?? 0
+            to = (object["to"] as? NSNumber)?.uint64Value ?? 0
+            settings = object["settings"] as? [String: String] ?? [:]
+            for device in object["devices"] as? [[String: Any]] ?? [] {
+                devices.append(Device(id: device["id"] as? Int ?? 0, name: device["name"] as? String ?? "",
+                                      node: device["node"] as? String ?? "", grabbed: device["grabbed"] as? Bool ?? false,
+                                      description: (device["evdev"] as? [String: Any]).flatMap(Self.description)))
+            }
+        case "recording-events":
+            guard let id = object["device"] as? Int, let index = devices.firstIndex(where: { $0.id == id }),
+                  let events = object["events"] as? [[NSNumber]] else { throw Malformed(description: "a recording-events line without its device or events") }
+            for e in events where e.count == 4 {
+                devices[index].events.append(EvdevEvent(time: e[0].uint64Value, type: e[1].uint16Value,
+                                                        code: e[2].uint16Value, value: e[3].int32Value))
+            }
+        case "recording-messages":
+            messages += object["messages"] as? [String] ?? []
+        case "recording-end":
+            complete = true
+            return true
+        case "error":
+            throw Malformed(description: "penkitd: \(object["code"] as? String ?? "error"): \(object["message"] as? String ?? "")")
+        default:
+            break
+        }
+        return false
+    }
+
+    static func description(_ evdev: [String: Any]) -> DeviceDescription? {
+        guard let name = evdev["name"] as? String, let id = evdev["id"] as? [Int], id.count == 4 else { return nil }
+        var d = DeviceDescription(name: name, bustype: UInt16(clamping: id[0]), vendor: UInt16(clamping: id[1]),
+                                  product: UInt16(clamping: id[2]), version: UInt16(clamping: id[3]))
+        d.properties = Set((evdev["properties"] as? [Int] ?? []).map { UInt16(clamping: $0) })
+        for pair in evdev["codes"] as? [[Any]] ?? [] where pair.count == 2 {
+            guard let type = pair[0] as? Int, let codes = pair[1] as? [Int] else { continue }
+            d.codes[UInt16(clamping: type)] = Set(codes.map { UInt16(clamping: $0) })
+        }
+        for row in evdev["absinfo"] as? [[Int]] ?? [] where row.count == 7 {
+            d.absInfo[UInt16(clamping: row[0])] = AbsInfo(value: Int32(clamping: row[1]), minimum: Int32(clamping: row[2]),
+                                                          maximum: Int32(clamping: row[3]), fuzz: Int32(clamping: row[4]),
+                                                          flat: Int32(clamping: row[5]), resolution: Int32(clamping: row[6]))
+        }
+        return d
+    }
+}

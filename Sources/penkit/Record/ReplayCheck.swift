@@ -1,0 +1,198 @@
+import ArgumentParser
+import Foundation
+import PenEngine
+import PenEvaluation
+import PenInput
+import PenKit
+import Yams
+
+/// `penkit replay REPORT --check`: replays a `penkit record` report through the decoder and the
+/// engine, as `--json` does, and compares the engine's messages (frame, began, update, ended,
+/// stroke) with the ones penkitd sent in the recorded window, byte for byte, except:
+///
+/// - stroke ids, stroke `seq` and device ids, which count from where penkitd was: rebased by
+///   the first stroke and the device order;
+/// - `delivered` (the virtual tablet's positions), which a replay has no virtual tablet for;
+/// - what came before the window's first proximity-in (the replay cannot know what the pen was
+///   doing before the window: its tool, its smoothing history).
+///
+/// The replay decodes as penkitd did: with libinput's smoothing unless the report's settings say
+/// penkitd read the tablet raw. Other settings (pressure curve, area, inks) are penkit's defaults:
+/// a report from a penkitd configured otherwise differs, and the first difference says where.
+enum ReplayCheck {
+    static let engineTypes: Set<String> = ["frame", "began", "update", "ended", "stroke"]
+
+    struct Report {
+        var settings: [String: String]
+        var messages: [String]
+    }
+
+    static func run(_ command: ReplayCommand) throws {
+        let report = try load(command.trace)
+        let smoothing = report.settings["smoothing"] != "false"
+        let inputs = try decodeForEngine(command.trace, options: DecoderOptions(smoothing: smoothing ? nil : false))
+        let firstTime = inputs.lazy.map(\.event.time).min() ?? 0
+        // The window's first proximity-in: before it, penkitd's decoder knew the pen from events
+        // the window does not hold (its smoothing history, its tool), so nothing before compares.
+        let start = report.messages.lazy.filter { $0.hasPrefix(#"{"type":"proximity""#) && $0.contains(#""state":"in""#) }
+            .compactMap(Self.time).first { $0 >= firstTime } ?? .max
+        var replayed: [String] = []
+        EngineReplay(prediction: EnginePrediction.penkit(smoothed: smoothing)).run(inputs) { message in
+            let line = message.jsonLine()
+            if (Self.time(line) ?? 0) >= start { replayed.append(line) }
+        }
+        let recorded = report.messages.filter { line in
+            guard let type = Self.type(line), engineTypes.contains(type) else { return false }
+            return (Self.time(line) ?? 0) >= start
+        }.map(Self.withoutDelivered)
+        let result = compare(recorded: recorded, replayed: replayed)
+        print(result.summary)
+        if !result.matches { throw ExitCode(1) }
+    }
+
+    struct Result {
+        var matches: Bool
+        var summary: String
+    }
+
+    /// Both lists from the first stroke either begins (or the first frame), rebased, line by line.
+    static func compare(recorded: [String], replayed: [String]) -> Result {
+        // Strokes that began before the window cannot be replayed: start at the first line that
+        // is not part of one (a frame of no stroke, or a `began`), in both.
+        let recordedStart = recorded.firstIndex(where: startsFresh) ?? recorded.count
+        let replayedStart = replayed.firstIndex(where: startsFresh) ?? replayed.count
+        let a = Array(recorded[recordedStart...]), b = Array(replayed[replayedStart...])
+        let strokeOffset = (firstNumber(a, after: #""type":"began","stroke":"#) ?? 0) - (firstNumber(b, after: #""type":"began","stroke":"#) ?? 0)
+        let seqOffset = (firstNumber(a, after: #""type":"stroke","seq":"#) ?? 0) - (firstNumber(b, after: #""type":"stroke","seq":"#) ?? 0)
+        var equal = 0, lastBit = 0
+        for (index, (live, again)) in zip(a, b).enumerated() {
+            let rebased = rebase(again, stroke: strokeOffset, seq: seqOffset)
+            if live == rebased {
+                equal += 1
+                continue
+            }
+            if differingFields(live, rebased, tolerance: Self.lastBits).isEmpty {
+                lastBit += 1
+                continue
+            }
+            return Result(matches: false, summary: """
+                the replay differs from what penkitd sent at message \(index + 1) of \(a.count) (\(equal + lastBit) equal before it):
+                  penkitd: \(live.prefix(400))
+                  replay:  \(rebased.prefix(400))
+                  fields that differ: \(differingFields(live, rebased).joined(separator: ", "))
+                """)
+        }
+        guard a.count == b.count else {
+            return Result(matches: false, summary: "the first \(equal + lastBit) messages are equal, but penkitd sent \(a.count) and the replay makes \(b.count)")
+        }
+        let bits = lastBit == 0 ? "all byte for byte" : "\(equal) byte for byte, \(lastBit) with numbers equal to within \(Self.lastBits) (relative): the window starts after earlier proximities, and the smoothing history then sums in another order"
+        return Result(matches: !a.isEmpty, summary: a.isEmpty
+            ? "nothing to compare: the report holds no engine messages after its first proximity-in"
+            : "the replay reproduces the \(a.count) engine messages penkitd sent from the window's first proximity-in: \(bits) (stroke ids rebased by \(strokeOffset), seq by \(seqOffset))")
+    }
+
+    static func startsFresh(_ line: String) -> Bool {
+        line.hasPrefix(#"{"type":"began""#) || (line.hasPrefix(#"{"type":"frame""#) && !line.contains(#""stroke":"#))
+    }
+
+    /// The number after the first occurrence of `prefix` in any of `lines`.
+    static func firstNumber(_ lines: [String], after prefix: String) -> Int? {
+        for line in lines {
+            guard let range = line.range(of: prefix) else { continue }
+            return Int(line[range.upperBound...].prefix { $0.isNumber })
+        }
+        return nil
+    }
+
+    /// Stroke ids (`"stroke":N`, `"stroke":{"id":N`) and `"seq":N` moved by the offsets.
+    static func rebase(_ line: String, stroke: Int, seq: Int) -> String {
+        guard stroke != 0 || seq != 0 else { return line }
+        var out = shift(line, key: #""stroke":{"id":"#, by: stroke)
+        out = shift(out, key: #""stroke":"#, by: stroke)
+        return shift(out, key: #""seq":"#, by: seq)
+    }
+
+    private static func shift(_ line: String, key: String, by offset: Int) -> String {
+        guard offset != 0 else { return line }
+        var result = ""
+        var rest = Substring(line)
+        while let range = rest.range(of: key) {
+            result += rest[..<range.upperBound]
+            let digits = rest[range.upperBound...].prefix { $0.isNumber }
+            if let n = Int(digits) { result += String(n + offset) } else { result += digits }
+            rest = rest[range.upperBound...].dropFirst(digits.count)
+        }
+        return result + rest
+    }
+
+    /// `"delivered":{…}` (flat) taken out: the virtual tablet's, which a replay has none of.
+    static func withoutDelivered(_ line: String) -> String {
+        guard let start = line.range(of: #","delivered":{"#) else { return line }
+        guard let end = line[start.upperBound...].firstIndex(of: "}") else { return line }
+        return String(line[..<start.lowerBound] + line[line.index(after: end)...])
+    }
+
+    static func type(_ line: String) -> String? {
+        guard line.hasPrefix(#"{"type":""#) else { return nil }
+        return String(line.dropFirst(9).prefix { $0 != "\"" })
+    }
+
+    /// A message's time: its sample's `t`, or its own.
+    static func time(_ line: String) -> UInt64? {
+        guard let range = line.range(of: #""t":"#) else { return nil }
+        return UInt64(line[range.upperBound...].prefix { $0.isNumber })
+    }
+
+    /// How far (relative) two numbers may differ and still be the same: a few ulps of a double.
+    static let lastBits = 1e-12
+
+    /// The paths where two messages differ: keys, strings and array lengths exactly, numbers
+    /// beyond `tolerance` (relative; 0: any difference).
+    static func differingFields(_ a: String, _ b: String, tolerance: Double = 0) -> [String] {
+        guard let x = try? JSONSerialization.jsonObject(with: Data(a.utf8)) as? [String: Any],
+              let y = try? JSONSerialization.jsonObject(with: Data(b.utf8)) as? [String: Any] else { return ["(not JSON)"] }
+        var fields: [String] = []
+        func walk(_ x: Any?, _ y: Any?, _ path: String) {
+            if let dx = x as? [String: Any], let dy = y as? [String: Any] {
+                for key in Set(dx.keys).union(dy.keys).sorted() { walk(dx[key], dy[key], path.isEmpty ? key : path + "." + key) }
+            } else if let ax = x as? [Any], let ay = y as? [Any], ax.count == ay.count {
+                for (i, (u, v)) in zip(ax, ay).enumerated() { walk(u, v, "\(path)[\(i)]") }
+            } else if let nx = x as? NSNumber, let ny = y as? NSNumber, !(x is Bool), !(y is Bool) {
+                let u = nx.doubleValue, v = ny.doubleValue
+                if abs(u - v) > tolerance * max(1, abs(u), abs(v)) { fields.append(path) }
+            } else if "\(String(describing: x))" != "\(String(describing: y))" {
+                fields.append(path)
+            }
+        }
+        walk(x, y, "")
+        return Array(fields.prefix(12))
+    }
+
+    /// The report's `penkit:` part: penkitd's settings and the messages it sent.
+    static func load(_ path: String) throws -> Report {
+        let text: String
+        do {
+            text = try String(contentsOfFile: path, encoding: .utf8)
+        } catch {
+            throw RuntimeFailure("\(path): cannot read: \(error.localizedDescription)")
+        }
+        guard let start = text.range(of: "\npenkit:\n") else {
+            throw RuntimeFailure("\(path): no `penkit:` part: --check needs a report written by `penkit record`")
+        }
+        let part: Any?
+        do {
+            part = try Yams.load(yaml: String(text[text.index(after: start.lowerBound)...]))
+        } catch {
+            throw RuntimeFailure("\(path): the `penkit:` part is not valid YAML: \(error)")
+        }
+        guard let root = part as? [String: Any], let penkit = root["penkit"] as? [String: Any] else {
+            throw RuntimeFailure("\(path): the `penkit:` part is not a mapping")
+        }
+        let settings = (penkit["settings"] as? [String: Any] ?? [:]).mapValues { "\($0)" }
+        var messages: [String] = []
+        for item in penkit["messages"] as? [Any] ?? [] {
+            if let line = item as? String { messages.append(line) } else if let parts = item as? [String] { messages.append(parts.joined()) }
+        }
+        return Report(settings: settings, messages: messages)
+    }
+}

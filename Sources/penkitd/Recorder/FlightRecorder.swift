@@ -1,0 +1,261 @@
+import PenInput
+import PenKit
+import Synchronization
+
+/// penkitd's flight recorder (docs/bug-reports.md): the last `seconds` of each tablet's evdev
+/// events with their kernel times, the tablet's description, and the lines penkitd published,
+/// kept in buffers allocated once per tablet, so that `penkit record` can turn a problem the
+/// user just saw into a report that replays it. It holds pen positions, which can be
+/// handwriting: only root, penkitd's own user and the socket's group may read it (`Hub`).
+///
+/// The input thread appends (one uncontended lock per event, no allocation); the socket thread
+/// reads on a `record` request.
+final class FlightRecorder: Sendable {
+    /// Evdev events a tablet sends per second at most, as the event buffers are sized: a pen at
+    /// 200 Hz sends some 1600 (x, y, pressure, distance, two tilts, serial, sync); 4000 covers a
+    /// 400 Hz pen. Beyond that the buffer holds less than `seconds`.
+    static let eventsPerSecond = 4_000
+    /// Tablets remembered after they went away, newest first: a report may be about an unplug.
+    static let departedKept = 4
+
+    let seconds: Int
+    private let messageBytes: Int
+    /// Live input and a paced replay stamp events on CLOCK_MONOTONIC: the window ends now. An
+    /// unpaced replay's times are the trace's: the window ends at the newest time recorded.
+    private let paced: Bool
+    private let latest = Atomic<UInt64>(0)
+    private let state: Mutex<State>
+
+    private struct State {
+        var devices: [Int: DeviceLog] = [:]
+        var departed: [Int] = []
+        var messages: MessageRing
+    }
+
+    /// Touched only under the recorder's lock, hence unchecked.
+    final class DeviceLog: @unchecked Sendable {
+        let info: DeviceInfo
+        let description: DeviceDescription?
+        let events: EventRing
+        var grabbed = false
+
+        init(info: DeviceInfo, description: DeviceDescription?, capacity: Int) {
+            self.info = info
+            self.description = description
+            events = EventRing(capacity: capacity)
+        }
+    }
+
+    /// `seconds` > 0; `messageBytes`: the published lines kept (the newest that fit).
+    init(seconds: Int, paced: Bool, messageBytes: Int = 8 << 20) {
+        self.seconds = seconds
+        self.paced = paced
+        self.messageBytes = messageBytes
+        state = Mutex(State(messages: MessageRing(capacity: messageBytes)))
+    }
+
+    /// A tablet came: its buffer is allocated now, not per event.
+    func deviceAdded(_ info: DeviceInfo, description: DeviceDescription?) {
+        let log = DeviceLog(info: info, description: description, capacity: seconds * Self.eventsPerSecond)
+        state.withLock { $0.devices[info.id] = log }
+    }
+
+    func deviceRemoved(_ id: Int) {
+        state.withLock { state in
+            state.departed.insert(id, at: 0)
+            while state.departed.count > Self.departedKept { state.devices[state.departed.removeLast()] = nil }
+        }
+    }
+
+    /// The virtual tablet grabbed (or released) the tablet: its events then reach nobody but
+    /// penkitd's libinput, so a live recording of them has a gap that the report names.
+    func setGrabbed(_ id: Int, _ grabbed: Bool) {
+        state.withLock { $0.devices[id]?.grabbed = grabbed }
+    }
+
+    func record(_ event: EvdevEvent, device: Int) {
+        state.withLock { $0.devices[device]?.events.append(event) }
+        if !paced { latest.max(event.time, ordering: .relaxed) }
+    }
+
+    /// Where a window asked for now ends.
+    func now() -> UInt64 { paced ? MonotonicClock.now() : latest.load(ordering: .relaxed) }
+
+    /// Every line of a published batch, stamped `time` (µs, CLOCK_MONOTONIC or the replay's clock).
+    func recordLines(_ bytes: [UInt8], ranges: some Sequence<Range<Int>>, time: UInt64) {
+        bytes.withUnsafeBytes { all in
+            state.withLock { state in
+                for range in ranges {
+                    // Without the newline: the report holds each line as a JSON object.
+                    let end = range.upperBound > range.lowerBound && all[range.upperBound - 1] == UInt8(ascii: "\n")
+                        ? range.upperBound - 1 : range.upperBound
+                    state.messages.append(UnsafeRawBufferPointer(rebasing: all[range.lowerBound..<end]), time: time)
+                }
+            }
+        }
+        if !paced { latest.max(time, ordering: .relaxed) }
+    }
+
+    /// What `penkit record` receives: the events and lines of the last `window` seconds before
+    /// `now`, encoded as the protocol's `recording…` lines (docs/protocol.md).
+    func report(window: Int, now: UInt64, settings: [String: String]) -> [[UInt8]] {
+        let span = UInt64(min(max(window, 1), seconds)) * 1_000_000
+        let from = now > span ? now - span : 0
+        let (logs, lines, tooLong) = state.withLock { state -> ([(Int, DeviceInfo, DeviceDescription?, Bool, [EvdevEvent])], [[UInt8]], Int) in
+            let logs = state.devices.keys.sorted().map { id in
+                let log = state.devices[id]!
+                return (id, log.info, log.description, log.grabbed, log.events.events(since: from))
+            }
+            return (logs, state.messages.lines(since: from), state.messages.tooLong)
+        }
+        var out: [[UInt8]] = []
+        var w = JSONWriter(capacity: 4096)
+        w.raw("{")
+        w.field("type", plain: "recording")
+        w.field("version", PenProtocol.version)
+        w.field("penkitd", string: PenkitVersion.string)
+        w.field("seconds", window)
+        w.field("from", from)
+        w.field("to", now)
+        w.key("settings")
+        w.raw("{")
+        for (index, (name, value)) in settings.sorted(by: { $0.key < $1.key }).enumerated() {
+            if index > 0 { w.raw(",") }
+            w.string(name)
+            w.raw(":")
+            w.string(value)
+        }
+        w.raw("}")
+        w.field("linesTooLong", tooLong)
+        w.key("devices")
+        w.raw("[")
+        for (id, info, description, grabbed, events) in logs {
+            w.separateElement()
+            Self.writeDevice(id: id, info: info, description: description, grabbed: grabbed, events: events.count, to: &w)
+        }
+        w.raw("]}")
+        out.append(w.bytes)
+        var eventCount = 0
+        for (id, _, _, _, events) in logs {
+            eventCount += events.count
+            var start = 0
+            while start < events.count {
+                let chunk = events[start..<min(start + Self.eventsPerLine, events.count)]
+                start += chunk.count
+                w.removeAll()
+                w.raw("{")
+                w.field("type", plain: "recording-events")
+                w.field("device", id)
+                w.key("events")
+                w.raw("[")
+                for e in chunk {
+                    w.separateElement()
+                    w.raw("[")
+                    w.number(e.time)
+                    w.raw(",")
+                    w.number(e.type)
+                    w.raw(",")
+                    w.number(e.code)
+                    w.raw(",")
+                    w.number(e.value)
+                    w.raw("]")
+                }
+                w.raw("]}")
+                out.append(w.bytes)
+            }
+        }
+        // The published lines, several to a line of the report, each as a JSON string of its exact
+        // bytes: `penkit replay --check` compares what was sent byte for byte.
+        var chunk = JSONWriter(capacity: Self.messageBytesPerLine + 4096)
+        func flush() {
+            guard chunk.count > 0 else { return }
+            chunk.raw("]}")
+            out.append(chunk.bytes)
+            chunk.removeAll()
+        }
+        for line in lines {
+            if chunk.count > 0, chunk.count + line.count > Self.messageBytesPerLine { flush() }
+            if chunk.count == 0 {
+                chunk.raw("{")
+                chunk.field("type", plain: "recording-messages")
+                chunk.key("messages")
+                chunk.raw("[")
+            }
+            chunk.separateElement()
+            chunk.string(String(decoding: line, as: UTF8.self))
+        }
+        flush()
+        w.removeAll()
+        w.raw("{")
+        w.field("type", plain: "recording-end")
+        w.field("events", eventCount)
+        w.field("messages", lines.count)
+        w.raw("}")
+        out.append(w.bytes)
+        return out
+    }
+
+    /// Events per `recording-events` line (about 100 KiB of JSON at most).
+    static let eventsPerLine = 4_096
+    /// Bytes of published lines per `recording-messages` line, before the next starts a new one.
+    static let messageBytesPerLine = 256 << 10
+
+    private static func writeDevice(id: Int, info: DeviceInfo, description: DeviceDescription?, grabbed: Bool, events: Int,
+                                    to w: inout JSONWriter) {
+        w.raw("{")
+        w.field("id", id)
+        w.field("name", string: info.name)
+        w.field("node", string: info.source)
+        w.field("grabbed", grabbed)
+        w.field("events", events)
+        if let d = description {
+            w.key("evdev")
+            w.raw("{")
+            w.field("name", string: d.name)
+            w.key("id")
+            w.raw("[")
+            for (i, n) in [d.bustype, d.vendor, d.product, d.version].enumerated() {
+                if i > 0 { w.raw(",") }
+                w.number(n)
+            }
+            w.raw("]")
+            w.key("properties")
+            w.raw("[")
+            for p in d.properties.sorted() {
+                w.separateElement()
+                w.number(p)
+            }
+            w.raw("]")
+            // [type, [codes…]] pairs and [code, value, min, max, fuzz, flat, resolution] rows:
+            // arrays, so that no key is a number.
+            w.key("codes")
+            w.raw("[")
+            for type in d.codes.keys.sorted() {
+                w.separateElement()
+                w.raw("[")
+                w.number(type)
+                w.raw(",[")
+                for code in d.codes[type]!.sorted() {
+                    w.separateElement()
+                    w.number(code)
+                }
+                w.raw("]]")
+            }
+            w.raw("]")
+            w.key("absinfo")
+            w.raw("[")
+            for code in d.absInfo.keys.sorted() {
+                let a = d.absInfo[code]!
+                w.separateElement()
+                w.raw("[")
+                for (i, n) in [Int32(code), a.value, a.minimum, a.maximum, a.fuzz, a.flat, a.resolution].enumerated() {
+                    if i > 0 { w.raw(",") }
+                    w.number(n)
+                }
+                w.raw("]")
+            }
+            w.raw("]}")
+        }
+        w.raw("}")
+    }
+}

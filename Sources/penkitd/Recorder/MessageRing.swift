@@ -1,0 +1,80 @@
+/// The newest lines penkitd published, with when, in a byte buffer allocated once: adding a line
+/// copies it in and drops the oldest lines that no longer fit; it never allocates. A line longer
+/// than the whole buffer (a long finalized stroke) is not kept, and is counted.
+/// Touched only under `FlightRecorder`'s lock, hence unchecked.
+final class MessageRing: @unchecked Sendable {
+    private struct Entry {
+        var time: UInt64
+        var start: Int
+        var length: Int
+    }
+
+    let capacity: Int
+    private let bytes: UnsafeMutableRawPointer
+    private let entries: UnsafeMutablePointer<Entry>
+    private let entryCapacity: Int
+    private var firstEntry = 0
+    private(set) var count = 0
+    private var used = 0
+    /// Where the next line's bytes go.
+    private var writeAt = 0
+    /// Lines longer than the buffer, not kept.
+    private(set) var tooLong = 0
+
+    /// `capacity` bytes of lines; one entry per 64 bytes of them (a frame line is hundreds).
+    init(capacity: Int) {
+        self.capacity = max(capacity, 64)
+        bytes = .allocate(byteCount: self.capacity, alignment: 1)
+        entryCapacity = self.capacity / 64
+        entries = .allocate(capacity: entryCapacity)
+    }
+
+    deinit {
+        bytes.deallocate()
+        entries.deallocate()
+    }
+
+    func append(_ line: UnsafeRawBufferPointer, time: UInt64) {
+        guard line.count <= capacity, line.count > 0 else {
+            if line.count > capacity { tooLong += 1 }
+            return
+        }
+        // Lines are stored whole: one that would cross the buffer's end starts at its beginning.
+        var at = writeAt
+        if at + line.count > capacity {
+            // Lines past the write position were written before the last wrap: the oldest. The
+            // tail they sit in is given up with them, and writing starts again at the beginning.
+            while count > 0, entries[firstEntry].start >= writeAt { dropOldest() }
+            at = 0
+        }
+        while count > 0, count == entryCapacity || overlapsOldest(at: at, length: line.count) { dropOldest() }
+        bytes.advanced(by: at).copyMemory(from: line.baseAddress!, byteCount: line.count)
+        entries[(firstEntry + count) % entryCapacity] = Entry(time: time, start: at, length: line.count)
+        count += 1
+        used += line.count
+        writeAt = at + line.count
+    }
+
+    /// The lines published at or after `time`, oldest first, each as its bytes.
+    func lines(since time: UInt64) -> [[UInt8]] {
+        var result: [[UInt8]] = []
+        for i in 0..<count {
+            let entry = entries[(firstEntry + i) % entryCapacity]
+            guard entry.time >= time else { continue }
+            result.append(Array(UnsafeRawBufferPointer(start: bytes.advanced(by: entry.start), count: entry.length)))
+        }
+        return result
+    }
+
+    /// Whether [at, at + length) overlaps the oldest kept line.
+    private func overlapsOldest(at: Int, length: Int) -> Bool {
+        let oldest = entries[firstEntry]
+        return at < oldest.start + oldest.length && oldest.start < at + length
+    }
+
+    private func dropOldest() {
+        used -= entries[firstEntry].length
+        firstEntry = (firstEntry + 1) % entryCapacity
+        count -= 1
+    }
+}

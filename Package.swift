@@ -111,6 +111,6 @@ let package = Package(
         // penkitd's parts on their own (hub, config file) over real sockets and files.
         .testTarget(name: "PenkitdTests", dependencies: ["penkitd", "PenKit", "PenInput", "PenVirtualTablet", "PenTestSupport", "CChecksum",
                                                         .product(name: "Logging", package: "swift-log")]),
-        .testTarget(name: "IntegrationTests", dependencies: ["PenKit", "PenInput", "PenInputLinux", "penkitd", "PenTestSupport"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["PenKit", "PenInput", "PenInputLinux", "PenInputRecord", "penkitd", "PenTestSupport"]),
     ]
 )

@@ -23,6 +23,8 @@ struct Recording {
     /// The published lines, as JSON text, oldest first.
     var messages: [String] = []
     var complete = false
+    /// The window reaches back to when penkitd opened every tablet.
+    var fromStart = false
 
     struct Malformed: Error, CustomStringConvertible {
         var description: String
@@ -39,6 +41,7 @@ struct Recording {
             from = (object["from"] as? NSNumber)?.uint64Value ?? 0
             to = (object["to"] as? NSNumber)?.uint64Value ?? 0
             settings = object["settings"] as? [String: String] ?? [:]
+            fromStart = object["fromStart"] as? Bool ?? false
             for device in object["devices"] as? [[String: Any]] ?? [] {
                 devices.append(Device(id: device["id"] as? Int ?? 0, name: device["name"] as? String ?? "",
                                       node: device["node"] as? String ?? "", grabbed: device["grabbed"] as? Bool ?? false,

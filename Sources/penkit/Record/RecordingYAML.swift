@@ -61,6 +61,7 @@ enum RecordingYAML {
         y += "  seconds: \(recording.seconds)\n"
         y += "  from: \(recording.from)\n"
         y += "  to: \(recording.to)\n"
+        y += "  fromStart: \(recording.fromStart)\n"
         y += "  settings:\n"
         for (key, value) in recording.settings.sorted(by: { $0.key < $1.key }) { y += "    \(quoted(key)): \(quoted(value))\n" }
         y += "  grabbed: [\(recording.devices.filter(\.grabbed).map { quoted($0.node) }.joined(separator: ", "))]\n"

@@ -3,6 +3,7 @@ import Foundation
 import PenEngine
 import PenEvaluation
 import PenInput
+import PenInputRecord
 import PenKit
 import Yams
 
@@ -13,8 +14,13 @@ import Yams
 /// - stroke ids, stroke `seq` and device ids, which count from where penkitd was: rebased by
 ///   the first stroke and the device order;
 /// - `delivered` (the virtual tablet's positions), which a replay has no virtual tablet for;
-/// - what came before the window's first proximity-in (the replay cannot know what the pen was
-///   doing before the window: its tool, its smoothing history).
+/// - when the window starts after penkitd opened the tablet: the prediction (`predicted`,
+///   `expectedError`, `liftProbability`), which the engine calibrates on the tool's earlier
+///   strokes, before the window; such messages are counted apart;
+/// - what came before the window's first proximity-in that names its tool (the replay cannot
+///   know what the pen was doing before the window: its tool, its smoothing history); numbers
+///   may differ in their last bits after it (the smoothing history sums in another order when
+///   the window starts after earlier proximities), which the check reports apart.
 ///
 /// The replay decodes as penkitd did: with libinput's smoothing unless the report's settings say
 /// penkitd read the tablet raw. Other settings (pressure curve, area, inks) are penkit's defaults:
@@ -25,17 +31,16 @@ enum ReplayCheck {
     struct Report {
         var settings: [String: String]
         var messages: [String]
+        /// The window reaches back to when penkitd opened every tablet: nothing was learned before it.
+        var fromStart: Bool
     }
 
     static func run(_ command: ReplayCommand) throws {
         let report = try load(command.trace)
         let smoothing = report.settings["smoothing"] != "false"
-        let inputs = try decodeForEngine(command.trace, options: DecoderOptions(smoothing: smoothing ? nil : false))
-        let firstTime = inputs.lazy.map(\.event.time).min() ?? 0
-        // The window's first proximity-in: before it, penkitd's decoder knew the pen from events
-        // the window does not hold (its smoothing history, its tool), so nothing before compares.
-        let start = report.messages.lazy.filter { $0.hasPrefix(#"{"type":"proximity""#) && $0.contains(#""state":"in""#) }
-            .compactMap(Self.time).first { $0 >= firstTime } ?? .max
+        let trace = try TraceFile.load(path: command.trace, readers: .all)
+        let start = Self.firstNamedProximity(trace) ?? .max
+        let inputs = try Self.decode(trace, from: start, options: DecoderOptions(smoothing: smoothing ? nil : false))
         var replayed: [String] = []
         EngineReplay(prediction: EnginePrediction.penkit(smoothed: smoothing)).run(inputs) { message in
             let line = message.jsonLine()
@@ -45,7 +50,7 @@ enum ReplayCheck {
             guard let type = Self.type(line), engineTypes.contains(type) else { return false }
             return (Self.time(line) ?? 0) >= start
         }.map(Self.withoutDelivered)
-        let result = compare(recorded: recorded, replayed: replayed)
+        let result = compare(recorded: recorded, replayed: replayed, learnedBefore: !report.fromStart)
         print(result.summary)
         if !result.matches { throw ExitCode(1) }
     }
@@ -56,7 +61,9 @@ enum ReplayCheck {
     }
 
     /// Both lists from the first stroke either begins (or the first frame), rebased, line by line.
-    static func compare(recorded: [String], replayed: [String]) -> Result {
+    /// `learnedBefore`: the tools may have drawn before the window, so the predictions' fields the
+    /// engine learns from earlier strokes may differ (counted apart); without, nothing may.
+    static func compare(recorded: [String], replayed: [String], learnedBefore: Bool) -> Result {
         // Strokes that began before the window cannot be replayed: start at the first line that
         // is not part of one (a frame of no stroke, or a `began`), in both.
         let recordedStart = recorded.firstIndex(where: startsFresh) ?? recorded.count
@@ -64,31 +71,76 @@ enum ReplayCheck {
         let a = Array(recorded[recordedStart...]), b = Array(replayed[replayedStart...])
         let strokeOffset = (firstNumber(a, after: #""type":"began","stroke":"#) ?? 0) - (firstNumber(b, after: #""type":"began","stroke":"#) ?? 0)
         let seqOffset = (firstNumber(a, after: #""type":"stroke","seq":"#) ?? 0) - (firstNumber(b, after: #""type":"stroke","seq":"#) ?? 0)
-        var equal = 0, lastBit = 0
+        var equal = 0, lastBit = 0, learned = 0
         for (index, (live, again)) in zip(a, b).enumerated() {
             let rebased = rebase(again, stroke: strokeOffset, seq: seqOffset)
             if live == rebased {
                 equal += 1
                 continue
             }
-            if differingFields(live, rebased, tolerance: Self.lastBits).isEmpty {
+            let fields = differingFields(live, rebased, tolerance: Self.lastBits)
+            if fields.isEmpty {
                 lastBit += 1
                 continue
             }
+            if learnedBefore, fields.allSatisfy(Self.isLearned) {
+                learned += 1
+                continue
+            }
             return Result(matches: false, summary: """
-                the replay differs from what penkitd sent at message \(index + 1) of \(a.count) (\(equal + lastBit) equal before it):
+                the replay differs from what penkitd sent at message \(index + 1) of \(a.count) (\(equal + lastBit + learned) equal before it):
                   penkitd: \(live.prefix(400))
                   replay:  \(rebased.prefix(400))
                   fields that differ: \(differingFields(live, rebased).joined(separator: ", "))
                 """)
         }
         guard a.count == b.count else {
-            return Result(matches: false, summary: "the first \(equal + lastBit) messages are equal, but penkitd sent \(a.count) and the replay makes \(b.count)")
+            return Result(matches: false, summary: "the first \(equal + lastBit + learned) messages are equal, but penkitd sent \(a.count) and the replay makes \(b.count)")
         }
-        let bits = lastBit == 0 ? "all byte for byte" : "\(equal) byte for byte, \(lastBit) with numbers equal to within \(Self.lastBits) (relative): the window starts after earlier proximities, and the smoothing history then sums in another order"
+        var parts = ["\(equal) byte for byte"]
+        if lastBit > 0 { parts.append("\(lastBit) with numbers equal to within \(Self.lastBits) (relative: the smoothing history sums in another order when the window starts after earlier proximities)") }
+        if learned > 0 { parts.append("\(learned) alike but for the prediction (learned from the tool's strokes before the window, which penkit record does not carry)") }
+        let bits = equal == a.count ? "all byte for byte" : parts.joined(separator: ", ")
         return Result(matches: !a.isEmpty, summary: a.isEmpty
             ? "nothing to compare: the report holds no engine messages after its first proximity-in"
             : "the replay reproduces the \(a.count) engine messages penkitd sent from the window's first proximity-in: \(bits) (stroke ids rebased by \(strokeOffset), seq by \(seqOffset))")
+    }
+
+    /// The time of the first frame in any device of the report that brings a tool into proximity
+    /// (a BTN_TOOL_* press) and carries its id (ABS_MISC) and serial (MSC_SERIAL).
+    ///
+    /// The replay starts there, as a decoder opened at that moment would: before it, penkitd's
+    /// decoder knew the pen from events the window does not hold (a tool already in proximity
+    /// when the window began), and the kernel sends an axis only when it changes, so a tool that
+    /// comes back with the same id as the last one is not named again.
+    static func firstNamedProximity(_ trace: Trace) -> UInt64? {
+        var best: UInt64?
+        for device in trace.devices {
+            var frame: [EvdevEvent] = []
+            for event in device.events {
+                frame.append(event)
+                guard event.type == 0, event.code == 0 else { continue }
+                let toolIn = frame.contains { $0.type == 1 && (0x140...0x147).contains($0.code) && $0.value == 1 }
+                let named = frame.contains { $0.type == 3 && $0.code == 0x28 } && frame.contains { $0.type == 4 && $0.code == 0 }
+                if toolIn, named {
+                    best = min(best ?? .max, frame[0].time)
+                    break
+                }
+                frame.removeAll(keepingCapacity: true)
+            }
+        }
+        return best
+    }
+
+    /// Each device's events from `start` on, decoded and merged by time (as `decodeForEngine`).
+    static func decode(_ trace: Trace, from start: UInt64, options: DecoderOptions) throws -> [EngineReplay.Input] {
+        var inputs: [(order: Int, input: EngineReplay.Input)] = []
+        for (index, device) in trace.devices.enumerated() {
+            let events = try TabletDecoder.decode(device.events.filter { $0.time >= start }, device: device.description, options: options)
+            for event in events { inputs.append((inputs.count, EngineReplay.Input(device: UInt32(index + 1), event: event))) }
+        }
+        inputs.sort { ($0.input.event.time, $0.order) < ($1.input.event.time, $1.order) }
+        return inputs.map(\.input)
     }
 
     static func startsFresh(_ line: String) -> Bool {
@@ -143,6 +195,11 @@ enum ReplayCheck {
         return UInt64(line[range.upperBound...].prefix { $0.isNumber })
     }
 
+    /// The fields the engine's prediction learns from a tool's earlier strokes (its calibration).
+    static func isLearned(_ path: String) -> Bool {
+        path == "expectedError" || path == "liftProbability" || path.hasPrefix("predicted[")
+    }
+
     /// How far (relative) two numbers may differ and still be the same: a few ulps of a double.
     static let lastBits = 1e-12
 
@@ -193,6 +250,6 @@ enum ReplayCheck {
         for item in penkit["messages"] as? [Any] ?? [] {
             if let line = item as? String { messages.append(line) } else if let parts = item as? [String] { messages.append(parts.joined()) }
         }
-        return Report(settings: settings, messages: messages)
+        return Report(settings: settings, messages: messages, fromStart: penkit["fromStart"] as? Bool ?? false)
     }
 }

@@ -9,6 +9,8 @@ final class EventRing: @unchecked Sendable {
     private let storage: UnsafeMutablePointer<EvdevEvent>
     private var start = 0
     private(set) var count = 0
+    /// Whether an event ever gave way: the ring no longer holds the tablet's first events.
+    private(set) var evicted = false
 
     init(capacity: Int) {
         self.capacity = max(capacity, 1)
@@ -24,6 +26,7 @@ final class EventRing: @unchecked Sendable {
         } else {
             storage[start] = event
             start = (start + 1) % capacity
+            evicted = true
         }
     }
 
@@ -38,6 +41,8 @@ final class EventRing: @unchecked Sendable {
         return result
     }
 
-    /// The oldest event's time, if any.
-    var oldestTime: UInt64? { count > 0 ? storage[start].time : nil }
+    /// Whether the events stamped at or after `time` are all the tablet sent since penkitd opened it.
+    func holdsEverything(since time: UInt64) -> Bool {
+        !evicted && (count == 0 || storage[start].time >= time)
+    }
 }

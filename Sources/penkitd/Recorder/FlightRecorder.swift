@@ -101,12 +101,13 @@ final class FlightRecorder: Sendable {
     func report(window: Int, now: UInt64, settings: [String: String]) -> [[UInt8]] {
         let span = UInt64(min(max(window, 1), seconds)) * 1_000_000
         let from = now > span ? now - span : 0
-        let (logs, lines, tooLong) = state.withLock { state -> ([(Int, DeviceInfo, DeviceDescription?, Bool, [EvdevEvent])], [[UInt8]], Int) in
+        let (logs, lines, tooLong, whole) = state.withLock { state -> ([(Int, DeviceInfo, DeviceDescription?, Bool, [EvdevEvent])], [[UInt8]], Int, Bool) in
             let logs = state.devices.keys.sorted().map { id in
                 let log = state.devices[id]!
                 return (id, log.info, log.description, log.grabbed, log.events.events(since: from))
             }
-            return (logs, state.messages.lines(since: from), state.messages.tooLong)
+            let whole = state.devices.values.allSatisfy { $0.events.holdsEverything(since: from) }
+            return (logs, state.messages.lines(since: from), state.messages.tooLong, whole)
         }
         var out: [[UInt8]] = []
         var w = JSONWriter(capacity: 4096)
@@ -127,6 +128,9 @@ final class FlightRecorder: Sendable {
         }
         w.raw("}")
         w.field("linesTooLong", tooLong)
+        // Whether the window reaches back to when penkitd opened every tablet: then the engine had
+        // learned nothing before it, and a replay must reproduce every prediction too.
+        w.field("fromStart", whole)
         w.key("devices")
         w.raw("[")
         for (id, info, description, grabbed, events) in logs {

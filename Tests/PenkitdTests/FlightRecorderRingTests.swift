@@ -1,0 +1,68 @@
+import PenInput
+@testable import penkitd
+import Testing
+
+/// The flight recorder's buffers against a plain model: whatever the lines' lengths and however
+/// often the buffer wraps, it holds exactly the newest lines that fit, each intact, oldest first,
+/// and never more than its capacity; the event ring keeps its newest events and says when it no
+/// longer holds a tablet's first ones.
+@Suite struct FlightRecorderRingTests {
+    @Test(arguments: [1, 2, 3, 4])
+    func theMessageRingHoldsTheNewestLinesThatFitIntact(seed: UInt64) {
+        var random = SplitMix(seed: seed)
+        let capacity = 4096
+        let ring = MessageRing(capacity: capacity)
+        var model: [(time: UInt64, bytes: [UInt8])] = []
+        for time in 1...3000 as ClosedRange<UInt64> {
+            // Mostly frame-sized lines, now and then a long one, once in a while one longer than the buffer.
+            let length = random.next() % 50 == 0 ? Int(random.next() % 6000) + 1 : Int(random.next() % 300) + 1
+            let byte = UInt8(truncatingIfNeeded: time)
+            let line = [UInt8](repeating: byte, count: length)
+            line.withUnsafeBytes { ring.append($0, time: time) }
+            if length <= capacity { model.append((time, line)) }
+            // The model keeps what a ring of `capacity` bytes can: the newest lines whose total fits.
+            var total = 0, keep = 0
+            for entry in model.reversed() {
+                guard total + entry.bytes.count <= capacity else { break }
+                total += entry.bytes.count
+                keep += 1
+            }
+            let held = ring.lines(since: 0)
+            #expect(held.reduce(0) { $0 + $1.count } <= capacity)
+            // Whole lines, each its own bytes, in order, the newest last.
+            let newest = Array(model.suffix(held.count))
+            #expect(held == newest.map(\.bytes), "time \(time)")
+            // It may give up a little more than the model (a line does not wrap), never less than half.
+            #expect(held.count <= keep && (keep == 0 || held.reduce(0) { $0 + $1.count } >= min(total, capacity / 2) - 6000),
+                    "time \(time): holds \(held.count) of the \(keep) that fit")
+        }
+        #expect(ring.tooLong > 0)
+        let since = ring.lines(since: 2990)
+        #expect(since == model.filter { $0.time >= 2990 }.map(\.bytes))
+    }
+
+    @Test func theEventRingKeepsTheNewestAndKnowsWhenItLostTheFirst() {
+        let ring = EventRing(capacity: 100)
+        for t in 1...60 as ClosedRange<UInt64> { ring.append(EvdevEvent(time: t, type: 3, code: 0, value: Int32(t))) }
+        #expect(ring.events(since: 0).map(\.time) == Array(1...60))
+        #expect(ring.holdsEverything(since: 1) && !ring.holdsEverything(since: 2))
+        for t in 61...250 as ClosedRange<UInt64> { ring.append(EvdevEvent(time: t, type: 3, code: 0, value: Int32(t))) }
+        #expect(ring.count == 100)
+        #expect(ring.events(since: 0).map(\.time) == Array(151...250))
+        #expect(ring.events(since: 200).map(\.time) == Array(200...250))
+        #expect(!ring.holdsEverything(since: 0), "events gave way")
+    }
+}
+
+/// A small deterministic generator (SplitMix64), so a failure replays.
+struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

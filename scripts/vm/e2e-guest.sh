@@ -345,6 +345,17 @@ fi
 
 for trace in "$@"; do play "$trace"; done
 
+# The flight recorder (issue 31): right after the traces, `penkit record` takes penkitd's last
+# 60 s of live input (its own read-only descriptor per tablet, kernel times) and of the lines it
+# sent: OUT_DIR/flight.yml. e2e.sh replays it on the host with `penkit replay --check`, which must
+# reproduce what penkitd sent from the window's first named proximity-in. E2E_SKIP_RECORD=1 skips it.
+if [ -z "${E2E_SKIP_RECORD:-}" ]; then
+    if "$BIN/penkit" record --socket "$SOCK" --last 60s -o "$OUT/flight.yml" 2>"$OUT/flight.err"; then
+        echo "e2e: flight recorder: $(cat "$OUT/flight.err")"
+    else fail "flight recorder: penkit record failed: $(cat "$OUT/flight.err")"
+    fi
+fi
+
 # Pads (issue 12), self-contained: a current kernel's separate pad nodes (traces/pads/: an
 # Intuos5 pad with buttons and a ring, an Intuos3 pad with a strip) through uinput, read by
 # penkitd and by `libinput debug-events` on the same node. penkitd's `pad` messages must be

@@ -28,6 +28,7 @@
 # them at that multiple of their pace (default 1), penkit replay decoding them at the same speed;
 # E2E_SKIP_PADS=1 skips the pad scenario (traces/pads/, checked in the guest against libinput debug-events);
 # E2E_SKIP_PRESSURE=1 skips the late-pressure scenario (E2E_PRESSURE_TRACE fed by penkit pressure-feed 20±10 ms late).
+# E2E_SKIP_RECORD=1 skips the flight recorder's report of the live run (recorded in the guest, `penkit replay --check` here).
 # E2E_SKIP_UNPLUG=1 skips the unplug scenario (E2E_UNPLUG_TRACE, cut at E2E_UNPLUG_AT seconds). The guest runs release builds (E2E_BUILD_FLAGS):
 # debug Swift under software emulation falls so far behind that the kernel drops events
 # (SYN_DROPPED). They are the package's build (debian/rules: the Swift runtime linked statically),
@@ -95,6 +96,7 @@ main() {
         printf 'E2E_SKIP_UNPLUG=%q\n' "${E2E_SKIP_UNPLUG:-}"
         printf 'E2E_UNPLUG_TRACE=%q\n' "$unplug_trace"
         printf 'E2E_SKIP_PADS=%q\n' "${E2E_SKIP_PADS:-}"
+        printf 'E2E_SKIP_RECORD=%q\n' "${E2E_SKIP_RECORD:-}"
         printf 'E2E_SKIP_PRESSURE=%q\n' "${E2E_SKIP_PRESSURE:-}"
         printf 'E2E_PRESSURE_TRACE=%q\n' "${E2E_PRESSURE_TRACE:-traces/wacom-intuos4-6x9-stylus-drag.evemu}"
     } >"$out/settings.sh"
@@ -133,6 +135,15 @@ main() {
     done
     if [ -s "$out/replug.messages.jsonl" ]; then
         "$penkit" compare "$out/replug.messages.jsonl" "$out/replug.expected.jsonl" --name "plugged back in ($(basename "$unplug_trace")) vs trace" || failed=1
+    fi
+    # The flight recorder's report of the live run (e2e-guest.sh): replayed here, it must give
+    # what penkitd sent (docs/bug-reports.md says what --check allows and why).
+    if [ -z "${E2E_SKIP_RECORD:-}" ]; then
+        if [ -s "$out/flight.yml" ]; then
+            echo "e2e: the flight recorder's report of the live run, replayed on the host:"
+            "$penkit" replay "$out/flight.yml" --check | sed 's/^/    /'
+            [ "${PIPESTATUS[0]}" -eq 0 ] || { echo "e2e: FAIL: the flight recorder's report does not replay as penkitd sent it"; failed=1; }
+        else echo "e2e: FAIL: no flight recorder report from the guest"; failed=1; fi
     fi
     local lost
     lost=$(grep -c "SYN_DROPPED" "$out/penkitd.log" 2>/dev/null || true)

@@ -62,6 +62,8 @@ enum RecordingYAML {
         y += "  from: \(recording.from)\n"
         y += "  to: \(recording.to)\n"
         y += "  fromStart: \(recording.fromStart)\n"
+        // penkitd's id of each device above, in order: a replay numbers them from 1.
+        y += "  deviceIDs: [\(devices.map { String($0.id) }.joined(separator: ", "))]\n"
         y += "  settings:\n"
         for (key, value) in recording.settings.sorted(by: { $0.key < $1.key }) { y += "    \(quoted(key)): \(quoted(value))\n" }
         y += "  grabbed: [\(recording.devices.filter(\.grabbed).map { quoted($0.node) }.joined(separator: ", "))]\n"

@@ -33,6 +33,8 @@ enum ReplayCheck {
         var messages: [String]
         /// The window reaches back to when penkitd opened every tablet: nothing was learned before it.
         var fromStart: Bool
+        /// penkitd's id of each device of the report, in the report's order (a replay numbers them from 1).
+        var deviceIDs: [Int]
     }
 
     static func run(_ command: ReplayCommand) throws {
@@ -50,7 +52,7 @@ enum ReplayCheck {
             guard let type = Self.type(line), engineTypes.contains(type) else { return false }
             return (Self.time(line) ?? 0) >= start
         }.map(Self.withoutDelivered)
-        let result = compare(recorded: recorded, replayed: replayed, learnedBefore: !report.fromStart)
+        let result = compare(recorded: recorded, replayed: replayed, learnedBefore: !report.fromStart, deviceIDs: report.deviceIDs)
         print(result.summary)
         if !result.matches { throw ExitCode(1) }
     }
@@ -63,7 +65,7 @@ enum ReplayCheck {
     /// Both lists from the first stroke either begins (or the first frame), rebased, line by line.
     /// `learnedBefore`: the tools may have drawn before the window, so the predictions' fields the
     /// engine learns from earlier strokes may differ (counted apart); without, nothing may.
-    static func compare(recorded: [String], replayed: [String], learnedBefore: Bool) -> Result {
+    static func compare(recorded: [String], replayed: [String], learnedBefore: Bool, deviceIDs: [Int] = []) -> Result {
         // Strokes that began before the window cannot be replayed: start at the first line that
         // is not part of one (a frame of no stroke, or a `began`), in both.
         let recordedStart = recorded.firstIndex(where: startsFresh) ?? recorded.count
@@ -73,7 +75,7 @@ enum ReplayCheck {
         let seqOffset = (firstNumber(a, after: #""type":"stroke","seq":"#) ?? 0) - (firstNumber(b, after: #""type":"stroke","seq":"#) ?? 0)
         var equal = 0, lastBit = 0, learned = 0
         for (index, (live, again)) in zip(a, b).enumerated() {
-            let rebased = rebase(again, stroke: strokeOffset, seq: seqOffset)
+            let rebased = rebase(again, stroke: strokeOffset, seq: seqOffset, devices: deviceIDs)
             if live == rebased {
                 equal += 1
                 continue
@@ -157,21 +159,21 @@ enum ReplayCheck {
     }
 
     /// Stroke ids (`"stroke":N`, `"stroke":{"id":N`) and `"seq":N` moved by the offsets.
-    static func rebase(_ line: String, stroke: Int, seq: Int) -> String {
-        guard stroke != 0 || seq != 0 else { return line }
-        var out = shift(line, key: #""stroke":{"id":"#, by: stroke)
-        out = shift(out, key: #""stroke":"#, by: stroke)
-        return shift(out, key: #""seq":"#, by: seq)
+    /// And the replay's device numbers (1, 2, …) made penkitd's ids.
+    static func rebase(_ line: String, stroke: Int, seq: Int, devices: [Int] = []) -> String {
+        var out = shift(line, key: #""stroke":{"id":"#) { $0 + stroke }
+        out = shift(out, key: #""stroke":"#) { $0 + stroke }
+        out = shift(out, key: #""seq":"#) { $0 + seq }
+        return shift(out, key: #""device":"#) { n in n >= 1 && n <= devices.count ? devices[n - 1] : n }
     }
 
-    private static func shift(_ line: String, key: String, by offset: Int) -> String {
-        guard offset != 0 else { return line }
+    private static func shift(_ line: String, key: String, _ map: (Int) -> Int) -> String {
         var result = ""
         var rest = Substring(line)
         while let range = rest.range(of: key) {
             result += rest[..<range.upperBound]
             let digits = rest[range.upperBound...].prefix { $0.isNumber }
-            if let n = Int(digits) { result += String(n + offset) } else { result += digits }
+            if let n = Int(digits) { result += String(map(n)) } else { result += digits }
             rest = rest[range.upperBound...].dropFirst(digits.count)
         }
         return result + rest
@@ -250,6 +252,7 @@ enum ReplayCheck {
         for item in penkit["messages"] as? [Any] ?? [] {
             if let line = item as? String { messages.append(line) } else if let parts = item as? [String] { messages.append(parts.joined()) }
         }
-        return Report(settings: settings, messages: messages, fromStart: penkit["fromStart"] as? Bool ?? false)
+        return Report(settings: settings, messages: messages, fromStart: penkit["fromStart"] as? Bool ?? false,
+                      deviceIDs: penkit["deviceIDs"] as? [Int] ?? [])
     }
 }

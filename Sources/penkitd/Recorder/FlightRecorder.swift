@@ -16,7 +16,7 @@ final class FlightRecorder: Sendable {
     /// 400 Hz pen. Beyond that the buffer holds less than `seconds`.
     static let eventsPerSecond = 4_000
     /// Tablets remembered after they went away, newest first: a report may be about an unplug.
-    static let departedKept = 4
+    static let departedKept = 16
 
     let seconds: Int
     private let messageBytes: Int

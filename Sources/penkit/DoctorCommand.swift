@@ -28,7 +28,7 @@ struct DoctorCommand: AsyncParsableCommand {
             }
             let top: [String: Any] = ["user": facts.user, "findings": objects,
                                       "problems": findings.filter { $0.level == .problem }.count]
-            let data = try JSONSerialization.data(withJSONObject: top, options: [.sortedKeys])
+            let data = try JSONSerialization.data(withJSONObject: top, options: [.sortedKeys, .withoutEscapingSlashes])
             print(String(decoding: data, as: UTF8.self))
             return
         }

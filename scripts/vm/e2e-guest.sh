@@ -168,6 +168,21 @@ finish_client() {
     kill $CLIENT 2>/dev/null; wait $CLIENT 2>/dev/null
 }
 
+DOCTOR_DONE=
+doctor_check() {
+    DOCTOR_DONE=1
+    "$BIN/penkit" doctor --json --socket "$SOCK" >"$OUT/doctor.json" 2>"$OUT/doctor.err"
+    if grep -qF "\"message\":\"penkitd reads the tablet $NODE " "$OUT/doctor.json"; then
+        echo "e2e: doctor: names $NODE as a tablet penkitd reads: ok"
+    else fail "doctor: $NODE not named as read: $(head -c 2000 "$OUT/doctor.json") $(cat "$OUT/doctor.err")"
+    fi
+    if [ -z "$KBD_NODE" ]; then fail "doctor: no keyboard node to look for"
+    elif grep -qF "\"message\":\"$KBD_NODE " "$OUT/doctor.json" && grep -F "\"message\":\"$KBD_NODE " "$OUT/doctor.json" | grep -qF "is a keyboard, not a tablet"; then
+        echo "e2e: doctor: names the keyboard $KBD_NODE as not a tablet: ok"
+    else fail "doctor: the keyboard $KBD_NODE not named as not a tablet: $(head -c 2000 "$OUT/doctor.json")"
+    fi
+}
+
 # Plays one trace through uinput with penkitd and `libinput record` reading it.
 play() {
     local trace=$1 name log messages expected
@@ -183,6 +198,9 @@ play() {
     if grep -q "\"change\":\"added\".*\"source\":\"$NODE\"" "$messages"; then
         wait_until frames_at_least "$expected" "$messages" -- "$messages" 120 \
             || echo "e2e: $name: the client saw $(frames_seen "$messages") of $expected frames before the device went (compared below)"
+        # penkit doctor (issue 31), once, with this tablet and the keyboard attached: its --json must
+        # name the tablet as read and the keyboard as not a tablet.
+        [ -n "$DOCTOR_DONE" ] || doctor_check
     fi
     wait_until recorded_at_least "$(trace_frames "$trace")" "$OUT/$name.yml" -- "$OUT/$name.yml" 120 \
         || echo "e2e: $name: libinput record wrote $(recorded_frames "$OUT/$name.yml") of $(trace_frames "$trace") frames before the device went (compared below)"

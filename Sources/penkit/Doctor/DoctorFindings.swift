@@ -65,10 +65,11 @@ enum DoctorFindings {
             }
             let isTablet = node.kinds.contains("TABLET") || node.kinds.contains("TABLET_PAD")
             if node.kinds.contains("KEYBOARD") {
-                if isTablet {
-                    out.append(DoctorFinding(level: .info, area: "tablet", subject: subject,
-                                             message: "\(subject) is tagged a keyboard as well as a tablet: penkitd never opens a keyboard"))
-                }
+                // Said for every keyboard: a user (and the VM test) can see penkitd leaves them alone.
+                out.append(DoctorFinding(level: .info, area: "input", subject: subject,
+                                         message: isTablet
+                                             ? "\(subject) is tagged a keyboard as well as a tablet: penkitd never opens a keyboard"
+                                             : "\(subject) is a keyboard, not a tablet: penkitd never opens it"))
                 continue
             }
             guard isTablet else { continue }

@@ -6,7 +6,7 @@
 // the array as it was (strokes that did not change are shared, as PenKit's Drawing shares them).
 
 // Imported with this module's own query (the server's token), which a static import cannot carry.
-const { inkSpec, inkFromSpec, PX_PER_MM } = await import("./canvas-inks.js" + new URL(import.meta.url).search);
+const { inkSpec, inkFromSpec, appearance } = await import("./canvas-inks.js" + new URL(import.meta.url).search);
 
 let nextKey = 1;
 const UNDO_LIMIT = 200;
@@ -45,7 +45,9 @@ export function bounds(strokes) {
   }
   return minX <= maxX ? { minX, minY, maxX, maxY } : null;
 }
-const halfWidth = (stroke) => stroke.ink.width * PX_PER_MM;  // generous: the widest any ink's point gets at full force
+// How far a point's ink reaches from its centre line: half its drawn size (a chisel's whole nib
+// length counts, whichever way it points), so an eraser that keeps clear of it leaves no ink behind.
+const reachOf = (ink, p) => appearance(ink, p, 0).size / 2;
 
 // Points at most `step` px apart, every property blended, so that a cut falls where the eraser's edge is.
 function densified(points, step) {
@@ -121,10 +123,12 @@ export class CanvasDrawing {
   /** The object eraser from a to b (page px, radius px): every stroke it touches goes. */
   eraseObjects(a, b, radius) {
     const kept = this.strokes.filter((s) => {
-      const reach = radius + halfWidth(s) / 2;
       const ps = s.points;
-      if (ps.length === 1) return distanceToSegment(ps[0], a, b) > reach;
-      for (let i = 1; i < ps.length; i++) if (segmentsDistance(ps[i - 1], ps[i], a, b) <= reach) return false;
+      if (ps.length === 1) return distanceToSegment(ps[0], a, b) > radius + reachOf(s.ink, ps[0]);
+      for (let i = 1; i < ps.length; i++) {
+        const reach = radius + Math.max(reachOf(s.ink, ps[i - 1]), reachOf(s.ink, ps[i]));
+        if (segmentsDistance(ps[i - 1], ps[i], a, b) <= reach) return false;
+      }
       return true;
     });
     if (kept.length !== this.strokes.length) { this.begin(); this._set(kept); return true; }
@@ -140,13 +144,13 @@ export class CanvasDrawing {
     let changed = false;
     const out = [];
     for (const s of this.strokes) {
-      const reach = radius + halfWidth(s) / 2;
-      const near = s.points.some((p, i) => distanceToSegment(p, a, b) <= reach + 2
-        || (i > 0 && segmentsDistance(s.points[i - 1], p, a, b) <= reach));
+      const widest = Math.max(...s.points.map((p) => reachOf(s.ink, p)));
+      const near = s.points.some((p, i) => distanceToSegment(p, a, b) <= radius + widest + 2
+        || (i > 0 && segmentsDistance(s.points[i - 1], p, a, b) <= radius + widest));
       if (!near) { out.push(s); continue; }
       const pieces = [[]];
       for (const p of densified(s.points, 1)) {
-        if (distanceToSegment(p, a, b) <= reach) { if (pieces[pieces.length - 1].length) pieces.push([]); }
+        if (distanceToSegment(p, a, b) <= radius + reachOf(s.ink, p)) { if (pieces[pieces.length - 1].length) pieces.push([]); }
         else pieces[pieces.length - 1].push(p);
       }
       const kept = pieces.filter((piece) => piece.length >= 2);

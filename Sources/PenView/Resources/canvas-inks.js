@@ -133,13 +133,19 @@ export function drawStroke(ctx, stroke, scratch, ratio = 1) {
   s.setTransform(ratio, 0, 0, ratio, 0, 0);
   const look = points.map((p, i) => appearance(ink, p, speedAt(points, i)));
   const pairs = points.length === 1 ? [[0, 0]] : points.slice(1).map((_, i) => [i, i + 1]);
+  const opacities = look.map((l) => l.opacity);
+  // One opacity for the whole stroke (pen, marker, monoline, fountain pen): drawn opaque, then
+  // composited at that opacity, so that no seam between segments shows. Otherwise each segment
+  // takes its own opacity, clearing its area first (see the top of this file).
+  const uniform = Math.max(...opacities) - Math.min(...opacities) < 0.01;
   for (const [i, j] of pairs) {
-    const color = rgba(ink.color, (look[i].opacity + look[j].opacity) / 2);
-    s.globalCompositeOperation = "destination-out";
-    s.fillStyle = s.strokeStyle = "#000";
-    segmentShape(s, ink, points[i], points[j], look[i].size, look[j].size);
+    if (!uniform) {
+      s.globalCompositeOperation = "destination-out";
+      s.fillStyle = s.strokeStyle = "#000";
+      segmentShape(s, ink, points[i], points[j], look[i].size, look[j].size);
+    }
     s.globalCompositeOperation = "source-over";
-    s.fillStyle = s.strokeStyle = color;
+    s.fillStyle = s.strokeStyle = rgba(ink.color, uniform ? 1 : (look[i].opacity + look[j].opacity) / 2);
     segmentShape(s, ink, points[i], points[j], look[i].size, look[j].size);
   }
   if (GRAIN[ink.type]) {
@@ -153,6 +159,7 @@ export function drawStroke(ctx, stroke, scratch, ratio = 1) {
   ctx.save();
   ctx.setTransform(1, 0, 0, 1, 0, 0);
   ctx.globalCompositeOperation = MULTIPLY.has(ink.type) ? "multiply" : "source-over";
+  if (uniform) ctx.globalAlpha = opacities[0];
   if (ink.type === "watercolor") ctx.filter = `blur(${1.5 * ratio}px)`;
   ctx.drawImage(scratch.canvas, x0, y0, x1 - x0, y1 - y0, x0, y0, x1 - x0, y1 - y0);
   ctx.restore();

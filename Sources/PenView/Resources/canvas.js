@@ -22,15 +22,15 @@ const status = (text) => { $("canvas-status").textContent = text; };
 
 const drawing = new CanvasDrawing();
 const state = {
-  ready: false, map: null, appEvents: 0, frames: 0, received: 0, updates: 0, ended: false, error: null,
+  ready: false, map: null, appEvents: 0, frames: 0, received: 0, updates: 0, appliedUpdates: 0, appliedEarly: 0, firstFrame: null, ended: false, error: null,
   finalized: [],          // penkit stroke ids committed from their `stroke` delivery, in order
   drawnVersion: -1,       // the drawing's version the ink layer shows
-  predicted: null,        // { ink, points } penkit's predicted ink of the newest contact frame
+  predicted: null,        // { stroke, points } penkit's predicted samples of the newest contact frame
   hover: null,            // { x, y, eraser } of the pen hovering here
   saved: null,            // { bytes } of the last save
   // The browser test freezes the picture at the first contact frame with predictions from
   // freezeAtTime (µs, penkit's clock) on, to look at it; thaw() goes on.
-  freezeAtTime: null, freezing: null, frozen: null,
+  freezeAtTime: null, freezeOnContact: false, freezing: null, frozen: null,
 };
 const gestures = new Map();   // penkit stroke id → gesture
 const ignored = new Set();    // penkit stroke ids whose gesture was not ink (its `stroke` draws nothing)
@@ -88,8 +88,12 @@ function end(g, fromPenkit) {
 
 // --- penkit's deliveries, in page px ---
 const backlog = [];
+const early = new Map();      // updateIndex → refined sample, for frames not delivered yet
+function refine(p, s) { p.force = s.force ?? p.force; p.altitude = s.altitude ?? p.altitude; p.azimuth = s.azimuth ?? p.azimuth; }
 function pointOf(s) {
-  return { x: s.x, y: s.y, t: s.t, force: s.force ?? 0, altitude: s.altitude ?? Math.PI / 2, azimuth: s.azimuth ?? 0, updateIndex: s.updateIndex };
+  const p = { x: s.x, y: s.y, t: s.t, force: s.force ?? 0, altitude: s.altitude ?? Math.PI / 2, azimuth: s.azimuth ?? 0, updateIndex: s.updateIndex };
+  if (s.updateIndex !== undefined && early.has(s.updateIndex)) { refine(p, early.get(s.updateIndex)); early.delete(s.updateIndex); state.appliedEarly += 1; }
+  return p;
 }
 function take(deliveries) {
   for (const d of deliveries) {
@@ -107,9 +111,10 @@ function take(deliveries) {
         let g = gestures.get(d.stroke);
         if (!g) { g = begin(p, eraserEnd); gestures.set(d.stroke, g); liveDirty = true; } else move(g, p);
         state.predicted = g.kind === "ink" && d.predicted && d.predicted.length
-          ? { ink: g.ink, points: [p, ...d.predicted.map(pointOf)] } : null;
-        if (state.predicted && state.freezeAtTime !== null && d.sample.t >= state.freezeAtTime) {
-          state.freezing = { t: d.sample.t, from: [p.x, p.y], points: d.predicted.map((s) => [s.x, s.y]) };
+          ? { stroke: d.stroke, points: d.predicted.map(pointOf) } : null;
+        // (Any contact frame with freezeOnContact: an eraser's, to look at what it erased so far.)
+        if (state.freezeAtTime !== null && d.sample.t >= state.freezeAtTime && (state.predicted || state.freezeOnContact)) {
+          state.freezing = { t: d.sample.t, stroke: d.stroke, kind: g.kind, open: gestures.has(d.stroke) };
         }
         break;
       }
@@ -119,19 +124,23 @@ function take(deliveries) {
         if (!g || g.kind !== "ink") break;
         // Late force or tilt: the point already drawn takes its real values; the live ink is redrawn with them.
         const p = g.points.find((q) => q.updateIndex === d.updateIndex);
-        if (p) { p.force = d.sample.force ?? p.force; p.altitude = d.sample.altitude ?? p.altitude; p.azimuth = d.sample.azimuth ?? p.azimuth; liveDirty = true; }
+        if (p) { state.appliedUpdates += 1; refine(p, d.sample); liveDirty = true; break; }
+        // penkit's feed runs ahead of the page's own pen: the frame this update refines may not be
+        // delivered yet. It takes the update when it comes (pointOf).
+        early.set(d.updateIndex, d.sample);
+        if (early.size > 4096) early.delete(early.keys().next().value);
         break;
       }
-      case "ended": {
+      case "ended":
+        // Nothing ends here: the pairing passes `ended` on as it comes from penkit, which may be before
+        // the page's own pen has caught up with the stroke's last frames. A gesture ends with its
+        // finalized `stroke`, which the pairing holds until every frame of it was delivered.
         state.predicted = null;
-        const g = gestures.get(d.stroke);
-        if (!g) break;
-        end(g, true);
-        if (g.kind !== "ink") { gestures.delete(d.stroke); ignored.add(d.stroke); }
+        liveDirty = true;
         break;
-      }
       case "stroke": {
         const id = d.stroke.id, g = gestures.get(id);
+        if (g && g.kind !== "ink") { end(g, true); gestures.delete(id); ignored.add(id); }
         if (ignored.has(id) || (d.stroke.ink && d.stroke.ink.type === "eraser")) break;
         // The stroke model's points (final force and tilt) replace the live ink, in the ink picked at pen-down.
         const ink = g && g.kind === "ink" ? g.ink : picker.ink;
@@ -146,7 +155,7 @@ function take(deliveries) {
     }
   }
 }
-state.thaw = () => { state.freezing = null; state.frozen = null; take(backlog.splice(0, backlog.length)); };
+state.thaw = () => { state.freezeAtTime = null; state.freezing = null; state.frozen = null; take(backlog.splice(0, backlog.length)); };
 
 const pairing = new SurfacePairing({ surfaceWidth: layers.ink.clientWidth, surfaceHeight: layers.ink.clientHeight });
 function receive(text) {
@@ -157,7 +166,11 @@ function receive(text) {
     if (m.type === "end") { state.ended = true; continue; }
     if (m.type === "error") { state.error = m.message; status(`penkit: ${m.message}`); continue; }
     if (m.type === "action") { if (picker.action(m.action)) status(`action: ${m.action}`); continue; }
-    if (m.type === "frame") state.received += 1;
+    if (m.type === "frame") {
+      state.received += 1;
+      // When penkit's first frame came, on the page's clock: the browser test keeps its pen in step with the feed.
+      if (!state.firstFrame) state.firstFrame = { at: performance.now(), t: m.sample.t };
+    }
     take(pairing.handleMessage(m));
   }
 }
@@ -294,10 +307,14 @@ function tick() {
   }
   if (liveDirty || state.predicted) {
     clear(ctx.live);
-    for (const g of gestures.values()) if (g.kind === "ink") drawStroke(ctx.live, { ink: g.ink, points: g.points, seed: 0 }, scratch, ratio);
+    // Predicted ink continues the live stroke in its own ink (one stroke, so a translucent ink does
+    // not darken where they meet); the next frame's real samples replace it.
+    for (const [id, g] of gestures) {
+      if (g.kind !== "ink") continue;
+      const ahead = state.predicted && state.predicted.stroke === id ? state.predicted.points : [];
+      drawStroke(ctx.live, { ink: g.ink, points: ahead.length ? [...g.points, ...ahead] : g.points, seed: 0 }, scratch, ratio);
+    }
     if (mouseGesture && mouseGesture.kind === "ink") drawStroke(ctx.live, { ink: mouseGesture.ink, points: mouseGesture.points, seed: 0 }, scratch, ratio);
-    // Predicted ink in the same ink, from the newest real sample on: replaced by the next frame's.
-    if (state.predicted) drawStroke(ctx.live, { ...state.predicted, seed: 0 }, scratch, ratio);
     liveDirty = false;
   }
   drawOverlay();
@@ -327,4 +344,4 @@ function drawOverlay() {
 requestAnimationFrame(tick);
 updateButtons();
 
-window.penkitCanvas = { state, drawing, picker, pairing, gestures, receive, save, open, exportSVG, exportPNG };
+window.penkitCanvas = { state, drawing, picker, pairing, gestures, receive, save, open, exportSVG, exportPNG, makeStroke };

@@ -365,10 +365,53 @@ def run(browser, penkit, out):
                 fail(f"the saved drawing never reached {path} ({saved['bytes']} bytes expected)")
             time.sleep(0.05)
         print(f"  saved: {saved['bytes']} bytes, {saved['strokes']} strokes on the canvas")
+        ink_gallery(browser, url, out)
     finally:
         view.kill()
         view.wait()
     check_file(browser, penkit, out, plan, gone, kept)
+
+
+INK_ROWS = ["pen", "pencil", "marker", "monoline", "fountainPen", "watercolor", "crayon"]
+
+
+def ink_gallery(browser, url, out):
+    """Each of the seven inks on a fresh canvas: a wave from left to right with force rising from 0
+    to 1 (the pencil and crayon tilted), drawn by the page's own renderer. Checks: every ink leaves
+    ink along its path; the pen's and the pencil's ink is wider at full force than at light force."""
+    session = browser.open(url)
+    browser.wait_for(session, "window.penkitCanvas !== undefined", "a second canvas")
+    rows = json.dumps(INK_ROWS)
+    browser.evaluate(session, f"""(() => {{
+      const c = penkitCanvas, rows = {rows};
+      rows.forEach((type, r) => {{
+        const points = [];
+        for (let k = 0; k <= 200; k++) {{
+          const u = k / 200;
+          points.push({{ x: 60 + 800 * u, y: 50 + 90 * r + 18 * Math.sin(u * 4 * Math.PI), t: k * 8000, force: u,
+                         altitude: type === "pencil" || type === "crayon" ? 1.0 : Math.PI / 2, azimuth: 0.3 }});
+        }}
+        const ink = {{ type, color: ["#000000", "#3a3a3a", "#ffd000", "#1e63d6", "#1b2a80", "#2f7fd0", "#d62828"][r], alpha: 1,
+                       width: {{ pen: 2, pencil: 1, marker: 6, monoline: 2, fountainPen: 3, watercolor: 8, crayon: 4 }}[type] }};
+        c.drawing.add(c.makeStroke(ink, points));
+      }});
+    }})()""")
+    wait_drawn(browser, session, "the inks drawn")
+    _, _, pixel = shoot(browser, session, out, "canvas-inks.png")
+    for r, name in enumerate(INK_ROWS):
+        path = [(60 + 800 * k / 200, 50 + 90 * r + 18 * math.sin(k / 200 * 4 * math.pi)) for k in range(201)]
+        # Not the first tenth (force near 0: a pencil at no pressure is nearly invisible, as on paper).
+        require(f"{name}: ink along its path", path[20:], pixel, True, share=0.95)
+
+    def thickness(r, u):
+        x = int(60 + 800 * u)
+        y0 = 50 + 90 * r + 18 * math.sin(u * 4 * math.pi)
+        return sum(1 for y in range(int(y0) - 40, int(y0) + 41) if not white(pixel(x, y)))
+    for r in (0, 1):
+        light, heavy = thickness(r, 0.25), thickness(r, 0.875)
+        print(f"  {INK_ROWS[r]}: {light} px thick at force 0.25, {heavy} px at 0.875")
+        if not heavy > light + 2:
+            fail(f"{INK_ROWS[r]}: its width does not follow force")
 
 
 def check_file(browser, penkit, out, plan, gone, kept):

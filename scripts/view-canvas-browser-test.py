@@ -365,7 +365,11 @@ def run(browser, penkit, out):
                 fail(f"the saved drawing never reached {path} ({saved['bytes']} bytes expected)")
             time.sleep(0.05)
         print(f"  saved: {saved['bytes']} bytes, {saved['strokes']} strokes on the canvas")
-        ink_gallery(browser, url, out)
+        second = browser.open(url)
+        browser.wait_for(second, "window.penkitCanvas !== undefined", "a second canvas")
+        actions(browser, second)
+        reopen_erase_export(browser, second, out, plan, gone, kept)
+        ink_gallery(browser, second, out)
     finally:
         view.kill()
         view.wait()
@@ -375,15 +379,102 @@ def run(browser, penkit, out):
 INK_ROWS = ["pen", "pencil", "marker", "monoline", "fountainPen", "watercolor", "crayon"]
 
 
-def ink_gallery(browser, url, out):
+def actions(browser, session):
+    """penkitd's `action` lines (real ones, Tests/Fixtures/messages) through the page's own message handler."""
+    lines = {}
+    for name in sorted(os.listdir("Tests/Fixtures/messages")):
+        for line in open(os.path.join("Tests/Fixtures/messages", name)):
+            if '"type":"action"' in line:
+                lines.setdefault(json.loads(line)["action"], line.strip())
+    switch = lines["switchEraser"]
+    # The fixtures hold no switchPrevious or showInkAttributes: the same line with the other action.
+    lines["switchPrevious"] = switch.replace('"switchEraser"', '"switchPrevious"')
+    lines["showInkAttributes"] = switch.replace('"switchEraser"', '"showInkAttributes"')
+    steps = [("switchEraser", "objectEraser", None), ("switchEraser", "pen", None), ("myApp.tool-2", "pen", None),
+             ("showColorPalette", "pen", "palette"), ("switchEraser", "objectEraser", None), ("switchPrevious", "pen", None),
+             ("showInkAttributes", "pen", "width")]
+    browser.evaluate(session, "document.querySelector('[data-tool=pen]').click(); document.getElementById('attributes').open = false")
+    for action, tool, focused in steps:
+        line = lines[action] if action in lines else switch.replace('"switchEraser"', json.dumps(action))
+        got = browser.evaluate(session, f"""(() => {{ document.getElementById('attributes').open = false; document.activeElement.blur();
+            penkitCanvas.receive({json.dumps(line)});
+            return [penkitCanvas.picker.tool, document.getElementById('attributes').open, document.activeElement.id || document.activeElement.dataset.color || ""]; }})()""")
+        print(f"  action {action}: tool {got[0]}, colour and width {'open' if got[1] else 'closed'}, focus {got[2] or 'none'}")
+        if got[0] != tool:
+            fail(f"action {action}: the picker has {got[0]}, PencilKit would have {tool}")
+        if bool(focused) != got[1] or (focused == "width" and got[2] != "width") or (focused == "palette" and not got[2].startswith("#")):
+            fail(f"action {action}: the colour and width controls are {'open' if got[1] else 'closed'}, focus on {got[2]!r}")
+
+
+def wait_file(path, what):
+    deadline = time.monotonic() + WAIT
+    last = -1
+    while True:
+        size = os.path.getsize(path) if os.path.exists(path) else -1
+        if size > 0 and size == last:
+            return
+        if time.monotonic() > deadline:
+            fail(f"{what} never reached {path}")
+        last = size
+        time.sleep(0.2)
+
+
+def reopen_erase_export(browser, session, out, plan, gone, kept):
+    """The saved file opened on a fresh canvas (through the page's file input and the server), the
+    object eraser dragged across C with the mouse, then PNG exports with and without background."""
+    document = browser.call("DOM.getDocument", {}, session)["root"]["nodeId"]
+    node = browser.call("DOM.querySelector", {"nodeId": document, "selector": "#open"}, session)["nodeId"]
+    browser.call("DOM.setFileInputFiles", {"files": [os.path.abspath(os.path.join(out, "drawing.penkit"))], "nodeId": node}, session)
+    browser.wait_for(session, "penkitCanvas.drawing.strokes.length === 4", "the saved drawing opened")
+    wait_drawn(browser, session, "the opened drawing drawn")
+    _, _, pixel = shoot(browser, session, out, "canvas-opened.png")
+    require("opened: A where it was moved", plan.a_moved, pixel, True)
+    require("opened: no A where it was", plan.a, pixel, False, share=1.0)
+    require("opened: B cut", gone, pixel, False, share=1.0, r=1)
+    require("opened: B's rest", kept, pixel, True)
+    pick(browser, session, "objectEraser", 2.0)
+    cx, cy = sum(p[0] for p in plan.c) / len(plan.c), sum(p[1] for p in plan.c) / len(plan.c)
+    mouse(browser, session, "mousePressed", cx - 30, cy - 30, True)
+    for k in range(1, 13):
+        mouse(browser, session, "mouseMoved", cx - 30 + 5 * k, cy - 30 + 5 * k, True)
+    mouse(browser, session, "mouseReleased", cx + 30, cy + 30, False)
+    wait_drawn(browser, session, "the object eraser's pass drawn")
+    _, _, pixel = shoot(browser, session, out, "canvas-object-erased.png")
+    require("object eraser: C gone, all of it", dense(plan.c), pixel, False, share=1.0)
+    require("object eraser: A untouched", plan.a_moved, pixel, True)
+    for transparent, name, background in ((True, "drawing-transparent.png", (255, 0, 255)), (False, "drawing-white.png", (255, 255, 255))):
+        target = os.path.join(out, "drawing.png")
+        if os.path.exists(target):
+            os.remove(target)
+        browser.evaluate(session, f"document.getElementById('transparent').checked = {'true' if transparent else 'false'}; document.getElementById('export-png').click()")
+        wait_file(target, "the exported PNG")
+        os.replace(target, os.path.join(out, name))
+        # Shown over magenta: a transparent background lets it through.
+        html = os.path.join(out, "png-view.html")
+        with open(html, "w") as f:
+            f.write(f'<!DOCTYPE html><body style="margin:0;background:#ff00ff"><img src="{name}" style="position:absolute;left:0;top:0"></body>')
+        view = browser.open("file://" + os.path.abspath(html))
+        browser.wait_for(view, "document.images[0] && document.images[0].complete && document.images[0].naturalWidth > 0", "the PNG loaded")
+        _, _, pixel = shoot(browser, view, out, name.replace(".png", "-shown.png"))
+        blank = [(x, y) for x, y in ((20, 20), (900, 650), (plan.a[0][0], plan.a[0][1]))]
+        got = [pixel(int(x), int(y)) for x, y in blank]
+        print(f"  PNG export, {'transparent' if transparent else 'white'} background: blank places show {got}")
+        if not all(vbt.near(p, background, 30) for p in got):
+            fail(f"PNG export: the background is not {'transparent' if transparent else 'white'}")
+        require(f"PNG export ({'transparent' if transparent else 'white'}): A", plan.a_moved, pixel, True)
+        # Back to the canvas: a page in a background tab gets no display frames.
+        browser.call("Page.close", {}, view)
+        browser.call("Page.bringToFront", {}, session)
+
+
+def ink_gallery(browser, session, out):
     """Each of the seven inks on a fresh canvas: a wave from left to right with force rising from 0
     to 1 (the pencil and crayon tilted), drawn by the page's own renderer. Checks: every ink leaves
     ink along its path; the pen's and the pencil's ink is wider at full force than at light force."""
-    session = browser.open(url)
-    browser.wait_for(session, "window.penkitCanvas !== undefined", "a second canvas")
     rows = json.dumps(INK_ROWS)
     browser.evaluate(session, f"""(() => {{
       const c = penkitCanvas, rows = {rows};
+      c.drawing.change([]);
       rows.forEach((type, r) => {{
         const points = [];
         for (let k = 0; k <= 200; k++) {{

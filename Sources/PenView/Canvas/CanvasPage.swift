@@ -85,7 +85,7 @@ button[aria-pressed="true"] { background: #1e63d6; color: #fff; border-color: #1
 button:disabled { opacity: 0.4; cursor: default; }
 .file-button input { display: none; }
 .swatch-button { width: 22px; height: 22px; padding: 0; background: var(--c); }
-.swatch-button[aria-pressed="true"] { outline: 2px solid #1e63d6; outline-offset: 1px; }
+.swatch-button[aria-pressed="true"] { background: var(--c); outline: 2px solid #1e63d6; outline-offset: 1px; }
 details { margin: 4px 0 8px; }
 details label { display: block; margin: 4px 0; }
 #tool-name { font-weight: bold; margin: 4px 0; }

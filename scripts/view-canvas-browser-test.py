@@ -333,8 +333,9 @@ def run(browser, penkit, out):
         print(f"  late pressure: {updates[0]} updates delivered here; {updates[1]} applied to live ink already drawn, "
               f"{updates[2]} to frames the page's pen had not reached yet")
         # A (23 reports), C (15) and B (83) are ink: each of their samples' pressure came 150 ms late.
-        if updates[1] + updates[2] < 100 or updates[1] < 1:
-            fail("force updates did not reach the live ink")
+        # (The pairing drops updates that come before its map is ready, which A's may: B's come long after.)
+        if updates[1] < 60:
+            fail("force updates did not reach the live ink already drawn")
 
         wait_drawn(browser, session, "the end drawn")
         gone, kept = plan.b_split(plan.eraser)

@@ -97,16 +97,22 @@ function grain(scratchCtx, seed) {
 function segmentShape(ctx, ink, a, b, sa, sb) {
   ctx.beginPath();
   if (CHISEL.has(ink.type)) {
-    // The nib swept from a to b: a parallelogram, plus the nib itself at both ends.
+    // The nib swept from a to b: a parallelogram (just the nib for a lone point), and along its
+    // middle a line of the nib's thickness, which is all that shows where the pen moves along the
+    // nib. (Nib lines at each point would stick out of the outline as teeth.)
     const half = (pa, size) => { const t = nibAngle(pa); return [Math.cos(t) * size / 2, Math.sin(t) * size / 2]; };
     const [ax, ay] = half(a, sa), [bx, by] = half(b, sb);
     const thick = Math.max(1, Math.min(sa, sb) * 0.12);
+    if (a === b) {
+      ctx.lineWidth = thick; ctx.lineCap = "butt";
+      ctx.moveTo(a.x - ax, a.y - ay); ctx.lineTo(a.x + ax, a.y + ay); ctx.stroke();
+      return;
+    }
     ctx.moveTo(a.x - ax, a.y - ay); ctx.lineTo(a.x + ax, a.y + ay);
     ctx.lineTo(b.x + bx, b.y + by); ctx.lineTo(b.x - bx, b.y - by); ctx.closePath();
     ctx.fill();
-    ctx.lineWidth = thick; ctx.lineCap = "butt";
-    ctx.beginPath(); ctx.moveTo(a.x - ax, a.y - ay); ctx.lineTo(a.x + ax, a.y + ay);
-    ctx.moveTo(b.x - bx, b.y - by); ctx.lineTo(b.x + bx, b.y + by); ctx.stroke();
+    ctx.lineWidth = thick; ctx.lineCap = "round";
+    ctx.beginPath(); ctx.moveTo(a.x, a.y); ctx.lineTo(b.x, b.y); ctx.stroke();
     return;
   }
   ctx.lineWidth = Math.max((sa + sb) / 2, 0.5); ctx.lineCap = "round";

@@ -539,6 +539,72 @@ def check_file(browser, penkit, out, plan, gone, kept):
     require("reopened SVG: C", shift(plan.c), pixel, True)
 
 
+ERASER_TRACE = "traces/wacom-cintiq-22hdt-pen.evemu"
+ERASER_MAP = (9.0, 0.0, 0.0, 9.0, 100 - 9.0 * 350, 50 - 9.0 * 29)
+
+
+def eraser_end(browser, penkit, out):
+    """The pen's eraser end: the Cintiq trace's first 5.6 s hold strokes of its eraser (tool type
+    `eraser` in penkit's frames) and one of its airbrush. With the pen ink picked (and the pixel
+    eraser picked before it), a line placed across the eraser's third stroke is cut where that
+    stroke passes; the airbrush stroke draws the pen's ink."""
+    lines = subprocess.run([penkit, "replay", "--json", ERASER_TRACE], check=True, capture_output=True, text=True).stdout
+    frames = [json.loads(l) for l in lines.splitlines() if l.startswith('{"type":"frame"')]
+    t0 = frames[0]["sample"]["t"]
+    frames = [f for f in frames if f["sample"]["t"] - t0 < 5_600_000]
+    pos = [place(ERASER_MAP, f["sample"]["x"], f["sample"]["y"]) for f in frames]
+    by_stroke = {}
+    for i, f in enumerate(frames):
+        if "stroke" in f:
+            by_stroke.setdefault(f["stroke"], []).append(i)
+    tools = {sid: frames[ix[0]]["tool"]["type"] for sid, ix in by_stroke.items()}
+    if [tools[k] for k in sorted(tools)] != ["eraser", "airbrush", "eraser", "eraser"]:
+        fail(f"{ERASER_TRACE}: the first strokes' tools are {tools}")
+    cut = [pos[i] for i in by_stroke[3]]
+    cx = sum(p[0] for p in cut) / len(cut)
+    cy = sum(p[1] for p in cut) / len(cut)
+    line = [(cx, cy - 60 + k) for k in range(121)]   # page px, across the eraser's path
+    view, url = vbt.start_view(penkit, ERASER_TRACE, realtime=True)
+    try:
+        session = browser.open(url)
+        browser.wait_for(session, "window.penkitCanvas !== undefined && penkitCanvas.state.firstFrame !== null", "the eraser-end canvas")
+        browser.evaluate(session, f"""(() => {{ const c = penkitCanvas;
+            document.querySelector('[data-tool=pixelEraser]').click();
+            const w = document.getElementById('width'); w.value = 3; w.dispatchEvent(new Event('input'));
+            document.querySelector('[data-tool=pen]').click();
+            c.drawing.add(c.makeStroke({{ type: "pen", color: "#000000", alpha: 1, width: 1 }},
+              {json.dumps([{"x": x, "y": y, "t": k * 1000, "force": 0.5} for k, (x, y) in enumerate(line)])}));
+        }})()""")
+        since, first_t = browser.evaluate(session, "[performance.now() - penkitCanvas.state.firstFrame.at, penkitCanvas.state.firstFrame.t]")
+        base, start = time.time() + 1000.0, time.monotonic() - since / 1000 - (first_t - t0) / 1e6
+        pressed = False
+        for i, f in enumerate(frames):
+            delay = start + (f["sample"]["t"] - t0) / 1e6 - time.monotonic()
+            if delay > 0:
+                time.sleep(delay)
+            contact = "stroke" in f
+            kind = "mousePressed" if contact and not pressed else "mouseReleased" if pressed and not contact else "mouseMoved"
+            vst.dispatch(browser, session, kind, *pos[i], f, base, t0, contact)
+            pressed = contact
+        # The pen leaves this window: the pairing settles the strokes it holds.
+        vst.dispatch(browser, session, "mouseMoved", OTHER_X, 400.0, frames[-1], base, t0, False)
+        browser.wait_for(session, "[1, 2, 3, 4].every(id => penkitCanvas.state.finalized.includes(id) || !penkitCanvas.gestures.has(id))"
+                                  " && penkitCanvas.state.finalized.includes(2) && penkitCanvas.gestures.size === 0",
+                         "the eraser strokes and the airbrush stroke settled")
+        wait_drawn(browser, session, "the eraser end's work drawn")
+        _, _, pixel = shoot(browser, session, out, "canvas-eraser-end.png")
+    finally:
+        view.kill()
+        view.wait()
+    radius = ERASER_WIDTH * PX_PER_MM / 2
+    gone = [p for p in line if vst.distance_to_polyline(p, cut) <= radius - 2]
+    kept = [p for p in line if vst.distance_to_polyline(p, cut) > radius + 10]
+    print(f"  {ERASER_TRACE}: eraser-end strokes {[k for k, v in tools.items() if v == 'eraser']}, airbrush stroke 2; pen ink picked")
+    require("eraser end: the line cut where the eraser passed", gone, pixel, False, share=1.0, r=1)
+    require("eraser end: the line kept elsewhere", kept, pixel, True)
+    require("eraser end: the airbrush's stroke in the pen ink", [pos[i] for i in by_stroke[2]], pixel, True)
+
+
 def main():
     penkit, out = sys.argv[1], sys.argv[2]
     os.makedirs(out, exist_ok=True)
@@ -548,6 +614,7 @@ def main():
             browser.call("Browser.getVersion")
             print(f"{TRACE} at its recorded pace; the page's own pen driven along it, placed ×{S:g}, the window moved twice")
             run(browser, penkit, out)
+            eraser_end(browser, penkit, out)
         finally:
             browser.close()
     print(f"view canvas browser test: passed; screenshots in {out}")

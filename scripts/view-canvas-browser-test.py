@@ -445,6 +445,27 @@ def reopen_erase_export(browser, session, out, plan, gone, kept):
     _, _, pixel = shoot(browser, session, out, "canvas-object-erased.png")
     require("object eraser: C gone, all of it", dense(plan.c), pixel, False, share=1.0)
     require("object eraser: A untouched", plan.a_moved, pixel, True)
+    # Lasso A again (with the mouse), copy, paste (20 px down and right), delete the pasted copy.
+    ax, ay = sum(p[0] for p in plan.a_moved) / len(plan.a_moved), sum(p[1] for p in plan.a_moved) / len(plan.a_moved)
+    browser.evaluate(session, "document.querySelector('[data-tool=lasso]').click()")
+    ring = [(ax + LASSO_RADIUS * math.cos(2 * math.pi * k / 36), ay + LASSO_RADIUS * math.sin(2 * math.pi * k / 36)) for k in range(37)]
+    mouse(browser, session, "mousePressed", *ring[0], True)
+    for p in ring[1:]:
+        mouse(browser, session, "mouseMoved", *p, True)
+    mouse(browser, session, "mouseReleased", *ring[-1], False)
+    browser.wait_for(session, "penkitCanvas.drawing.selection.size === 1", "the lasso selecting A again")
+    browser.evaluate(session, "document.getElementById('copy').click(); document.getElementById('paste').click()")
+    wait_drawn(browser, session, "the pasted copy drawn")
+    pasted = [(x + 20, y + 20) for x, y in plan.a_moved]
+    apart = [p for p in pasted if min(math.hypot(p[0] - q[0], p[1] - q[1]) for q in plan.a_moved) > 8]
+    _, _, pixel = shoot(browser, session, out, "canvas-pasted.png")
+    require("paste: the copy 20 px down and right", pasted, pixel, True)
+    require("paste: A still where it was", plan.a_moved, pixel, True)
+    browser.evaluate(session, "document.getElementById('delete').click()")
+    wait_drawn(browser, session, "the deletion drawn")
+    _, _, pixel = shoot(browser, session, out, "canvas-deleted.png")
+    require("delete: the pasted copy gone", apart, pixel, False, share=1.0)
+    require("delete: A kept", plan.a_moved, pixel, True)
     for transparent, name, background in ((True, "drawing-transparent.png", (255, 0, 255)), (False, "drawing-white.png", (255, 255, 255))):
         target = os.path.join(out, "drawing.png")
         if os.path.exists(target):

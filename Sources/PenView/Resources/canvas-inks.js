@@ -61,6 +61,13 @@ function speedAt(points, i) {
   return dt > 0 ? Math.hypot(b.x - a.x, b.y - a.y) / PX_PER_MM / dt : 0;
 }
 
+function spaced(points, step) {
+  const out = [];
+  for (const p of points) if (!out.length || Math.hypot(p.x - out[out.length - 1].x, p.y - out[out.length - 1].y) >= step) out.push(p);
+  if (points.length > 1 && out[out.length - 1] !== points[points.length - 1]) out.push(points[points.length - 1]);
+  return out;
+}
+
 /** The bounding box (page px) of a stroke's ink, generous enough for any nib. */
 export function inkBounds(stroke) {
   let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
@@ -126,7 +133,10 @@ function segmentShape(ctx, ink, a, b, sa, sb) {
  * the size of the target in device px). `ratio` is device px per CSS px.
  */
 export function drawStroke(ctx, stroke, scratch, ratio = 1) {
-  const points = stroke.points, ink = stroke.ink;
+  const ink = stroke.ink;
+  // A chisel's swept nib between two points less than a pixel apart is a sliver that antialiasing
+  // only half covers, and many of them shade the stroke unevenly: its points are thinned to 1.5 px.
+  const points = CHISEL.has(ink.type) ? spaced(stroke.points, 1.5) : stroke.points;
   if (!points.length) return;
   const box = inkBounds(stroke);
   const x0 = Math.max(Math.floor(box.minX * ratio), 0), y0 = Math.max(Math.floor(box.minY * ratio), 0);

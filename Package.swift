@@ -88,6 +88,12 @@ let package = Package(
             // SurfacePairing for the browser: a real .js file (node checks it against the shared
             // vectors), compiled into the binary as bytes, served as /penkit-surface.js.
             .embedInCode("Resources/penkit-surface.js"),
+            // The canvas (`/`): real .js files too (node checks their syntax and the drawing model),
+            // served as /canvas.js, /canvas-inks.js, /canvas-drawing.js and /canvas-picker.js.
+            .embedInCode("Resources/canvas.js"),
+            .embedInCode("Resources/canvas-inks.js"),
+            .embedInCode("Resources/canvas-drawing.js"),
+            .embedInCode("Resources/canvas-picker.js"),
         ]),
         .executableTarget(name: "penkit", dependencies: [
             "CLinuxCalls", "PenKit", "PenEngine", "PenInput", "PenInputRecord", "PenInputLinux", "PenOracle", "PenEvaluation",

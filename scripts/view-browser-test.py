@@ -280,6 +280,11 @@ def start_view(penkit, trace, realtime, socket=None, extra=()):
     return process, m.group(1)
 
 
+def debug_page(url):
+    """The tablet-space debug view (the canvas is at /, docs/view.md)."""
+    return url.replace("/?token=", "/debug?token=")
+
+
 def canvas_of(browser, session, trace, sensor=None):
     rect = browser.evaluate(session, "(() => { const r = document.getElementById('ink').getBoundingClientRect();"
                                      " return {left: r.left, top: r.top, width: r.width, height: r.height}; })()")
@@ -308,7 +313,7 @@ def realtime_run(browser, penkit, out):
     try:
         print(f"{trace} at its recorded pace, pressure {LATE_PRESSURE_MS} ms late "
               f"({len(contacts)} contact events, {strokes} stroke(s) in libinput's output)")
-        session = browser.open(url)
+        session = browser.open(debug_page(url))
         browser.wait_for(session, "window.penkitView !== undefined", "its script running")
         # Mid-stroke: once a good part of the stroke is drawn, freeze the page at the next frame
         # that draws a prediction, and look at it.
@@ -352,7 +357,7 @@ def all_at_once_run(browser, penkit, out):
     view, url = start_view(penkit, trace, realtime=False)
     try:
         print(f"{trace} all at once ({len(contacts)} contact events, {strokes} strokes in libinput's output)")
-        session = browser.open(url)
+        session = browser.open(debug_page(url))
         browser.wait_for(session, "window.penkitView !== undefined && penkitView.ended", "the end of the replay")
         canvas = canvas_of(browser, session, trace)
         shot = browser.screenshot(session, os.path.join(out, "view-many-strokes.png"))
@@ -384,7 +389,7 @@ def daemon_run(browser, penkit, out):
                 time.sleep(0.02)
             print(f"penkitd replaying {trace} at its recorded pace; penkit view as its client")
             view, url = start_view(penkit, None, realtime=False, socket=socket_path)
-            session = browser.open(url)
+            session = browser.open(debug_page(url))
             browser.wait_for(session, "window.penkitView !== undefined && penkitView.ended", "penkitd's shutdown")
             check_finalized(browser, session, strokes, "from penkitd")
             area = browser.evaluate(session, "penkitView.area")

@@ -5,7 +5,8 @@
 /// user opens can make the browser send requests to 127.0.0.1. So every request must carry the
 /// random token printed with the URL (a foreign page cannot know it), must name this server in
 /// `Host` (a DNS-rebinding page's requests name the attacker's domain), and a WebSocket must come
-/// from this server's own origin (cross-site WebSocket hijacking sends the foreign page's origin).
+/// from this server's own origin (cross-site WebSocket hijacking sends the foreign page's origin),
+/// and so must a drawing POST.
 package struct ViewAccess: Sendable {
     package enum Refusal: Error, Equatable, Sendable {
         case foreignHost
@@ -20,8 +21,8 @@ package struct ViewAccess: Sendable {
             case .foreignHost: "the Host header does not name this server (only its loopback address or localhost)"
             case .missingToken: "the URL has no token: open the URL penkit view printed"
             case .wrongToken: "the token in the URL is not this server's: open the URL penkit view printed"
-            case .missingOrigin: "a WebSocket must say its Origin"
-            case .foreignOrigin: "the WebSocket's Origin is not this server's page"
+            case .missingOrigin: "a WebSocket or a drawing request must say its Origin"
+            case .foreignOrigin: "the request's Origin is not this server's page"
             }
         }
     }
@@ -40,6 +41,13 @@ package struct ViewAccess: Sendable {
         guard let host, hosts.contains(host.lowercased()) else { return .foreignHost }
         guard let given = Self.queryValue("token", in: uri), !given.isEmpty else { return .missingToken }
         return Self.constantTimeEquals(given, token) ? nil : .wrongToken
+    }
+
+    /// The checks for a drawing request (a POST, CanvasEndpoints): as for the WebSocket, since a
+    /// foreign page can make the browser POST here too (a "simple" cross-site request needs no
+    /// preflight); only the page's own scripts send this server's Origin.
+    package func checkPost(host: String?, origin: String?, uri: String) -> Refusal? {
+        checkWebSocket(host: host, origin: origin, uri: uri)
     }
 
     /// The checks for a WebSocket upgrade: those of any request, then the page's own origin.

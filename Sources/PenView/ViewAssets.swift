@@ -1,23 +1,38 @@
 import Foundation
 
-/// The page, its script and its style, as served: embedded in the binary (no CDN, no files).
-/// The token is written into the page's own links so that the script and style requests carry it.
+/// The pages, their scripts and style, as served: embedded in the binary (no CDN, no files).
+/// The token is written into the pages' own links so that the script and style requests carry it.
 struct ViewAssets: Sendable {
-    let page: String
-    let script: String
-    let style: String
-    /// The surface page: an app drawing with penkit in its own window (SurfacePage.swift).
-    let surfacePage: String
-    let surfaceScript: String
-    /// penkit-surface.js, SurfacePairing for the browser (Resources/, docs/apps.md).
-    let surfaceModule: String
+    struct Asset: Sendable {
+        var contentType: String
+        var text: String
+    }
+
+    private let byPath: [Substring: Asset]
 
     init(token: String) {
-        page = ViewPageHTML.text.replacingOccurrences(of: "{{TOKEN}}", with: token)
-        script = ViewScript.text
-        style = ViewStyle.text
-        surfacePage = SurfacePageHTML.text.replacingOccurrences(of: "{{TOKEN}}", with: token)
-        surfaceScript = SurfacePageScript.text
-        surfaceModule = String(decoding: PackageResources.penkit_surface_js, as: UTF8.self)
+        let html = "text/html; charset=utf-8", js = "text/javascript; charset=utf-8"
+        func page(_ text: String) -> Asset { Asset(contentType: html, text: text.replacingOccurrences(of: "{{TOKEN}}", with: token)) }
+        func script(_ bytes: [UInt8]) -> Asset { Asset(contentType: js, text: String(decoding: bytes, as: UTF8.self)) }
+        byPath = [
+            // The canvas (PencilKit's PKCanvasView with its tool picker): the page `penkit view` prints first.
+            "/": page(CanvasPageHTML.text),
+            "/canvas.css": Asset(contentType: "text/css; charset=utf-8", text: CanvasStyle.text),
+            "/canvas.js": script(PackageResources.canvas_js),
+            "/canvas-inks.js": script(PackageResources.canvas_inks_js),
+            "/canvas-drawing.js": script(PackageResources.canvas_drawing_js),
+            "/canvas-picker.js": script(PackageResources.canvas_picker_js),
+            // The tablet-space debug view: what a client receives, with the panel (ViewScript).
+            "/debug": page(ViewPageHTML.text),
+            "/view.js": Asset(contentType: js, text: ViewScript.text),
+            "/view.css": Asset(contentType: "text/css; charset=utf-8", text: ViewStyle.text),
+            // The surface page: an app drawing with penkit in its own window (SurfacePage.swift).
+            "/surface": page(SurfacePageHTML.text),
+            "/surface.js": Asset(contentType: js, text: SurfacePageScript.text),
+            // penkit-surface.js, SurfacePairing for the browser (Resources/, docs/apps.md).
+            "/penkit-surface.js": script(PackageResources.penkit_surface_js),
+        ]
     }
+
+    func named(_ path: Substring) -> Asset? { byPath[path] }
 }

@@ -6,7 +6,7 @@ enum ViewPageHTML {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>penkit view</title>
+<title>penkit view: debug</title>
 <link rel="stylesheet" href="view.css?token={{TOKEN}}">
 <script src="view.js?token={{TOKEN}}" defer></script>
 </head>
@@ -29,6 +29,7 @@ enum ViewPageHTML {
       <dt>pen</dt><dd id="pose">–</dd>
     </dl>
     <button id="pause" type="button">pause</button>
+    <a id="canvas-link" href="./?token={{TOKEN}}">back to the canvas</a>
     <a href="surface?token={{TOKEN}}">draw in this window: the page pairs its own pen events with penkit's (docs/apps.md)</a>
     <ul id="legend">
       <li><span class="swatch final"></span>finalized stroke (the ink's colour; red: cancelled)</li>

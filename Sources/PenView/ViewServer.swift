@@ -4,8 +4,8 @@ import NIOPosix
 import NIOWebSocket
 import Synchronization
 
-/// `penkit view`'s server: one page, its script and style over HTTP, and the page's WebSocket,
-/// on a loopback address, with every request checked by `ViewAccess`.
+/// `penkit view`'s server: its pages, their scripts and style and the drawing endpoints over HTTP,
+/// and the pages' WebSocket, on a loopback address, with every request checked by `ViewAccess`.
 package final class ViewServer: Sendable {
     enum Connection: Sendable {
         case webSocket(NIOAsyncChannel<WebSocketFrame, WebSocketFrame>)
@@ -23,8 +23,10 @@ package final class ViewServer: Sendable {
     private let pages = Atomic<Int>(0)
     private let lastPageLeft = Mutex<ContinuousClock.Instant>(.now)
 
-    /// The URL to open: the page with its token.
+    /// The URL to open: the canvas with its token.
     package var url: String { "http://\(address.hostLiteral):\(port)/?token=\(access.token)" }
+    /// The tablet-space debug view: what a client receives, with the panel (docs/view.md).
+    package var debugURL: String { "http://\(address.hostLiteral):\(port)/debug?token=\(access.token)" }
     /// The surface page: draws penkit's ink where the browser's own pen is (docs/apps.md).
     package var surfaceURL: String { "http://\(address.hostLiteral):\(port)/surface?token=\(access.token)" }
 

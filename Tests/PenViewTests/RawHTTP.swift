@@ -7,10 +7,17 @@ enum RawHTTP {
         var status: Int
         var head: String
         var body: String
+        /// The body as sent (a drawing file is not text).
+        var bytes: [UInt8]
     }
 
     /// Sends `text` and reads the answer (blocking; the server under test is another process).
     static func request(port: Int, _ text: String) throws -> Response {
+        try request(port: port, bytes: Array(text.utf8))
+    }
+
+    /// Sends `bytes` (a request with a binary body) and reads the answer.
+    static func request(port: Int, bytes: [UInt8]) throws -> Response {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw TestError("socket failed") }
         defer { close(fd) }
@@ -24,7 +31,6 @@ enum RawHTTP {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         guard connected == 0 else { throw TestError("connect failed: \(errno)") }
-        let bytes = Array(text.utf8)
         guard bytes.withUnsafeBytes({ send(fd, $0.baseAddress, $0.count, 0) }) == bytes.count else { throw TestError("send failed") }
         // Read until the head is complete, then the body's Content-Length (or until close).
         var received: [UInt8] = []
@@ -40,10 +46,10 @@ enum RawHTTP {
     }
 
     private static func parse(_ bytes: [UInt8]) -> (response: Response, complete: Bool)? {
-        let text = String(decoding: bytes, as: UTF8.self)
-        guard let split = text.range(of: "\r\n\r\n") else { return nil }
-        let head = String(text[..<split.lowerBound])
-        let body = String(text[split.upperBound...])
+        let separator: [UInt8] = Array("\r\n\r\n".utf8)
+        guard let split = stride(from: 0, through: bytes.count - 4, by: 1).first(where: { bytes[$0..<$0 + 4].elementsEqual(separator) }) else { return nil }
+        let head = String(decoding: bytes[..<split], as: UTF8.self)
+        let body = Array(bytes[(split + 4)...])
         let statusLine = head.split(separator: "\r\n").first ?? ""
         let status = Int(statusLine.split(separator: " ").dropFirst().first ?? "") ?? 0
         let length = head.split(separator: "\r\n").compactMap { line -> Int? in
@@ -52,8 +58,8 @@ enum RawHTTP {
             return Int(parts[1].trimmingCharacters(in: .whitespaces))
         }.first
         // A 101 has no body; anything else is complete when its Content-Length has arrived.
-        let complete = status == 101 || (length.map { body.utf8.count >= $0 } ?? false)
-        return (Response(status: status, head: head, body: body), complete)
+        let complete = status == 101 || (length.map { body.count >= $0 } ?? false)
+        return (Response(status: status, head: head, body: String(decoding: body, as: UTF8.self), bytes: body), complete)
     }
 
     /// A WebSocket upgrade request for `/ws` with the given headers (nil leaves one out).
@@ -63,6 +69,14 @@ enum RawHTTP {
         if let origin { text += "Origin: \(origin)\r\n" }
         text += "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
         return text
+    }
+
+    /// A POST with `body`, from `origin` (nil leaves the header out); `length` overrides Content-Length.
+    static func post(path: String, host: String, origin: String?, body: [UInt8], length: Int? = nil) -> [UInt8] {
+        var text = "POST \(path) HTTP/1.1\r\nHost: \(host)\r\n"
+        if let origin { text += "Origin: \(origin)\r\n" }
+        text += "Content-Length: \(length ?? body.count)\r\nConnection: close\r\n\r\n"
+        return Array(text.utf8) + body
     }
 
     static func get(path: String, host: String?, method: String = "GET") -> String {

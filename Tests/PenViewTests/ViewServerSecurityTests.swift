@@ -9,7 +9,16 @@ import Testing
         let view = try ViewProcess()
         let page = try RawHTTP.request(port: view.port, RawHTTP.get(path: "/?token=\(view.token)", host: view.host))
         #expect(page.status == 200)
-        #expect(page.body.contains("<canvas id=\"ink\">"))
+        #expect(page.body.contains("<canvas id=\"canvas-ink\">"))
+        #expect(page.body.contains("canvas.js?token=\(view.token)"))
+        let debug = try RawHTTP.request(port: view.port, RawHTTP.get(path: "/debug?token=\(view.token)", host: view.host))
+        #expect(debug.status == 200)
+        #expect(debug.body.contains("<canvas id=\"ink\">"))
+        for module in ["/canvas.js", "/canvas-inks.js", "/canvas-drawing.js", "/canvas-picker.js"] {
+            let response = try RawHTTP.request(port: view.port, RawHTTP.get(path: "\(module)?token=\(view.token)", host: view.host))
+            #expect(response.status == 200, "\(module)")
+            #expect(response.head.lowercased().contains("content-type: text/javascript"), "\(module)")
+        }
         let script = try RawHTTP.request(port: view.port, RawHTTP.get(path: "/view.js?token=\(view.token)", host: "localhost:\(view.port)"))
         #expect(script.status == 200)
         #expect(script.body.contains("new WebSocket"))
@@ -32,7 +41,7 @@ import Testing
     @Test func refusesEveryPathWithoutTheToken() throws {
         let view = try ViewProcess()
         for path in ["/", "/view.js", "/view.css", "/ws", "/?token=", "/?other=\(view.token)",
-                     "/surface", "/surface.js", "/penkit-surface.js"] {
+                     "/surface", "/surface.js", "/penkit-surface.js", "/debug", "/canvas.js", "/canvas.css", "/drawing/save"] {
             let response = try RawHTTP.request(port: view.port, RawHTTP.get(path: path, host: view.host))
             #expect(response.status == 403, "\(path)")
             #expect(response.body.contains("no token"), "\(path)")
@@ -71,8 +80,15 @@ import Testing
             #expect(!response.body.contains("root:"), "\(path)")
             #expect(!response.body.contains("N: Wacom"), "\(path)")
         }
-        let post = try RawHTTP.request(port: view.port, RawHTTP.get(path: "/?token=\(view.token)", host: view.host, method: "POST"))
+        // POST goes to the drawing endpoints only, and only from the page's own origin.
+        let post = try RawHTTP.request(port: view.port, bytes: RawHTTP.post(path: "/?token=\(view.token)", host: view.host,
+                                                                          origin: "http://\(view.host)", body: []))
         #expect(post.status == 405)
+        let put = try RawHTTP.request(port: view.port, RawHTTP.get(path: "/?token=\(view.token)", host: view.host, method: "PUT"))
+        #expect(put.status == 405)
+        let get = try RawHTTP.request(port: view.port, RawHTTP.get(path: "/drawing/save?token=\(view.token)", host: view.host))
+        #expect(get.status == 405)
+        #expect(get.body.contains("takes POST"))
     }
 
     @Test func acceptsTheWebSocketFromItsOwnPage() throws {

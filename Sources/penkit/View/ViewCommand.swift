@@ -60,6 +60,7 @@ struct ViewCommand: AsyncParsableCommand {
         }
         let server = try await ViewServer(address: try parsedListen(), feed: feed)
         print("penkit view: \(server.url)")
+        print("the tablet-space debug view, with its panel: \(server.debugURL)")
         print("drawing in the page's own window, paired with the browser's pen events: \(server.surfaceURL)")
         fflush(nil)  // the URL now, even into a pipe (make demo reads it)
         try await withThrowingTaskGroup(of: Void.self) { group in

@@ -129,7 +129,7 @@ package struct VirtualTabletMetrics: Sendable {
         var best = (shift: 0.0, error: Double.infinity)
         for step in -50...200 {
             let shift = Double(step) / 10
-            var squared = 0.0, counted = 0, slowSquared = 0.0, slowCounted = 0
+            var squared = 0.0, counted = 0
             for (real, s, proximity) in samples {
                 let t = Double(s.time) - shift * 1000
                 guard let truth = real.position(at: t, proximity: proximity) else { continue }

@@ -60,12 +60,12 @@ struct StrokeOutline {
     private func right(_ i: Int) -> DrawingPoint { DrawingPoint(x: points[i].x - edges[i].x, y: points[i].y - edges[i].y) }
 
     /// Rings covering the segments `segments` (from point `lowerBound` to point `upperBound`),
-    /// with the nib at the first point when `startCap` and at the last when `endCap`.
-    /// Indices are of `points` (coincident input points merged).
-    func rings(segments: Range<Int>, startCap: Bool, endCap: Bool) -> [Ring] {
-        guard !points.isEmpty else { return [] }
+    /// and the points where a nib must be drawn too: where a segment folds. Indices are of
+    /// `points` (coincident input points merged). The caller adds the nibs at the ends.
+    func ribbon(segments: Range<Int>) -> (rings: [Ring], foldNibs: [Int]) {
+        guard !points.isEmpty else { return ([], []) }
         var rings: [Ring] = []
-        if startCap { rings.append(nib(at: segments.lowerBound)) }
+        var nibs: [Int] = []
         var runStart: Int? = nil
         func closeRun(at end: Int) {
             guard let start = runStart, end > start else { return }
@@ -82,13 +82,12 @@ struct StrokeOutline {
                 let (l0, l1, r1, r0) = (left(i), left(i + 1), right(i + 1), right(i))
                 rings.append(Self.wound([l0, l1, r1]))
                 rings.append(Self.wound([l0, r1, r0]))
-                rings.append(nib(at: i))
-                rings.append(nib(at: i + 1))
+                if nibs.last != i { nibs.append(i) }
+                nibs.append(i + 1)
             }
         }
         closeRun(at: segments.upperBound)
-        if endCap, segments.upperBound != segments.lowerBound || !startCap { rings.append(nib(at: segments.upperBound)) }
-        return rings
+        return (rings, nibs)
     }
 
     /// Segment i's quadrilateral winds the ribbon's way in both of its triangles.

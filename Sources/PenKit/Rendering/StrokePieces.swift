@@ -31,12 +31,17 @@ public enum StrokePieces {
             let outline = StrokeOutline(points, nibAngle: stroke.ink.type.nibAngle)
             let kept = outline.points
             let last = kept.count - 1
+            let (ribbon, folds) = outline.ribbon(segments: 0..<last)
+            let nibs = [0] + folds + (last > 0 ? [last] : [])
             if stroke.ink.type == .marker || last == 0 {
                 let mean = kept.reduce(0) { $0 + $1.opacity } / Double(kept.count)
-                result.append(OutlinePiece(rings: outline.rings(segments: 0..<last, startCap: true, endCap: true),
-                                           opacity: level(mean)))
+                result.append(OutlinePiece(rings: ribbon + nibs.map(outline.nib(at:)), opacity: level(mean)))
                 continue
             }
+            // Nibs go under the ribbon, each at its point's level: painted over it, a nib
+            // would cover the ribbon around it with one level (a pale or dark disc where the
+            // pen lifts or turns sharply); under it, only the part outside the ribbon shows.
+            for i in nibs { result.append(OutlinePiece(rings: [outline.nib(at: i)], opacity: level(kept[i].opacity))) }
             func segmentLevel(_ i: Int) -> Double { level((kept[i].opacity + kept[i + 1].opacity) / 2) }
             var start = 0
             var current = segmentLevel(0)
@@ -45,13 +50,17 @@ public enum StrokePieces {
                 guard next != current else { continue }
                 // This piece runs one segment past its end (into the next piece, which paints over it).
                 let end = min(i + 1, last)
-                result.append(OutlinePiece(rings: outline.rings(segments: start..<end, startCap: start == 0, endCap: end == last),
-                                           opacity: current))
+                result.append(OutlinePiece(rings: outline.ribbon(segments: start..<end).rings, opacity: current))
                 start = i
                 current = next
             }
         }
-        return result.filter { !$0.rings.isEmpty }
+        result.removeAll { $0.rings.isEmpty }
+        // One level throughout (a pen, or a pencil at one force): one piece, one shape to fill.
+        if let first = result.first, result.allSatisfy({ $0.opacity == first.opacity }) {
+            return [OutlinePiece(rings: result.flatMap(\.rings), opacity: first.opacity)]
+        }
+        return result
     }
 
     static func level(_ opacity: Double) -> Double {

@@ -16,7 +16,7 @@ struct DrawCommand: ParsableCommand {
     @Argument(help: "An evemu recording or a `libinput record` YAML file.")
     var trace: String
 
-    @OptionGroup var output: SVGOutputOption
+    @OptionGroup var output: DrawingOutputOptions
 
     @Option(help: "Save the drawing in penkit's drawing format (docs/drawing-format.md).")
     var save: String?

@@ -12,7 +12,7 @@ struct DrawingCommand: ParsableCommand {
     @Argument(help: "A drawing saved by `penkit draw --save`.")
     var file: String
 
-    @OptionGroup var output: SVGOutputOption
+    @OptionGroup var output: DrawingOutputOptions
 
     @Flag(help: "Print the counts of strokes, points, erased strokes and split strokes, and the file's size per point.")
     var info = false

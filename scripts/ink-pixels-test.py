@@ -14,7 +14,9 @@ geometry (where the pen went, which way, what rose), never from penkit's own num
 - real strokes: each of the seven inks draws the Intuos4 drag; for the flat inks, the pixels of
   penkit's own --png agree with Chromium's rendering of the SVG.
 
-Usage: ink-pixels-test.py PENKIT_BINARY OUTPUT_DIR (make puts the pictures under .build/)."""
+Usage: ink-pixels-test.py PENKIT_BINARY OUTPUT_DIR (make puts the pictures under .build/)
+       ink-pixels-test.py --sampler FILE.evemu: writes docs/strokes.md's sampler recording: a wave
+       drawn with pressure rising from 10 % to 100 %, then a circle at half pressure."""
 import os, struct, subprocess, sys, zlib
 
 TEMPLATE = "traces/wacom-intuos4-6x9-stylus-drag.evemu"
@@ -317,7 +319,20 @@ def check_real_strokes(penkit, out):
             print(f"{name}: {inked} inked pixels (of a quarter sample)")
 
 
+def sampler():
+    import math
+    wave = [(10 + 60 * s, 20 + 8 * math.sin(2 * math.pi * 1.5 * s), 0.1 + 0.9 * s, 0)
+            for s in (i / 159 for i in range(160))]
+    circle = [(90 + 9 * math.cos(2 * math.pi * s), 20 + 9 * math.sin(2 * math.pi * s), 0.5, 0)
+              for s in (i / 119 for i in range(120))]
+    return evemu([wave, circle])
+
+
 def main():
+    if len(sys.argv) == 3 and sys.argv[1] == "--sampler":
+        with open(sys.argv[2], "w") as f:
+            f.write(sampler())
+        return
     if len(sys.argv) != 3:
         fail(__doc__)
     penkit, out = sys.argv[1], sys.argv[2]

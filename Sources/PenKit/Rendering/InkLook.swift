@@ -30,8 +30,8 @@ extension Ink.InkType {
         // Wax on paper: a coarser grain that leaves more paper showing.
         case .crayon: InkLook(grain: 0.45, grainFloor: 0.1)
         case .marker: InkLook(multiply: true)
-        // Watercolour: translucent wash with edges that fade over a tenth of the stroke's width.
-        case .watercolor: InkLook(softness: 0.1)
+        // Watercolour: translucent wash whose edges fade over about a tenth of the stroke's width.
+        case .watercolor: InkLook(softness: 0.04)
         }
     }
 }

@@ -127,9 +127,11 @@ struct DrawingRaster {
         var out = [UInt8](repeating: 0, count: width * height * 4)
         for p in 0..<(width * height) {
             let a = pixels[p * 4 + 3]
-            guard a > 0 else { continue }
+            let alpha = UInt8(min(max(a, 0), 1) * 255 + 0.5)
+            // A pixel that rounds to transparent stays transparent black: the PNG's runs of zeros.
+            guard alpha > 0 else { continue }
             for c in 0..<3 { out[p * 4 + c] = UInt8(min(max(pixels[p * 4 + c] / a, 0), 1) * 255 + 0.5) }
-            out[p * 4 + 3] = UInt8(min(a, 1) * 255 + 0.5)
+            out[p * 4 + 3] = alpha
         }
         return out
     }

@@ -19,6 +19,10 @@ struct StrokeOutline {
     let nibAngle: Double
     /// The nib's left edge at each point, and its right edge (mirrored through the point).
     private let edges: [DrawingPoint]
+    /// Points where the half-width changes faster than 0.15 mm a mm: there the nib pokes out of
+    /// the ribbon (whose edge is the nib's at the normal, not the true envelope's tangent point),
+    /// so it is drawn too.
+    private let steep: [Bool]
 
     init(_ points: [StrokePoint], nibAngle: Double) {
         // Coincident points have no direction: keep the last of each cluster.
@@ -41,6 +45,18 @@ struct StrokeOutline {
             edges.append(Self.support(normal: (-direction.y, direction.x), point: kept[i], axis: u))
         }
         self.edges = edges
+        var steep = [Bool](repeating: false, count: kept.count)
+        var normal = (x: 0.0, y: 1.0)
+        for i in kept.indices.dropFirst().dropLast() {
+            let a = kept[i - 1], b = kept[i + 1]
+            let dx = b.x - a.x, dy = b.y - a.y
+            let length = (dx * dx + dy * dy).squareRoot()
+            if length > 0 { normal = (-dy / length, dx / length) }
+            let ha = edges[i - 1].x * normal.x + edges[i - 1].y * normal.y
+            let hb = edges[i + 1].x * normal.x + edges[i + 1].y * normal.y
+            steep[i] = abs(hb - ha) > 0.15 * length
+        }
+        self.steep = steep
     }
 
     /// The offset from the nib's centre to its farthest point along `normal`: for an
@@ -60,7 +76,7 @@ struct StrokeOutline {
     private func right(_ i: Int) -> DrawingPoint { DrawingPoint(x: points[i].x - edges[i].x, y: points[i].y - edges[i].y) }
 
     /// Rings covering the segments `segments` (from point `lowerBound` to point `upperBound`),
-    /// and the points where a nib must be drawn too: where a segment folds. Indices are of
+    /// and the points where a nib must be drawn too: where a segment folds, or the width swells fast. Indices are of
     /// `points` (coincident input points merged). The caller adds the nibs at the ends.
     func ribbon(segments: Range<Int>) -> (rings: [Ring], foldNibs: [Int]) {
         guard !points.isEmpty else { return ([], []) }
@@ -75,6 +91,7 @@ struct StrokeOutline {
             runStart = nil
         }
         for i in segments {
+            if steep[i], nibs.last != i { nibs.append(i) }
             if unfolded(i) {
                 if runStart == nil { runStart = i }
             } else {

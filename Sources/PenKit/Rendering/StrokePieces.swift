@@ -26,7 +26,7 @@ public enum StrokePieces {
     public static func pieces(of stroke: Stroke) -> [OutlinePiece] {
         var result: [OutlinePiece] = []
         for range in stroke.maskedPathRanges {
-            let points = stroke.path.interpolatedPoints(in: range, by: .distance(outlineSpacing))
+            let points = outlinePoints(stroke.path, in: range)
             guard !points.isEmpty else { continue }
             let outline = StrokeOutline(points, nibAngle: stroke.ink.type.nibAngle)
             let kept = outline.points
@@ -61,6 +61,42 @@ public enum StrokePieces {
             return [OutlinePiece(rings: result.flatMap(\.rings), opacity: first.opacity)]
         }
         return result
+    }
+
+    /// Points of the path over `range` for its outline: every `outlineSpacing` mm and at
+    /// every control point's parameter, then between any two whose midpoint strays more than
+    /// `flatness` mm from the chord joining them (in location or in half-width), halved until it
+    /// does not: a slow stroke's tight turns and a sharp swell in width are followed, not cut.
+    static func outlinePoints(_ path: StrokePath, in range: ClosedRange<Double>) -> [StrokePoint] {
+        var parameters = path.interpolatedParameters(in: range, by: .distance(outlineSpacing))
+        let first = Int(range.lowerBound.rounded(.up)), last = Int(range.upperBound.rounded(.down))
+        if first <= last { parameters += (first...last).map(Double.init) }
+        parameters.sort()
+        var points: [StrokePoint] = []
+        var previous: (u: Double, p: StrokePoint)? = nil
+        for u in parameters where previous.map({ u - $0.u > 1e-9 }) ?? true {
+            guard let p = path.interpolatedPoint(at: u) else { continue }
+            if let (u0, p0) = previous { subdivide(path, u0, p0, u, p, depth: 0, into: &points) }
+            points.append(p)
+            previous = (u, p)
+        }
+        return points
+    }
+
+    static let flatness = 0.01
+
+    /// Appends the points strictly between (u0, p0) and (u1, p1) that flattening needs.
+    private static func subdivide(_ path: StrokePath, _ u0: Double, _ p0: StrokePoint, _ u1: Double, _ p1: StrokePoint,
+                                  depth: Int, into points: inout [StrokePoint]) {
+        guard depth < 8, let m = path.interpolatedPoint(at: (u0 + u1) / 2) else { return }
+        let dx = p1.x - p0.x, dy = p1.y - p0.y, length = (dx * dx + dy * dy).squareRoot()
+        let stray = length > 1e-9 ? abs((m.x - p0.x) * dy - (m.y - p0.y) * dx) / length
+                                  : ((m.x - p0.x) * (m.x - p0.x) + (m.y - p0.y) * (m.y - p0.y)).squareRoot()
+        let swell = max(abs(m.size - (p0.size + p1.size) / 2), abs(m.height - (p0.height + p1.height) / 2)) / 2
+        guard max(stray, swell) > flatness else { return }
+        subdivide(path, u0, p0, (u0 + u1) / 2, m, depth: depth + 1, into: &points)
+        points.append(m)
+        subdivide(path, (u0 + u1) / 2, m, u1, p1, depth: depth + 1, into: &points)
     }
 
     static func level(_ opacity: Double) -> Double {

@@ -10,7 +10,7 @@ import PenKit
 struct DrawCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "draw",
-        abstract: "Replay a trace into a drawing, erasers applied; write it as SVG or save it."
+        abstract: "Replay a trace into a drawing, erasers applied; write it as SVG or PNG, or save it."
     )
 
     @Argument(help: "An evemu recording or a `libinput record` YAML file.")

@@ -6,7 +6,7 @@ import PenKit
 struct DrawingCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "drawing",
-        abstract: "Open a saved drawing (docs/drawing-format.md): write it as SVG or print what it holds."
+        abstract: "Open a saved drawing (docs/drawing-format.md): write it as SVG or PNG, or print what it holds."
     )
 
     @Argument(help: "A drawing saved by `penkit draw --save`.")

@@ -11,7 +11,8 @@ geometry (where the pen went, which way, what rose), never from penkit's own num
   maximum above the noise (each 2 mm bin at least as dark as every bin before it, less the noise);
 - the chisel: a marker stroke drawn across the nib's axis is more than twice as wide as one drawn
   along it;
-- real strokes: each of the seven inks draws the Intuos4 drag; for the flat inks, the pixels of
+- real strokes: each of the seven inks draws the Intuos4 drag with ink within 0.5 mm of every
+  contact real libinput reports for it (Tests/Fixtures/libinput); for the flat inks, the pixels of
   penkit's own --png agree with Chromium's rendering of the SVG.
 
 Usage: ink-pixels-test.py PENKIT_BINARY OUTPUT_DIR (make puts the pictures under .build/)
@@ -293,16 +294,35 @@ def check_chisel(penkit, out):
         fail(f"the chisel is not wider across than along: {across:.2f} vs {along:.2f} mm")
 
 
+def libinput_contacts(fixture):
+    """Where real libinput says the pen touched (mm): its tip and axis events with the tip down."""
+    import json
+    points = []
+    with open(fixture) as f:
+        for l in f:
+            e = json.loads(l)
+            if e.get("tip") == "down" and e["type"] in ("tip", "axis"):
+                points.append((e["x"], e["y"]))
+    return points
+
+
+CONTACTS = libinput_contacts("Tests/Fixtures/libinput/wacom-intuos4-6x9-stylus-drag.jsonl")
+
+
 def check_real_strokes(penkit, out):
     for ink in ("pen #1040c0ff 1", "pencil #303030cc 1.5", "marker #ffd000ff 6", "monoline #208040ff 1",
                 "fountainPen #101060ff 1.5", "watercolor #2080e0ff 6", "crayon #c03020ff 3"):
         name = "drag-" + ink.split()[0]
         pic = draw(penkit, None, ink, out, name)
         ours_w, ours_h, ours = decode_png(os.path.join(out, name + ".penkit.png"))
-        # The drag's first and last contact, from the trace file itself (E: lines after the tip went down).
         inked = sum(1 for y in range(0, pic.height, 2) for x in range(0, pic.width, 2) if pic.darkness_px(x, y) > 0.1)
         if inked < 100:
             fail(f"{name}: Chromium shows almost no ink ({inked} pixels)")
+        # Ink where the pen touched: every contact real libinput reported for the drag has ink within 0.5 mm.
+        missed = [(x, y) for (x, y) in CONTACTS
+                  if not any(pic.darkness(x + dx / 4, y + dy / 4) > 0.02 for dx in range(-2, 3) for dy in range(-2, 3))]
+        if missed:
+            fail(f"{name}: no ink within 0.5 mm of {len(missed)} of libinput's {len(CONTACTS)} contacts, e.g. {missed[0]}")
         if ink.split()[0] in ("pen", "monoline", "fountainPen", "marker"):
             both = either = 0
             for y in range(0, min(pic.height, ours_h), 2):

@@ -151,6 +151,19 @@ class Picture:
              "file://" + os.path.abspath(svg)])
         self.width, self.height, self.pixel = decode_png(png)
 
+    @classmethod
+    def penkits(cls, svg, png):
+        """penkit's own --png of the same drawing (same viewport, PX_PER_MM), over white."""
+        pic = cls.__new__(cls)
+        pic.box = view_box(svg)
+        pic.width, pic.height, rgba = decode_png(png)
+
+        def over_white(x, y):
+            r, g, b, a = rgba(x, y)
+            return tuple(round(c * a / 255 + 255 * (1 - a / 255)) for c in (r, g, b)) + (255,)
+        pic.pixel = over_white
+        return pic
+
     def px(self, x_mm, y_mm):
         return (x_mm - self.box[0]) * PX_PER_MM, (y_mm - self.box[1]) * PX_PER_MM
 
@@ -247,22 +260,34 @@ def centre_darkness(pic, half_band_mm=0.4, bin_mm=2.0):
 
 def check_no_beads(penkit, out):
     for name, ink in (("pencil", "pencil #22222266 2"), ("watercolor", "watercolor #2060c0ff 6")):
-        # The noise: how much the same measurement varies along the same line drawn at one
-        # pressure (one opacity: the grain's share, and the 8-bit channel's).
+        # The noise: how much the same measurement varies (highest bin less lowest) along the same
+        # line drawn at one pressure (one opacity: the grain's share, and the 8-bit channel's).
         flat = centre_darkness(draw(penkit, evemu(FLAT), ink, out, "flat-" + name))
-        mean = sum(flat) / len(flat)
-        noise = max(max(abs(v - mean) for v in flat), 2 / 255)
-        d = centre_darkness(draw(penkit, evemu(RAMP), ink, out, "ramp-" + name))
-        print(f"{name} on a pressure ramp: darkness {d[0]:.3f} → {d[-1]:.3f} over {len(d)} bins; "
-              f"noise {noise:.3f} (at one pressure)")
-        if d[-1] < d[0] + 0.1:
-            fail(f"the {name}'s opacity does not rise with force: {d[0]:.3f} → {d[-1]:.3f}")
-        running = 0.0
-        for i, v in enumerate(d):
-            if v < running - noise:
-                fail(f"{name}: a bead before {RAMP_X0 + 2 + 2 * i:.0f} mm: darkness {running:.3f} earlier, then {v:.3f} "
-                     f"(noise {noise:.3f})")
-            running = max(running, v)
+        noise = max(max(flat) - min(flat), 2 / 255)
+        draw(penkit, evemu(RAMP), ink, out, "ramp-" + name)
+        svg = os.path.join(out, f"ramp-{name}.svg")
+        # Chromium's rendering of the SVG; then penkit's own PNG (its noise measured the same way),
+        # for watercolour only: penkit's pencil grain is value noise whose 2 mm means wander by
+        # a third of the level, more than a bead would add.
+        renderings = [("Chromium", Picture(svg, os.path.join(out, f"ramp-{name}.png")), None)]
+        if name == "watercolor":
+            renderings.append(("penkit --png", Picture.penkits(svg, os.path.join(out, f"ramp-{name}.penkit.png")),
+                               os.path.join(out, f"flat-{name}.penkit.png")))
+        for who, pic, flat_png in renderings:
+            if flat_png:
+                flat = centre_darkness(Picture.penkits(os.path.join(out, f"flat-{name}.svg"), flat_png))
+                noise = max(max(flat) - min(flat), 2 / 255)
+            d = centre_darkness(pic)
+            print(f"{name} on a pressure ramp ({who}): darkness {d[0]:.3f} → {d[-1]:.3f} over {len(d)} bins; "
+                  f"noise {noise:.3f} (at one pressure)")
+            if d[-1] < d[0] + 0.1:
+                fail(f"the {name}'s opacity does not rise with force ({who}): {d[0]:.3f} → {d[-1]:.3f}")
+            running = 0.0
+            for i, v in enumerate(d):
+                if v < running - noise:
+                    fail(f"{name} ({who}): a bead before {RAMP_X0 + 2 + 2 * i:.0f} mm: darkness {running:.3f} earlier, "
+                         f"then {v:.3f} (noise {noise:.3f})")
+                running = max(running, v)
 
 
 def width_across(pic, a, b):

@@ -266,14 +266,10 @@ def check_no_beads(penkit, out):
         noise = max(max(flat) - min(flat), 2 / 255)
         draw(penkit, evemu(RAMP), ink, out, "ramp-" + name)
         svg = os.path.join(out, f"ramp-{name}.svg")
-        # Chromium's rendering of the SVG; then penkit's own PNG (its noise measured the same way),
-        # for watercolour only: penkit's pencil grain is value noise whose 2 mm means wander by
-        # a third of the level, more than a bead would add.
-        renderings = [("Chromium", Picture(svg, os.path.join(out, f"ramp-{name}.png")), None)]
-        if name == "watercolor":
-            renderings.append(("penkit --png", Picture.penkits(svg, os.path.join(out, f"ramp-{name}.penkit.png")),
-                               os.path.join(out, f"flat-{name}.penkit.png")))
-        for who, pic, flat_png in renderings:
+        # Chromium's rendering of the SVG, then penkit's own PNG (its noise measured the same way).
+        for who, pic, flat_png in (("Chromium", Picture(svg, os.path.join(out, f"ramp-{name}.png")), None),
+                                   ("penkit --png", Picture.penkits(svg, os.path.join(out, f"ramp-{name}.penkit.png")),
+                                    os.path.join(out, f"flat-{name}.penkit.png"))):
             if flat_png:
                 flat = centre_darkness(Picture.penkits(os.path.join(out, f"flat-{name}.svg"), flat_png))
                 noise = max(max(flat) - min(flat), 2 / 255)

@@ -1,10 +1,15 @@
+import Foundation
+
 /// The PNG rasterizer's own versions of the SVG's grain and softness (InkLook):
 /// the same sizes and strengths, not the same pixels (Chromium's feTurbulence is
-/// Perlin noise; this is value noise, seeded the same way by the stroke).
+/// its own Perlin noise; this one is seeded by the stroke's seed too).
 enum RasterEffects {
-    /// Two octaves of value noise in [0, 1], about 0.5 on average, with features `cell` mm across.
+    /// Two octaves of gradient (Perlin) noise in [0, 1], 0.5 on average, with features `cell` mm
+    /// across: gradient noise is zero at every lattice point, so areas of a few cells average out
+    /// to 0.5 (value noise wanders, and its grain looked blotchy).
     static func grain(x: Double, y: Double, cell: Double, seed: UInt32) -> Double {
-        0.65 * valueNoise(x / cell, y / cell, seed: seed) + 0.35 * valueNoise(2 * x / cell, 2 * y / cell, seed: seed &+ 1)
+        let n = 0.7 * gradientNoise(x / cell, y / cell, seed: seed) + 0.3 * gradientNoise(2 * x / cell, 2 * y / cell, seed: seed &+ 1)
+        return min(max(0.5 + 0.6 * n, 0), 1)
     }
 
     /// The alpha factor the SVG's colour matrix gives noise n: 0.3 ↦ `floor`, 0.65 ↦ 1, clamped.
@@ -13,13 +18,19 @@ enum RasterEffects {
         return Float(min(max(1 + (n - 0.65) * slope, 0), 1))
     }
 
-    private static func valueNoise(_ x: Double, _ y: Double, seed: UInt32) -> Double {
+    /// Perlin's noise: at each lattice corner a hashed unit gradient, dotted with the offset from
+    /// the corner, blended with the quintic fade; about −0.7 … 0.7.
+    private static func gradientNoise(_ x: Double, _ y: Double, seed: UInt32) -> Double {
         let ix = Int(x.rounded(.down)), iy = Int(y.rounded(.down))
         let fx = x - Double(ix), fy = y - Double(iy)
-        let sx = fx * fx * (3 - 2 * fx), sy = fy * fy * (3 - 2 * fy)
-        let a = lattice(ix, iy, seed), b = lattice(ix + 1, iy, seed)
-        let c = lattice(ix, iy + 1, seed), d = lattice(ix + 1, iy + 1, seed)
-        return (a + (b - a) * sx) * (1 - sy) + (c + (d - c) * sx) * sy
+        func corner(_ cx: Int, _ cy: Int) -> Double {
+            let angle = lattice(ix + cx, iy + cy, seed) * 2 * Double.pi
+            return cos(angle) * (fx - Double(cx)) + sin(angle) * (fy - Double(cy))
+        }
+        let sx = fx * fx * fx * (fx * (fx * 6 - 15) + 10), sy = fy * fy * fy * (fy * (fy * 6 - 15) + 10)
+        let top = corner(0, 0) + (corner(1, 0) - corner(0, 0)) * sx
+        let bottom = corner(0, 1) + (corner(1, 1) - corner(0, 1)) * sx
+        return top + (bottom - top) * sy
     }
 
     /// A hash of the lattice point and seed, in [0, 1].

@@ -21,8 +21,10 @@ struct DrawingRaster {
         self.scale = scale
         originX = b.minX - margin
         originY = b.minY - margin
-        width = max(Int(((b.width + 2 * margin) * scale).rounded(.up)), 1)
-        height = max(Int(((b.height + 2 * margin) * scale).rounded(.up)), 1)
+        // Less a millionth of a pixel before rounding up: 12 mm at 4 px/mm is 48 pixels, not the
+        // 49 that 48.000000000001 would round to.
+        width = max(Int(((b.width + 2 * margin) * scale - 1e-6).rounded(.up)), 1)
+        height = max(Int(((b.height + 2 * margin) * scale - 1e-6).rounded(.up)), 1)
         pixels = [Float](repeating: 0, count: width * height * 4)
         for stroke in drawing.strokes where !stroke.ink.isEraser { draw(stroke) }
     }

@@ -10,7 +10,8 @@ geometry (where the pen went, which way, what rose), never from penkit's own num
 - no beads: along a pressure ramp, a light pencil's and a watercolour's opacity rises with no local
   maximum above the noise (each 2 mm bin at least as dark as every bin before it, less the noise);
 - the chisel: a marker stroke drawn across the nib's axis is more than twice as wide as one drawn
-  along it;
+  along it; a roll ramp (an Art Pen's barrel turned a full turn along a line) changes neither the
+  marker's width nor the fountain pen's (the nibs keep a fixed angle);
 - real strokes: each of the seven inks draws the Intuos4 drag with ink within 0.5 mm of every
   contact real libinput reports for it (Tests/Fixtures/libinput); for the flat inks, the pixels of
   penkit's own --png agree with Chromium's rendering of the SVG.
@@ -34,9 +35,13 @@ def fail(message):
 
 # --- synthetic recordings ------------------------------------------------------------------
 
-def evemu(strokes):
+ART_PEN = 0x100804  # a tool id libwacom knows with a rotation axis (ABS_Z): the decoder reads its roll
+
+
+def evemu(strokes, roll=None, tool_id=2050):
     """An evemu recording of `strokes`, each a list of (x mm, y mm, pressure 0..1, tilt x °) at
-    5 ms intervals, pen in proximity before and out after each."""
+    5 ms intervals, pen in proximity before and out after each; `roll`, a function of the
+    point's index, gives ABS_Z (−900 … 899 is a full turn) with an Art Pen's `tool_id`."""
     with open(TEMPLATE) as f:
         lines = [l for l in f.read().split("\n") if not l.startswith("E:")]
     out = "\n".join(lines).rstrip("\n") + "\n"
@@ -48,14 +53,17 @@ def evemu(strokes):
             out += f"E: {t:.6f} {kind:04x} {code:04x} {value}\n"
         t += 0.005
 
+    def z(i):
+        return ((3, 2, roll(i)),) if roll else ()
+
     for points in strokes:
         x, y, p, tilt = points[0]
         frame((3, 0, round(x * UNITS)), (3, 1, round(y * UNITS)), (3, 0x19, 20), (3, 0x1A, 64 + round(tilt)),
-              (3, 0x1B, 64), (3, 0x28, 2050), (1, 0x140, 1))
+              (3, 0x1B, 64), *z(0), (3, 0x28, tool_id), (1, 0x140, 1))
         frame((3, 0x18, round(p * 2047)), (3, 0x19, 0), (1, 0x14A, 1))
-        for (x, y, p, tilt) in points[1:]:
+        for i, (x, y, p, tilt) in enumerate(points[1:], 1):
             frame((3, 0, round(x * UNITS)), (3, 1, round(y * UNITS)), (3, 0x18, round(p * 2047)),
-                  (3, 0x1A, 64 + round(tilt)))
+                  (3, 0x1A, 64 + round(tilt)), *z(i))
         frame((3, 0x18, 0), (3, 0x19, 20), (1, 0x14A, 0))
         frame((3, 0x28, 0), (1, 0x140, 0))
         t += 0.3
@@ -330,6 +338,20 @@ def libinput_contacts(fixture):
 CONTACTS = libinput_contacts("Tests/Fixtures/libinput/wacom-intuos4-6x9-stylus-drag.jsonl")
 
 
+def check_roll_turns_no_nib(penkit, out):
+    """A barrel roll ramp (one full turn of an Art Pen along the line) changes no ink's width:
+    the chisel and the italic nib keep their fixed angle (docs/strokes.md)."""
+    for ink in ("marker #000000ff 6", "fountainPen #000000ff 2"):
+        name = ink.split()[0]
+        still = bins(column_widths(draw(penkit, evemu(FLAT, tool_id=ART_PEN), ink, out, f"noroll-{name}"), 0.25), 10)
+        turned = bins(column_widths(draw(penkit, evemu(FLAT, roll=lambda i: round(-900 + 1799 * i / 400), tool_id=ART_PEN),
+                                         ink, out, f"roll-{name}"), 0.25), 10)
+        print(f"{name} with the barrel turned a full turn along the line, width by tenth:",
+              " ".join(f"{w:.2f}" for w in turned), "(without:", " ".join(f"{w:.2f}" for w in still) + ")")
+        if any(abs(a - b) > 1 / PX_PER_MM for a, b in zip(still, turned)):
+            fail(f"{name}: the barrel's roll changed the line's width")
+
+
 def check_real_strokes(penkit, out):
     for ink in ("pen #1040c0ff 1", "pencil #303030cc 1.5", "marker #ffd000ff 6", "monoline #208040ff 1",
                 "fountainPen #101060ff 1.5", "watercolor #2080e0ff 6", "crayon #c03020ff 3"):
@@ -381,6 +403,7 @@ def main():
     check_width_follows_force(penkit, out)
     check_no_beads(penkit, out)
     check_chisel(penkit, out)
+    check_roll_turns_no_nib(penkit, out)
     check_real_strokes(penkit, out)
     print(f"ink pixels test: passed (pictures in {out})")
 

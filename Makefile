@@ -84,6 +84,10 @@ view-browser-test: build
 		python3 scripts/view-surface-browser-test.py "$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/penkit" .build/view-browser-test && \
 		python3 scripts/view-canvas-browser-test.py "$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/penkit" .build/view-browser-test; \
 	else echo "make test: view browser test skipped: Debian's chromium cannot be installed here"; fi
+	@# Then the inks' pixels as Chromium renders penkit's SVG (scripts/ink-pixels-test.py; pictures in .build/ink-pixels-test/).
+	@if command -v chromium >/dev/null; then \
+		python3 scripts/ink-pixels-test.py "$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/penkit" .build/ink-pixels-test; \
+	fi
 
 # Traces through the real kernel and libinput in a VM (QEMU, software emulation; see README).
 e2e: deps

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import PenKit
 
@@ -12,6 +13,11 @@ private func richDrawing(_ g: inout SeededGenerator) -> Drawing {
     for i in drawing.strokes.indices {
         drawing.strokes[i].randomSeed = UInt32.random(in: 0...UInt32.max, using: &g)
         drawing.strokes[i].tool.type = ToolType.allCases.randomElement(using: &g)!
+        let ink = drawing.strokes[i].ink
+        drawing.strokes[i].ink = Ink(Ink.InkType.allCases.randomElement(using: &g)!, color: ink.color, width: ink.width)
+        for j in drawing.strokes[i].path.controlPoints.indices where Bool.random(using: &g) {
+            drawing.strokes[i].path.controlPoints[j].height *= .random(in: 0.1...1, using: &g)
+        }
         if !drawing.strokes[i].points.isEmpty {
             drawing.strokes[i].points[0].estimated = SampleProperties(rawValue: UInt8.random(in: 0...31, using: &g))
             drawing.strokes[i].points[0].time = UInt64.random(in: 0...UInt64.max, using: &g)  // times may even go back
@@ -81,8 +87,8 @@ private func richDrawing(_ g: inout SeededGenerator) -> Drawing {
 
 @Test func aNewerVersionIsRefusedByName() {
     var bytes = DrawingFile.encode(Drawing())
-    bytes[8] = 2
-    #expect(throws: DrawingFormatError.futureVersion(found: 2, supported: 1)) { try DrawingFile.decode(bytes) }
+    bytes[8] = 3
+    #expect(throws: DrawingFormatError.futureVersion(found: 3, supported: 2)) { try DrawingFile.decode(bytes) }
     bytes[0] = UInt8(ascii: "{")
     #expect(throws: DrawingFormatError.notADrawing) { try DrawingFile.decode(bytes) }
 }
@@ -119,4 +125,45 @@ private func richDrawing(_ g: inout SeededGenerator) -> Drawing {
 
 @Test func crcIsTheStandardOne() {
     #expect(CRC32.checksum(Array("123456789".utf8)[...]) == 0xCBF4_3926)
+}
+
+/// Files written by penkit before format version 2 (Tests/Fixtures/drawing-v1/README.md says how).
+private func versionOneFixture(_ name: String) throws -> [UInt8] {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    return Array(try Data(contentsOf: root.appendingPathComponent("Tests/Fixtures/drawing-v1/\(name).penkit")))
+}
+
+@Test func versionOneFilesFromBeforeVersionTwoStillOpen() throws {
+    let marker = try versionOneFixture("v1-drag-marker-erased")
+    #expect(marker[8] == 1 && marker[9] == 0, "the fixture is a version 1 file")
+    let drawing = try DrawingFile.decode(marker)
+    // One marker stroke cut in two by a pixel eraser pass: two pieces, each with a clip and an erased region.
+    #expect(drawing.strokes.count == 2)
+    #expect(drawing.strokes.allSatisfy { $0.ink.type == .marker && $0.mask?.clip != nil && !($0.mask?.erased.isEmpty ?? true) })
+    // Version 1 had round nibs: its strokes open with height = size, as they were drawn.
+    #expect(drawing.strokes.allSatisfy { $0.path.controlPoints.allSatisfy { $0.height == $0.size } })
+    // Written back as version 1, byte for byte the file: nothing was lost or changed in reading it.
+    #expect(DrawingFile.encode(drawing, version: 1) == marker)
+    let pencil = try versionOneFixture("v1-drag-pencil")
+    let one = try DrawingFile.decode(pencil)
+    #expect(one.strokes.count == 1 && one.strokes[0].ink.type == .pencil && one.strokes[0].points.count > 100)
+    #expect(DrawingFile.encode(one, version: 1) == pencil)
+    // And as version 2 it round-trips too.
+    #expect(try DrawingFile.decode(DrawingFile.encode(drawing)) == drawing)
+}
+
+@Test func versionTwoCarriesNibHeightsAndTheNewerInks() throws {
+    let samples = (0...12).map { i in Sample(time: UInt64(i) * 5_000, x: Double(i), y: 2 * Double(i), force: Double(i) / 12) }
+    var strokes: [Stroke] = []
+    for (i, type) in [Ink.InkType.monoline, .fountainPen, .watercolor, .crayon, .marker].enumerated() {
+        strokes.append(Stroke(id: UInt64(i), tool: ToolIdentity(type: .pen), ink: Ink(type), cancelled: false, samples: samples))
+    }
+    let drawing = Drawing(strokes: strokes)
+    #expect(drawing.strokes[1].path.controlPoints.contains { $0.height < $0.size }, "the fountain pen's nib is not round")
+    let bytes = DrawingFile.encode(drawing)
+    #expect(bytes[8] == 2)
+    #expect(try DrawingFile.decode(bytes) == drawing)
+    // A version 1 file never named the newer inks: one that does is corrupt, not misread.
+    let v1 = DrawingFile.encode(Drawing(strokes: [strokes[0]]), version: 1)
+    #expect(throws: DrawingFormatError.self) { try DrawingFile.decode(v1) }
 }

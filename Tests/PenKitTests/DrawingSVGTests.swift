@@ -19,29 +19,83 @@ private func opacities(_ svg: String) -> Set<String> {
     })
 }
 
+/// The half-width of a piece's outline at x (the largest |y − 10| of its ring vertices within 0.2 mm of x).
+private func halfWidth(_ pieces: [OutlinePiece], at x: Double) -> Double {
+    let vertices: [DrawingPoint] = pieces.flatMap { $0.rings.flatMap { $0 } }
+    return vertices.filter { abs($0.x - x) < 0.2 }.map { abs($0.y - 10) }.max() ?? 0
+}
+
 @Test func penStrokeWidensWithForceInOneOpaquePiece() {
-    let svg = DrawingSVG.render(Drawing(strokes: [rising(Ink(.pen, width: 2))]))
-    // Discs at the first and last points, radius half of size = w (0.25 + 1.5 f) / (1 + v/1000) with
-    // w 2, v 100 mm/s (1 mm each 10 ms): 0.5 / 1.1 / 2 = 0.227 at f 0, 3.5 / 1.1 / 2 = 1.591 at f 1.
-    #expect(svg.contains("M0.227,10A0.227,0.227"))
-    #expect(svg.contains("M21.591,10A1.591,1.591"))
-    #expect(opacities(svg) == ["1"])
+    let stroke = rising(Ink(.pen, width: 2))
+    let pieces = StrokePieces.pieces(of: stroke)
+    // Half of size = w (0.25 + 1.5 f) / (1 + v/1000) with w 2, v 100 mm/s (1 mm each 10 ms):
+    // 0.5 / 1.1 / 2 = 0.227 at f 0 (x 0), 3.5 / 1.1 / 2 = 1.591 at f 1 (x 20).
+    #expect(pieces.count == 1 && pieces[0].opacity == 1)
+    #expect(abs(halfWidth(pieces, at: 0) - 0.227) < 0.01)
+    #expect(abs(halfWidth(pieces, at: 20) - 1.591) < 0.01)
+    let svg = DrawingSVG.render(Drawing(strokes: [stroke]))
+    #expect(count("<path", in: svg) == 1 && opacities(svg).isEmpty, "one opaque path")
     #expect(!svg.contains("filter") && !svg.contains("mask"))
 }
 
-@Test func pencilDarkensWithForceUnderASeededGrain() {
+@Test func pencilDarkensWithForceThroughAPaintedMaskUnderASeededGrain() {
     var stroke = rising(Ink(.pencil, width: 1))
     stroke.randomSeed = 4242
+    let pieces = StrokePieces.pieces(of: stroke)
+    #expect(pieces.count > 16, "opacity follows force in 1/32 steps: \(pieces.map(\.opacity))")
+    // The two end nibs go under the ribbon; its pieces are painted in order along the stroke,
+    // each darker than the one before (no piece blends with another).
+    #expect(pieces.prefix(2).allSatisfy { $0.rings.count == 1 })
+    let ribbon = pieces.dropFirst(2)
+    #expect(zip(ribbon, ribbon.dropFirst()).allSatisfy { $0.opacity < $1.opacity })
     let svg = DrawingSVG.render(Drawing(strokes: [stroke]))
-    #expect(opacities(svg).count > 8, "opacity follows force in 1/16 steps: \(opacities(svg).sorted())")
     #expect(svg.contains("seed=\"4242\"") && svg.contains("filter=\"url(#g0)\""))
+    #expect(count("<mask", in: svg) == 1 && count("<path", in: svg) == pieces.count && opacities(svg).isEmpty,
+            "pieces are opaque greys in one mask")
 }
 
 @Test func markerIsOneMultipliedTranslucentPiece() {
     let svg = DrawingSVG.render(Drawing(strokes: [rising(Ink(.marker, width: 4))]))
     #expect(count("<path", in: svg) == 1)
     #expect(svg.contains("mix-blend-mode:multiply"))
-    #expect(opacities(svg).allSatisfy { Double($0)! < 0.7 })
+    #expect(!opacities(svg).isEmpty && opacities(svg).allSatisfy { Double($0)! < 0.7 })
+}
+
+/// A straight marker stroke of constant force along `angle` (radians from x towards y), 20 mm long.
+private func straightMarker(angle: Double) -> Stroke {
+    let samples = (0...20).map { i in
+        Sample(time: UInt64(i) * 10_000, x: 30 + Double(i) * PenMath.cos(angle), y: 10 + Double(i) * PenMath.sin(angle),
+               force: 0.5, altitude: .pi / 2)
+    }
+    return Stroke(id: 1, tool: ToolIdentity(type: .brush), ink: Ink(.marker, width: 6), cancelled: false, samples: samples)
+}
+
+/// The outline's extent across a straight stroke along `angle`, at its middle (brute force over the rings' vertices).
+private func widthAcross(_ stroke: Stroke, angle: Double) -> Double {
+    let d = (x: PenMath.cos(angle), y: PenMath.sin(angle)), n = (x: -d.y, y: d.x)
+    let mid = (x: 30 + 10 * d.x, y: 10 + 10 * d.y)
+    var across: [Double] = []
+    for piece in StrokePieces.pieces(of: stroke) {
+        for ring in piece.rings {
+            for p in ring {
+                let dx: Double = p.x - mid.x, dy: Double = p.y - mid.y
+                if abs(dx * d.x + dy * d.y) < 2 { across.append(dx * n.x + dy * n.y) }
+            }
+        }
+    }
+    return (across.max() ?? 0) - (across.min() ?? 0)
+}
+
+@Test func theChiselIsWideAcrossItsAxisAndThinAlongIt() {
+    let axis = Ink.InkType.marker.nibAngle
+    // Size 6 · (0.8 + 0.4 · 0.5) = 6 mm; height 0.3 of it.
+    let across = widthAcross(straightMarker(angle: axis + .pi / 2), angle: axis + .pi / 2)
+    let along = widthAcross(straightMarker(angle: axis), angle: axis)
+    #expect(abs(across - 6) < 0.01, "\(across)")
+    #expect(abs(along - 1.8) < 0.01, "\(along)")
+    // Horizontal, 45° off the axis: between the two.
+    let flat = widthAcross(straightMarker(angle: 0), angle: 0)
+    #expect(flat > along + 1 && flat < across - 1, "\(flat)")
 }
 
 @Test func erasedRegionsBecomeAMaskAndTransformsAGroup() {

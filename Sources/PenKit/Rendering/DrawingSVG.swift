@@ -1,21 +1,18 @@
-/// Draws a `Drawing` as SVG, in mm. Each visible stretch of a stroke is a
-/// filled outline whose width follows every point's size (StrokeOutline), split
-/// where its opacity changes; the stroke's transform is the group's, its erased
-/// regions an SVG mask, its ink decides the look:
+/// Draws a `Drawing` as SVG, in mm. Each stroke is its `StrokePieces`: the
+/// outline of its visible ranges, built from the smooth path every quarter
+/// millimetre, cut where its opacity changes. The stroke's transform is the
+/// group's, its erased regions an SVG mask, its ink decides the look (`InkLook`):
 ///
-/// - pen: flat colour at each stretch's opacity;
-/// - pencil: the same with a grain texture (a noise filter seeded by the
-///   stroke's `randomSeed`), so it reads as graphite;
-/// - marker: one flat, semi-transparent fill per stretch at its mean opacity
-///   (a marker does not darken where it crosses itself), multiplied onto what is
-///   below, as highlighter ink is;
+/// - one opacity (pen, monoline, fountain pen, marker): one path, the ink's
+///   colour at that opacity;
+/// - changing opacity (pencil, crayon, watercolour): the pieces painted as
+///   opaque grey levels into a luminance mask, in order, and the ink's colour
+///   filled through it, so that opacity never doubles where pieces meet;
+/// - grain (pencil, crayon): a noise filter seeded by the stroke's `randomSeed`;
+/// - soft (watercolour): a Gaussian blur;
+/// - multiply (marker): multiplied onto what is below, as highlighter ink is;
 /// - eraser strokes are never drawn.
 public enum DrawingSVG {
-    /// Parametric step at which the path is sampled for the outline.
-    static let outlineStep = 1.0 / 4
-    /// Opacity is drawn in steps of 1/16.
-    static let opacityLevels = 16.0
-
     public static func render(_ drawing: Drawing, margin: Double = 5) -> String {
         let b = drawing.bounds ?? StrokeBounds(minX: 0, minY: 0, maxX: 10, maxY: 10)
         let x = b.minX - margin, y = b.minY - margin, w = b.width + 2 * margin, h = b.height + 2 * margin
@@ -31,82 +28,72 @@ public enum DrawingSVG {
     }
 
     private static func draw(_ stroke: Stroke, index: Int, into svg: inout SVGText) {
-        let ranges = stroke.maskedPathRanges
-        guard !ranges.isEmpty else { return }
+        let pieces = StrokePieces.pieces(of: stroke)
+        guard pieces.contains(where: { $0.opacity > 0 }), let local = stroke.path.renderBounds else { return }
         let color = stroke.ink.color
         let fill = "rgb(\(channel(color.red)),\(channel(color.green)),\(channel(color.blue)))"
+        let look = stroke.ink.type.look
+        let blur = look.softness * meanSize(stroke)
+        // Room for the blur and for antialiasing around the outline.
+        let pad = 1 + 3 * blur
+        let area = StrokeBounds(minX: local.minX - pad, minY: local.minY - pad, maxX: local.maxX + pad, maxY: local.maxY + pad)
         var open = 0
-        if !stroke.transform.isIdentity {
-            svg.line("<g transform=\"\(matrix(stroke.transform))\">")
+        func group(_ attributes: String) {
+            svg.line("<g \(attributes)>")
             open += 1
         }
-        if let mask = stroke.mask, !mask.erased.isEmpty, let local = stroke.path.renderBounds {
+        if !stroke.transform.isIdentity { group("transform=\"\(matrix(stroke.transform))\"") }
+        if let mask = stroke.mask, !mask.erased.isEmpty {
             let id = "m\(index)"
             writeMask(mask, id: id, bounds: local, into: &svg)
-            svg.line("<g mask=\"url(#\(id))\">")
-            open += 1
+            group("mask=\"url(#\(id))\"")
         }
-        switch stroke.ink.type {
-        case .pencil:
+        if look.multiply { group("style=\"mix-blend-mode:multiply\"") }
+        if let grain = look.grain {
             let id = "g\(index)"
-            writeGrain(id: id, seed: stroke.randomSeed, into: &svg)
-            svg.line("<g filter=\"url(#\(id))\">")
-            open += 1
-            fallthrough
-        case .pen:
-            for range in ranges { drawByOpacity(stroke, range: range, fill: fill, into: &svg) }
-        case .marker:
-            svg.line("<g style=\"mix-blend-mode:multiply\">")
-            open += 1
-            for range in ranges { drawFlat(stroke, range: range, fill: fill, into: &svg) }
-        case .eraser:
-            break
+            writeGrain(id: id, size: grain, floor: look.grainFloor, seed: stroke.randomSeed, into: &svg)
+            group("filter=\"url(#\(id))\"")
+        }
+        if blur > 0 {
+            let id = "s\(index)"
+            svg.line("<filter id=\"\(id)\" filterUnits=\"userSpaceOnUse\" \(box(area))>"
+                     + "<feGaussianBlur stdDeviation=\"\(n(blur))\"/></filter>")
+            group("filter=\"url(#\(id))\"")
+        }
+        if pieces.count == 1 {
+            path(pieces[0].rings, fill: fill, opacity: pieces[0].opacity, into: &svg)
+        } else {
+            let id = "o\(index)"
+            svg.line("<mask id=\"\(id)\" maskUnits=\"userSpaceOnUse\" \(box(area))>")
+            for piece in pieces {
+                let g = channel(piece.opacity)
+                path(piece.rings, fill: "rgb(\(g),\(g),\(g))", opacity: 1, into: &svg)
+            }
+            svg.line("</mask>")
+            svg.line("<rect \(box(area)) fill=\"\(fill)\" mask=\"url(#\(id))\"/>")
         }
         for _ in 0..<open { svg.line("</g>") }
     }
 
-    /// The stretch in pieces of one opacity level each. A piece owns the
-    /// segments from its first point to its last and the discs at its points,
-    /// except the disc where the next piece starts, so pieces do not overlap
-    /// (a sliver inside a bend at a change of level is the price).
-    private static func drawByOpacity(_ stroke: Stroke, range: ClosedRange<Double>, fill: String,
-                                      into svg: inout SVGText) {
-        let points = stroke.path.interpolatedPoints(in: range, by: .parametricStep(outlineStep))
-        guard !points.isEmpty else { return }
-        let outline = StrokeOutline(points)
-        let last = points.count - 1
-        func segmentLevel(_ i: Int) -> Double {
-            level(i < last ? (points[i].opacity + points[i + 1].opacity) / 2 : points[i].opacity)
+    private static func meanSize(_ stroke: Stroke) -> Double {
+        let points = stroke.path.controlPoints
+        return points.isEmpty ? 0 : points.reduce(0) { $0 + $1.size } / Double(points.count)
+    }
+
+    private static func path(_ rings: [[DrawingPoint]], fill: String, opacity: Double, into svg: inout SVGText) {
+        var d = ""
+        for ring in rings where ring.count > 2 {
+            d += "M\(n(ring[0].x)),\(n(ring[0].y))"
+            for p in ring.dropFirst() { d += "L\(n(p.x)),\(n(p.y))" }
+            d += "Z"
         }
-        var start = 0
-        var current = segmentLevel(0)
-        for i in 1...max(last, 1) {
-            let next = i < last ? segmentLevel(i) : -1
-            guard next != current else { continue }
-            let end = min(i, last)
-            let discs = start..<(end == last ? last + 1 : end)
-            path(outline.pathData(segments: start..<end, discs: discs), fill: fill, opacity: current, into: &svg)
-            start = end
-            current = next
-        }
+        guard !d.isEmpty else { return }
+        let alpha = opacity < 1 ? " fill-opacity=\"\(n(opacity, 4))\"" : ""
+        svg.line("<path d=\"\(d)\" fill=\"\(fill)\"\(alpha)/>")
     }
 
-    private static func drawFlat(_ stroke: Stroke, range: ClosedRange<Double>, fill: String, into svg: inout SVGText) {
-        let points = stroke.path.interpolatedPoints(in: range, by: .parametricStep(outlineStep))
-        guard !points.isEmpty else { return }
-        let mean = points.reduce(0) { $0 + $1.opacity } / Double(points.count)
-        let outline = StrokeOutline(points)
-        path(outline.pathData(segments: 0..<(points.count - 1), discs: 0..<points.count), fill: fill,
-             opacity: level(mean), into: &svg)
-    }
-
-    private static func level(_ opacity: Double) -> Double {
-        (min(max(opacity, 0), 1) * opacityLevels).rounded() / opacityLevels
-    }
-
-    private static func path(_ d: String, fill: String, opacity: Double, into svg: inout SVGText) {
-        guard opacity > 0, !d.isEmpty else { return }
-        svg.line("<path d=\"\(d)\" fill=\"\(fill)\" fill-opacity=\"\(n(opacity, 4))\"/>")
+    private static func box(_ b: StrokeBounds) -> String {
+        "x=\"\(n(b.minX))\" y=\"\(n(b.minY))\" width=\"\(n(b.width))\" height=\"\(n(b.height))\""
     }
 
     /// White shows, black hides: the erased regions are drawn black, in the
@@ -132,13 +119,15 @@ public enum DrawingSVG {
         svg.line("</mask>")
     }
 
-    /// Graphite grain: fractal noise, seeded per stroke, thins the fill's alpha
-    /// to between about 35 % and 100 % in a pattern about a fifth of a millimetre fine.
-    private static func writeGrain(id: String, seed: UInt32, into svg: inout SVGText) {
+    /// Grain: fractal noise, seeded per stroke, with features about `size` mm across,
+    /// thins the fill's alpha to between about `floor` and 100 %.
+    private static func writeGrain(id: String, size: Double, floor: Double, seed: UInt32, into svg: inout SVGText) {
+        // The noise is about 0.5 ± 0.2: map 0.3 to `floor` and 0.65 to 1.
+        let slope = (1 - floor) / 0.35, offset = 1 - 0.65 * slope
         svg.line("<filter id=\"\(id)\" x=\"0\" y=\"0\" width=\"1\" height=\"1\" filterUnits=\"objectBoundingBox\" "
                  + "primitiveUnits=\"userSpaceOnUse\">")
-        svg.line("<feTurbulence type=\"fractalNoise\" baseFrequency=\"5\" numOctaves=\"2\" seed=\"\(seed % 100_000)\" result=\"noise\"/>")
-        svg.line("<feColorMatrix in=\"noise\" type=\"matrix\" values=\"0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 2.4 0 0 0 -0.45\" result=\"grain\"/>")
+        svg.line("<feTurbulence type=\"fractalNoise\" baseFrequency=\"\(n(1 / size))\" numOctaves=\"2\" seed=\"\(seed % 100_000)\" result=\"noise\"/>")
+        svg.line("<feColorMatrix in=\"noise\" type=\"matrix\" values=\"0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 \(n(slope)) 0 0 0 \(n(offset))\" result=\"grain\"/>")
         svg.line("<feComposite in=\"SourceGraphic\" in2=\"grain\" operator=\"in\"/>")
         svg.line("</filter>")
     }

@@ -22,6 +22,9 @@ public struct InkColor: Sendable, Hashable {
 public struct Ink: Sendable, Hashable {
     public enum InkType: String, Sendable, Hashable, CaseIterable {
         case pen, pencil, marker, eraser
+        /// PencilKit's newer inks (iOS 17): one width whatever the pen does; a calligraphy
+        /// nib; translucent, soft-edged paint; waxy, grainy crayon.
+        case monoline, fountainPen, watercolor, crayon
     }
 
     public var type: InkType
@@ -47,14 +50,18 @@ extension Ink.InkType {
         case .pencil: 0.8
         case .marker: 4.0
         case .eraser: 6.0
+        case .monoline: 1.0
+        case .fountainPen: 1.5
+        case .watercolor: 6.0
+        case .crayon: 3.0
         }
     }
 
     /// The base widths an ink of this type accepts, mm.
     public var validWidthRange: ClosedRange<Double> {
         switch self {
-        case .pen, .pencil: 0.1...20
-        case .marker: 1...40
+        case .pen, .pencil, .monoline, .fountainPen: 0.1...20
+        case .marker, .watercolor, .crayon: 1...40
         case .eraser: 0.5...50
         }
     }

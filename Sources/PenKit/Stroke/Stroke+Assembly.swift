@@ -14,7 +14,7 @@ extension Stroke {
                 opacity: ink.opacity(force: s.force, altitude: s.altitude, azimuth: s.azimuth, roll: s.roll, speed: v),
                 estimated: s.estimated))
         }
-        let path = StrokePath.fitting(points, creationTime: samples.first?.time ?? 0)
+        let path = StrokePath.fitting(points, creationTime: samples.first?.time ?? 0, heightRatio: ink.type.nibAspect)
         self.init(id: id, tool: tool, ink: ink, cancelled: cancelled, points: points, path: path)
     }
 

@@ -8,9 +8,19 @@
 /// approximates them): a B-spline of non-decreasing control values never
 /// decreases, so time along the path is monotonic, which stepping by time needs;
 /// azimuth blends as a direction. docs/strokes.md gives the measured distance
-/// between the curve and the samples.
+/// between the curve and the samples. Samples carry one size (the protocol's);
+/// the nib's height is `heightRatio` times it (the ink's `nibAspect`), which the
+/// linear solve keeps, so it is applied to the solved sizes.
 extension StrokePath {
-    public static func fitting(_ samples: [StrokeSample], creationTime: UInt64) -> StrokePath {
+    public static func fitting(_ samples: [StrokeSample], creationTime: UInt64, heightRatio: Double = 1) -> StrokePath {
+        var path = solved(samples, creationTime: creationTime)
+        if heightRatio != 1 {
+            for i in path.controlPoints.indices { path.controlPoints[i].height = path.controlPoints[i].size * heightRatio }
+        }
+        return path
+    }
+
+    private static func solved(_ samples: [StrokeSample], creationTime: UInt64) -> StrokePath {
         let n = samples.count
         guard n > 0 else { return StrokePath(controlPoints: [], creationTime: creationTime) }
         // Each control point starts as its sample; the six interpolated channels are then solved
@@ -43,6 +53,7 @@ extension StrokePath {
                 p[i].x -= c * p[i + 1].x
                 p[i].y -= c * p[i + 1].y
                 p[i].size -= c * p[i + 1].size
+                p[i].height = p[i].size
                 p[i].opacity -= c * p[i + 1].opacity
                 p[i].force -= c * p[i + 1].force
                 p[i].altitude -= c * p[i + 1].altitude

@@ -28,7 +28,7 @@ extension StrokePath {
     public var maximumParameter: Double { Double(max(controlPoints.count - 1, 0)) }
 
     /// The point on the curve at parametric value `u`, clamped to the path; nil for an empty path.
-    /// Force and opacity are clamped to [0, 1], size to ≥ 0, altitude to [0, π/2].
+    /// Force and opacity are clamped to [0, 1], size and height to ≥ 0, altitude to [0, π/2].
     public func interpolatedPoint(at u: Double) -> StrokePoint? {
         let n = controlPoints.count
         guard n > 0 else { return nil }
@@ -47,6 +47,7 @@ extension StrokePath {
         let y = w0 * p0.y + w1 * p1.y + w2 * p2.y + w3 * p3.y
         let time = w0 * p0.timeOffset + w1 * p1.timeOffset + w2 * p2.timeOffset + w3 * p3.timeOffset
         let size = w0 * p0.size + w1 * p1.size + w2 * p2.size + w3 * p3.size
+        let height = w0 * p0.height + w1 * p1.height + w2 * p2.height + w3 * p3.height
         let opacity = w0 * p0.opacity + w1 * p1.opacity + w2 * p2.opacity + w3 * p3.opacity
         let force = w0 * p0.force + w1 * p1.force + w2 * p2.force + w3 * p3.force
         let altitude = w0 * p0.altitude + w1 * p1.altitude + w2 * p2.altitude + w3 * p3.altitude
@@ -56,7 +57,7 @@ extension StrokePath {
         var azimuth = (ax == 0 && ay == 0) ? p1.azimuth : PenMath.atan2(ay, ax)
         if azimuth < 0 { azimuth += 2 * Double.pi }
         return StrokePoint(
-            x: x, y: y, timeOffset: time, size: max(size, 0), opacity: min(max(opacity, 0), 1),
+            x: x, y: y, timeOffset: time, size: max(size, 0), height: max(height, 0), opacity: min(max(opacity, 0), 1),
             azimuth: azimuth, force: min(max(force, 0), 1), altitude: min(max(altitude, 0), Double.pi / 2))
     }
 
@@ -176,7 +177,7 @@ extension StrokePath {
     /// 2a − b for every property; azimuth stays a's (it blends as a direction).
     private static func reflect(_ a: StrokePoint, through b: StrokePoint) -> StrokePoint {
         StrokePoint(x: 2 * a.x - b.x, y: 2 * a.y - b.y, timeOffset: 2 * a.timeOffset - b.timeOffset,
-                    size: 2 * a.size - b.size, opacity: 2 * a.opacity - b.opacity, azimuth: a.azimuth,
+                    size: 2 * a.size - b.size, height: 2 * a.height - b.height, opacity: 2 * a.opacity - b.opacity, azimuth: a.azimuth,
                     force: 2 * a.force - b.force, altitude: 2 * a.altitude - b.altitude)
     }
 }

@@ -8,22 +8,49 @@ public struct StrokePoint: Sendable, Hashable {
     public var y: Double
     /// Seconds since the path's creation time.
     public var timeOffset: Double
-    /// Drawn width in mm.
+    /// The nib's width in mm: its extent along the ink's nib axis (`Ink.nibAngle`), PencilKit's
+    /// `size.width`. A round nib is as wide as it is high, so this is its diameter.
     public var size: Double
+    /// The nib's height in mm, across its axis (PencilKit's `size.height`): a chisel is
+    /// wide and thin, so a stroke drawn across its axis is `size` wide and one drawn along
+    /// it `height` wide.
+    public var height: Double
     public var opacity: Double
     public var azimuth: Double
     public var force: Double
     public var altitude: Double
 
-    public init(x: Double, y: Double, timeOffset: Double, size: Double, opacity: Double,
+    /// `height` defaults to `size`: a round nib.
+    public init(x: Double, y: Double, timeOffset: Double, size: Double, height: Double? = nil, opacity: Double,
                 azimuth: Double, force: Double, altitude: Double) {
         self.x = x
         self.y = y
         self.timeOffset = timeOffset
         self.size = size
+        self.height = height ?? size
         self.opacity = opacity
         self.azimuth = azimuth
         self.force = force
         self.altitude = altitude
+    }
+
+    /// PencilKit's 2-D `size`: (`size`, `height`).
+    public var nibSize: NibSize {
+        get { NibSize(width: size, height: height) }
+        set {
+            size = newValue.width
+            height = newValue.height
+        }
+    }
+}
+
+/// A nib's width and height in mm (PencilKit's `PKStrokePoint.size`, a `CGSize`).
+public struct NibSize: Sendable, Hashable {
+    public var width: Double
+    public var height: Double
+
+    public init(width: Double, height: Double) {
+        self.width = width
+        self.height = height
     }
 }

@@ -54,6 +54,7 @@ enum SurfaceMapping {
             p.y = q.y
             p.azimuth = azimuth(point.azimuth, map)
             p.size = point.size * map.widthScale
+            p.height = point.height * map.widthScale
             return p
         }
         return out

@@ -10,13 +10,13 @@ import PenKit
 struct DrawCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "draw",
-        abstract: "Replay a trace into a drawing, erasers applied; write it as SVG or save it."
+        abstract: "Replay a trace into a drawing, erasers applied; write it as SVG or PNG, or save it."
     )
 
     @Argument(help: "An evemu recording or a `libinput record` YAML file.")
     var trace: String
 
-    @OptionGroup var output: SVGOutputOption
+    @OptionGroup var output: DrawingOutputOptions
 
     @Option(help: "Save the drawing in penkit's drawing format (docs/drawing-format.md).")
     var save: String?

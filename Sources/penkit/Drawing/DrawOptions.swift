@@ -5,7 +5,8 @@ import PenKit
 /// How `penkit draw` turns a trace's strokes into a drawing: the ink per tool type and the eraser.
 struct DrawOptions: ParsableArguments {
     @Option(name: .customLong("ink"),
-            help: "Ink for a tool type: TOOL=TYPE [#RRGGBBAA] [WIDTH], e.g. pen=\"pencil #203060ff 1\". Repeatable.")
+            help: ArgumentHelp("Ink for a tool type: TOOL=TYPE [#RRGGBBAA] [WIDTH], e.g. pen=\"pencil #203060ff 1\". Repeatable.",
+                              discussion: "TYPE: pen, pencil, marker, monoline, fountainPen, watercolor, crayon (or eraser)."))
     var inks: [String] = []
 
     @OptionGroup var erasing: EraserOptions

@@ -6,13 +6,13 @@ import PenKit
 struct DrawingCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "drawing",
-        abstract: "Open a saved drawing (docs/drawing-format.md): write it as SVG or print what it holds."
+        abstract: "Open a saved drawing (docs/drawing-format.md): write it as SVG or PNG, or print what it holds."
     )
 
     @Argument(help: "A drawing saved by `penkit draw --save`.")
     var file: String
 
-    @OptionGroup var output: SVGOutputOption
+    @OptionGroup var output: DrawingOutputOptions
 
     @Flag(help: "Print the counts of strokes, points, erased strokes and split strokes, and the file's size per point.")
     var info = false

@@ -1,18 +1,24 @@
-/// penkit's file format for a `Drawing`, version 1, specified in
+/// penkit's file format for a `Drawing`, version 2, specified in
 /// docs/drawing-format.md: a header with a signature, version and body length;
 /// the strokes; a CRC-32 of everything before it. Every value round-trips bit
-/// for bit.
+/// for bit. Version 1 files (no nib height, four inks) still open.
 public enum DrawingFile {
     /// "\u{89}PKDRAW\n": a non-ASCII first byte and a newline catch text-mode mangling, as PNG's does.
     public static let signature: [UInt8] = [0x89, 0x50, 0x4B, 0x44, 0x52, 0x41, 0x57, 0x0A]
-    public static let version: UInt16 = 1
+    public static let version: UInt16 = 2
     /// Signature, version, flags, body length.
     static let headerSize = 8 + 2 + 2 + 8
 
     public static func encode(_ drawing: Drawing) -> [UInt8] {
+        encode(drawing, version: version)
+    }
+
+    /// `version` 1 writes what penkit wrote before nib heights and the newer inks (for the
+    /// tests that older files open); a stroke it cannot hold is a programming error.
+    static func encode(_ drawing: Drawing, version: UInt16) -> [UInt8] {
         var body = DrawingByteWriter()
         body.varint(UInt64(drawing.strokes.count))
-        for stroke in drawing.strokes { StrokeRecord.write(stroke, to: &body) }
+        for stroke in drawing.strokes { StrokeRecord.write(stroke, version: version, to: &body) }
         var file = DrawingByteWriter()
         file.bytes.reserveCapacity(headerSize + body.bytes.count + 4)
         file.bytes.append(contentsOf: signature)
@@ -56,7 +62,7 @@ public enum DrawingFile {
         let count = try body.count("stroke count", minimumSize: StrokeRecord.minimumSize)
         var strokes: [Stroke] = []
         strokes.reserveCapacity(count)
-        for _ in 0..<count { strokes.append(try StrokeRecord.read(from: &body)) }
+        for _ in 0..<count { strokes.append(try StrokeRecord.read(version: found, from: &body)) }
         guard body.remaining == 0 else { throw body.corrupt("\(body.remaining) bytes left after the last stroke") }
         return Drawing(strokes: strokes)
     }

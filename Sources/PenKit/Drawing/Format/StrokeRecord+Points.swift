@@ -58,7 +58,7 @@ extension StrokeRecord {
     }
 
     static func writeControlPoints(_ points: [StrokePoint], samples: [StrokeSample], creationTime: UInt64,
-                                   to w: inout DrawingByteWriter) {
+                                   version: UInt16, to w: inout DrawingByteWriter) {
         w.varint(UInt64(points.count))
         var previous = StrokePoint(x: 0, y: 0, timeOffset: 0, size: 0, opacity: 0, azimuth: 0, force: 0, altitude: 0)
         for (i, c) in points.enumerated() {
@@ -71,13 +71,16 @@ extension StrokeRecord {
             w.packed(c.azimuth, previous: p.azimuth)
             w.packed(c.force, previous: p.force)
             w.packed(c.altitude, previous: p.altitude)
+            // Version 2: the nib's height, against this point's own size (equal for a round nib: one byte).
+            if version >= 2 { w.packed(c.height, previous: c.size) }
             previous = c
         }
     }
 
-    static func readControlPoints(samples: [StrokeSample], creationTime: UInt64,
+    /// Version 1 has no height: its nibs are round (height = size), as version 1 drew them.
+    static func readControlPoints(samples: [StrokeSample], creationTime: UInt64, version: UInt16,
                                   from r: inout DrawingByteReader) throws(DrawingFormatError) -> [StrokePoint] {
-        let count = try r.count("control point count", minimumSize: 8)
+        let count = try r.count("control point count", minimumSize: version >= 2 ? 9 : 8)
         var points: [StrokePoint] = []
         points.reserveCapacity(count)
         var previous = StrokePoint(x: 0, y: 0, timeOffset: 0, size: 0, opacity: 0, azimuth: 0, force: 0, altitude: 0)
@@ -91,6 +94,7 @@ extension StrokeRecord {
                 azimuth: try r.packed(previous: p.azimuth, "control azimuth"),
                 force: try r.packed(previous: p.force, "control force"),
                 altitude: try r.packed(previous: p.altitude, "control altitude"))
+            if version >= 2 { previous.height = try r.packed(previous: previous.size, "control height") }
             points.append(previous)
         }
         return points

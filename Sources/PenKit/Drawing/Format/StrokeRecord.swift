@@ -10,7 +10,7 @@ enum StrokeRecord {
         static let known: UInt8 = 7
     }
 
-    static func write(_ stroke: Stroke, to w: inout DrawingByteWriter) {
+    static func write(_ stroke: Stroke, version: UInt16, to w: inout DrawingByteWriter) {
         w.varint(stroke.id)
         w.string(stroke.tool.type.rawValue)
         w.varint(stroke.tool.serial)
@@ -28,17 +28,20 @@ enum StrokeRecord {
         w.u32(stroke.randomSeed)
         w.varint(stroke.creationTime)
         writeSamples(stroke.points, creationTime: stroke.creationTime, to: &w)
-        writeControlPoints(stroke.path.controlPoints, samples: stroke.points, creationTime: stroke.creationTime, to: &w)
+        writeControlPoints(stroke.path.controlPoints, samples: stroke.points, creationTime: stroke.creationTime,
+                           version: version, to: &w)
         if let mask = stroke.mask { writeMask(mask, to: &w) }
     }
 
-    static func read(from r: inout DrawingByteReader) throws(DrawingFormatError) -> Stroke {
+    static func read(version: UInt16, from r: inout DrawingByteReader) throws(DrawingFormatError) -> Stroke {
         let id = try r.varint("stroke id")
         let toolName = try r.string("tool type")
         guard let toolType = ToolType(rawValue: toolName) else { throw r.corrupt("unknown tool type \"\(toolName)\"") }
         let tool = ToolIdentity(type: toolType, serial: try r.varint("tool serial"), id: try r.varint("tool id"))
         let inkName = try r.string("ink type")
-        guard let inkType = Ink.InkType(rawValue: inkName) else { throw r.corrupt("unknown ink type \"\(inkName)\"") }
+        guard let inkType = Ink.InkType(rawValue: inkName), version >= 2 || inkType.isInVersion1 else {
+            throw r.corrupt("unknown ink type \"\(inkName)\"")
+        }
         let color = InkColor(red: try r.f64("ink red"), green: try r.f64("ink green"), blue: try r.f64("ink blue"),
                              alpha: try r.f64("ink alpha"))
         let widthAt = r.offset
@@ -55,7 +58,7 @@ enum StrokeRecord {
         let seed = try r.u32("random seed")
         let creationTime = try r.varint("creation time")
         let samples = try readSamples(creationTime: creationTime, from: &r)
-        let controls = try readControlPoints(samples: samples, creationTime: creationTime, from: &r)
+        let controls = try readControlPoints(samples: samples, creationTime: creationTime, version: version, from: &r)
         let mask = flags & Flag.mask != 0 ? try readMask(hasClip: flags & Flag.clip != 0, from: &r) : nil
         return Stroke(id: id, tool: tool, ink: ink, cancelled: flags & Flag.cancelled != 0, points: samples,
                       path: StrokePath(controlPoints: controls, creationTime: creationTime),
@@ -70,4 +73,9 @@ enum StrokeRecord {
         AffineTransform(a: try r.f64("transform a"), b: try r.f64("transform b"), c: try r.f64("transform c"),
                         d: try r.f64("transform d"), tx: try r.f64("transform tx"), ty: try r.f64("transform ty"))
     }
+}
+
+extension Ink.InkType {
+    /// The inks format version 1 names; the others came with version 2.
+    var isInVersion1: Bool { [.pen, .pencil, .marker, .eraser].contains(self) }
 }

@@ -365,10 +365,11 @@ for trace in "$@"; do play "$trace"; done
 
 # The flight recorder (issue 31): right after the traces, `penkit record` takes penkitd's last
 # 60 s of live input (its own read-only descriptor per tablet, kernel times) and of the lines it
-# sent: OUT_DIR/flight.yml. e2e.sh replays it on the host with `penkit replay --check`, which must
+# sent: OUT_DIR/flight-recorder.yaml (not .yml: the traces' recordings are *.yml). e2e.sh replays
+# it on the host with `penkit replay --check`, which must
 # reproduce what penkitd sent from the window's first named proximity-in. E2E_SKIP_RECORD=1 skips it.
 if [ -z "${E2E_SKIP_RECORD:-}" ]; then
-    if "$BIN/penkit" record --socket "$SOCK" --last 60s -o "$OUT/flight.yml" 2>"$OUT/flight.err"; then
+    if "$BIN/penkit" record --socket "$SOCK" --last 60s -o "$OUT/flight-recorder.yaml" 2>"$OUT/flight.err"; then
         echo "e2e: flight recorder: $(cat "$OUT/flight.err")"
     else fail "flight recorder: penkit record failed: $(cat "$OUT/flight.err")"
     fi

@@ -139,9 +139,9 @@ main() {
     # The flight recorder's report of the live run (e2e-guest.sh): replayed here, it must give
     # what penkitd sent (docs/bug-reports.md says what --check allows and why).
     if [ -z "${E2E_SKIP_RECORD:-}" ]; then
-        if [ -s "$out/flight.yml" ]; then
+        if [ -s "$out/flight-recorder.yaml" ]; then
             echo "e2e: the flight recorder's report of the live run, replayed on the host:"
-            "$penkit" replay "$out/flight.yml" --check | sed 's/^/    /'
+            "$penkit" replay "$out/flight-recorder.yaml" --check | sed 's/^/    /'
             [ "${PIPESTATUS[0]}" -eq 0 ] || { echo "e2e: FAIL: the flight recorder's report does not replay as penkitd sent it"; failed=1; }
         else echo "e2e: FAIL: no flight recorder report from the guest"; failed=1; fi
     fi

@@ -13,7 +13,9 @@ struct ActionSchemaTests {
         try ProtocolSchemaCheck.run(lines)
     }
 
-    @Test func theActionsOfARealTraceValidateWithEveryKeyDeclared() throws {
+    /// Every line a penkitd replaying the Cintiq trace sends on `channels`, with preferred actions
+    /// for its barrel buttons in the config (the trace presses both, and one twice quickly).
+    static func cintiqSessionWithActions(_ channels: [String]) throws -> [String] {
         let config = FileManager.default.temporaryDirectory.appendingPathComponent("penkitd-\(UUID().uuidString).conf").path
         defer { try? FileManager.default.removeItem(atPath: config) }
         try "action-stylus = switchEraser\naction-stylus-double = showColorPalette\naction-stylus2 = myApp.tool-2\naction-double-press-ms = 600\n"
@@ -21,14 +23,19 @@ struct ActionSchemaTests {
         let daemon = try DaemonProcess(["--replay", tracePath("wacom-cintiq-22hdt-pen.evemu"), "--wait-clients", "1",
                                         "--exit-after-replay"], config: config)
         let client = try daemon.connect()
-        try client.subscribe(["buttons", "actions"])
+        try client.subscribe(channels)
         let lines = try client.readAll(timeout: 120)
+        _ = daemon.waitForExit()
+        return lines
+    }
+
+    @Test func theActionsOfARealTraceValidateWithEveryKeyDeclared() throws {
+        let lines = try Self.cintiqSessionWithActions(["buttons", "actions"])
         let actions = lines.filter { type($0) == "action" }
         #expect(Set(actions.compactMap { object($0)["action"] as? String }) == ["switchEraser", "showColorPalette", "myApp.tool-2"])
         #expect(lines.contains { type($0) == "button" })
         let (status, report) = try Self.check(lines)
         #expect(status == 0, "\(report)")
-        _ = daemon.waitForExit()
     }
 
     @Test func malformedActionAndPadLinesAreRefusedAndAPadLineAsLibinputGivesItPasses() throws {

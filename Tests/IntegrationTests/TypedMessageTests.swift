@@ -9,16 +9,7 @@ import Testing
 @Suite(.serialized)
 struct TypedMessageTests {
     @Test func everyLineOfARealSessionIsTypedAndActionsWriteBackByteForByte() throws {
-        let config = FileManager.default.temporaryDirectory.appendingPathComponent("penkitd-\(UUID().uuidString).conf").path
-        defer { try? FileManager.default.removeItem(atPath: config) }
-        try "action-stylus = switchEraser\naction-stylus-double = showColorPalette\naction-stylus2 = myApp.tool-2\naction-double-press-ms = 600\n"
-            .write(toFile: config, atomically: true, encoding: .utf8)
-        let daemon = try DaemonProcess(["--replay", tracePath("wacom-cintiq-22hdt-pen.evemu"), "--wait-clients", "1",
-                                        "--exit-after-replay"], config: config)
-        let client = try daemon.connect()
-        try client.subscribe(["frames", "updates", "strokes", "buttons", "devices", "actions"])
-        let lines = try client.readAll(timeout: 120)
-        _ = daemon.waitForExit()
+        let lines = try ActionSchemaTests.cintiqSessionWithActions(["frames", "updates", "strokes", "buttons", "devices", "actions"])
         var actions = 0, types: Set<String> = []
         for line in lines {
             guard let message = PenMessage(line: line) else { Issue.record("not decoded: \(line)"); continue }

@@ -1,4 +1,5 @@
 import Foundation
+import PenTestSupport
 import Testing
 @testable import PenKit
 

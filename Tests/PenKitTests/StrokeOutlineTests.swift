@@ -1,3 +1,4 @@
+import PenTestSupport
 import Testing
 @testable import PenKit
 

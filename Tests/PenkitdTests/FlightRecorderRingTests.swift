@@ -1,4 +1,5 @@
 import PenInput
+import PenTestSupport
 @testable import penkitd
 import Testing
 
@@ -9,7 +10,7 @@ import Testing
 @Suite struct FlightRecorderRingTests {
     @Test(arguments: [1, 2, 3, 4])
     func theMessageRingHoldsTheNewestLinesThatFitIntact(seed: UInt64) {
-        var random = SplitMix(seed: seed)
+        var random = SeededGenerator(seed: seed)
         let capacity = 4096
         let ring = MessageRing(capacity: capacity)
         var model: [(time: UInt64, bytes: [UInt8])] = []
@@ -51,18 +52,5 @@ import Testing
         #expect(ring.events(since: 0).map(\.time) == Array(151...250))
         #expect(ring.events(since: 200).map(\.time) == Array(200...250))
         #expect(!ring.holdsEverything(since: 0), "events gave way")
-    }
-}
-
-/// A small deterministic generator (SplitMix64), so a failure replays.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -19,7 +19,6 @@ final class FlightRecorder: Sendable {
     static let departedKept = 16
 
     let seconds: Int
-    private let messageBytes: Int
     /// Live input and a paced replay stamp events on CLOCK_MONOTONIC: the window ends now. An
     /// unpaced replay's times are the trace's: the window ends at the newest time recorded.
     private let paced: Bool
@@ -37,7 +36,6 @@ final class FlightRecorder: Sendable {
         let info: DeviceInfo
         let description: DeviceDescription?
         let events: EventRing
-        var grabbed = false
 
         init(info: DeviceInfo, description: DeviceDescription?, capacity: Int) {
             self.info = info
@@ -50,7 +48,6 @@ final class FlightRecorder: Sendable {
     init(seconds: Int, paced: Bool, messageBytes: Int = 8 << 20) {
         self.seconds = seconds
         self.paced = paced
-        self.messageBytes = messageBytes
         state = Mutex(State(messages: MessageRing(capacity: messageBytes)))
     }
 
@@ -65,12 +62,6 @@ final class FlightRecorder: Sendable {
             state.departed.insert(id, at: 0)
             while state.departed.count > Self.departedKept { state.devices[state.departed.removeLast()] = nil }
         }
-    }
-
-    /// The virtual tablet grabbed (or released) the tablet: its events then reach nobody but
-    /// penkitd's libinput, so a live recording of them has a gap that the report names.
-    func setGrabbed(_ id: Int, _ grabbed: Bool) {
-        state.withLock { $0.devices[id]?.grabbed = grabbed }
     }
 
     func record(_ event: EvdevEvent, device: Int) {
@@ -101,10 +92,10 @@ final class FlightRecorder: Sendable {
     func report(window: Int, now: UInt64, settings: [String: String]) -> [[UInt8]] {
         let span = UInt64(min(max(window, 1), seconds)) * 1_000_000
         let from = now > span ? now - span : 0
-        let (logs, lines, tooLong, whole) = state.withLock { state -> ([(Int, DeviceInfo, DeviceDescription?, Bool, [EvdevEvent])], [[UInt8]], Int, Bool) in
+        let (logs, lines, tooLong, whole) = state.withLock { state -> ([(Int, DeviceInfo, DeviceDescription?, [EvdevEvent])], [[UInt8]], Int, Bool) in
             let logs = state.devices.keys.sorted().map { id in
                 let log = state.devices[id]!
-                return (id, log.info, log.description, log.grabbed, log.events.events(since: from))
+                return (id, log.info, log.description, log.events.events(since: from))
             }
             let whole = state.devices.values.allSatisfy { $0.events.holdsEverything(since: from) }
             return (logs, state.messages.lines(since: from), state.messages.tooLong, whole)
@@ -133,14 +124,14 @@ final class FlightRecorder: Sendable {
         w.field("fromStart", whole)
         w.key("devices")
         w.raw("[")
-        for (id, info, description, grabbed, events) in logs {
+        for (id, info, description, events) in logs {
             w.separateElement()
-            Self.writeDevice(id: id, info: info, description: description, grabbed: grabbed, events: events.count, to: &w)
+            Self.writeDevice(id: id, info: info, description: description, events: events.count, to: &w)
         }
         w.raw("]}")
         out.append(w.bytes)
         var eventCount = 0
-        for (id, _, _, _, events) in logs {
+        for (id, _, _, events) in logs {
             eventCount += events.count
             var start = 0
             while start < events.count {
@@ -204,13 +195,14 @@ final class FlightRecorder: Sendable {
     /// Bytes of published lines per `recording-messages` line, before the next starts a new one.
     static let messageBytesPerLine = 256 << 10
 
-    private static func writeDevice(id: Int, info: DeviceInfo, description: DeviceDescription?, grabbed: Bool, events: Int,
+    private static func writeDevice(id: Int, info: DeviceInfo, description: DeviceDescription?, events: Int,
                                     to w: inout JSONWriter) {
         w.raw("{")
         w.field("id", id)
         w.field("name", string: info.name)
         w.field("node", string: info.source)
-        w.field("grabbed", grabbed)
+        // The recorder is not told of the virtual tablet's grabs yet (docs/bug-reports.md): always false.
+        w.field("grabbed", false)
         w.field("events", events)
         if let d = description {
             w.key("evdev")

@@ -26,8 +26,12 @@ struct DoctorCommand: AsyncParsableCommand {
                 if let fix = f.fix { o["fix"] = fix }
                 return o
             }
-            let top: [String: Any] = ["user": facts.user, "findings": objects,
+            var top: [String: Any] = ["user": facts.user, "findings": objects,
                                       "problems": findings.filter { $0.level == .problem }.count]
+            // penkitd's own answer, whole, for scripts that want the figures rather than sentences.
+            if let status = facts.daemon?.status {
+                top["status"] = try JSONSerialization.jsonObject(with: Data(status.jsonLine().utf8))
+            }
             let data = try JSONSerialization.data(withJSONObject: top, options: [.sortedKeys, .withoutEscapingSlashes])
             print(String(decoding: data, as: UTF8.self))
             return

@@ -62,6 +62,9 @@ struct EventsFormatter {
             return row("-", "ERROR", nil, "\(code)\(fatal ? " (fatal)" : ""): \(text)")
         case .shutdown(let reason):
             return row("-", "SHUTDOWN", nil, reason)
+        case .status(let status):
+            // Only on request (`penkit doctor`); events never asks, but says what came.
+            return row("-", "STATUS", nil, "\(status.devices.count) device(s)")
         case .unknown(let type, _):
             return row("-", type.uppercased(), nil, "")
         }

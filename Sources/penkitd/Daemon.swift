@@ -75,7 +75,8 @@ final class Daemon: Sendable {
         // Readings carry CLOCK_MONOTONIC times: only live input and a paced replay share that clock.
         let takesSources = replay == nil || replay?.realtime == true
         self.server = try SocketServer(config: config, settings: settings, logger: logger, probe: probe,
-                                       pressureInbox: takesSources ? try PressureInbox() : nil, recorder: recorder)
+                                       pressureInbox: takesSources ? try PressureInbox() : nil, recorder: recorder,
+                                       paced: replay == nil || replay?.realtime == true)
     }
 
     func run(replay: ReplaySource?, waitClients: Int, exitAfterReplay: Bool) throws {
@@ -178,7 +179,7 @@ final class Daemon: Sendable {
                                            afterSeq: journal.lastSeq, afterStroke: journal.lastStrokeID,
                                            splitsBeforeStrokes: true, probe: probe)
             var loop = InputLoop(pipeline: pipeline, outlet: hub, warmsUp: warmsUp, devices: devices,
-                                 recorder: recorder, logger: logger, isStopping: isStopping)
+                                 recorder: recorder, activity: hub.activity, logger: logger, isStopping: isStopping)
             guard let replay else {
                 guard var source = live else { return }
                 do {
@@ -208,7 +209,8 @@ final class Daemon: Sendable {
         SdNotify.send("RELOADING=1\nMONOTONIC_USEC=\(MonotonicClock.now())")
         defer { SdNotify.send("READY=1") }
         do {
-            let new = try reloadConfig()
+            var new = try reloadConfig()
+            new.origins.reloaded = true
             try server.reload(config: new)
             logLevel.level = Logger.Level(rawValue: new.logLevel) ?? .info
             let old = config.withLock { $0 }

@@ -96,6 +96,7 @@ struct Penkitd: ParsableCommand {
     /// cannot be read (it is skipped); one given with --config that cannot be read is an error.
     func loadConfig(isStopping: () -> Bool = { false }, warn: (String) -> Void = { _ in }) throws -> DaemonConfig {
         var config = DaemonConfig()
+        config.configFile = self.config ?? ConfigFile.defaultPath()
         if let skipped = try ConfigFile.apply(path: self.config ?? ConfigFile.defaultPath(), required: self.config != nil,
                                               to: &config, isStopping: isStopping) {
             warn("\(skipped); using the defaults")

@@ -99,6 +99,50 @@ import Testing
         #expect(twice.first?.message.contains("TabletToolPressureCurve") == true)
     }
 
+    @Test func liveFiguresAndSettingsAreSaidPerTabletAndToolWithTheirOriginsAndAPadAloneHasNoPenToReportOn() throws {
+        let geometry = TabletGeometry(width: 223.5, height: 139.7, resolutionX: 200, resolutionY: 200, axes: [], tools: ["pen"], buttons: [], integration: [])
+        var pen = DeviceInfo(id: 1, name: "Wacom Intuos4 6x9", vendor: 0x56a, product: 0xb9, source: "/dev/input/event5")
+        pen.geometry = geometry
+        let pad = DeviceInfo(id: 2, name: "Wacom Intuos4 6x9 Pad", vendor: 0x56a, product: 0xb9, source: "/dev/input/event6")
+        var facts = Self.facts(nodes: [])
+        facts.daemon?.devices = [pen, pad]
+        let curve = StatusMessage.Setting(key: "pressure-curve", value: "0.2, 0.1, 0.8, 0.9", origin: "config file /etc/penkit/penkitd.conf:6")
+        let rotation = StatusMessage.Setting(key: "rotation", value: "90", origin: "reload /etc/penkit/penkitd.conf:4")
+        facts.daemon?.status = StatusMessage(
+            configFile: "/etc/penkit/penkitd.conf",
+            settings: [.init(key: "virtual-tablet", value: "true", origin: "flag --virtual-tablet")],
+            devices: [
+                .init(device: 1, name: pen.name, source: pen.source, proximity: "in", tool: .pen, serial: 0x99800b93, contact: false,
+                      reports: 812, reportRateHz: 199.7, lastReportAgeMilliseconds: 3, settings: [rotation],
+                      tools: [.init(type: .pen, serial: 0x99800b93, settings: [curve])]),
+                .init(device: 2, name: pad.name, source: pad.source, proximity: "out", tool: nil, serial: nil, contact: false,
+                      reports: 0, reportRateHz: nil, lastReportAgeMilliseconds: nil, settings: [], tools: []),
+            ])
+        let findings = DoctorFindings.findings(facts)
+        let live = findings.filter { $0.area == "live" }
+        #expect(live.count == 1, "the pad alone has no pen: \(live)")
+        #expect(live.first?.message.contains("the pen serial 0x99800b93 is in proximity, hovering; reports at 200 Hz; 812 report(s)") == true,
+                "\(live)")
+        let settings = findings.filter { $0.area == "settings" }.map(\.message)
+        #expect(settings.contains { $0.contains("virtual-tablet true (flag --virtual-tablet)") }, "\(settings)")
+        #expect(settings.contains { $0.hasPrefix("mapping of /dev/input/event5") && $0.contains("rotation 90 (reload /etc/penkit/penkitd.conf:4)") })
+        #expect(settings.contains { $0.hasPrefix("the pen serial 0x99800b93 on /dev/input/event5: pressure-curve 0.2, 0.1, 0.8, 0.9 (config file /etc/penkit/penkitd.conf:6)") })
+        #expect(!settings.contains { $0.contains("event6") }, "the pad has no mapping of its own: \(settings)")
+
+        // Out of proximity: how long ago it last reported; before any report, how to get a rate.
+        facts.daemon?.status?.devices[0].proximity = "out"
+        facts.daemon?.status?.devices[0].lastReportAgeMilliseconds = 4_230
+        #expect(DoctorFindings.findings(facts).contains { $0.message.contains("no tool in proximity; last report 4.2 s ago; reports at 200 Hz") })
+        facts.daemon?.status?.devices[0].reports = 0
+        facts.daemon?.status?.devices[0].reportRateHz = nil
+        #expect(DoctorFindings.findings(facts).contains { $0.message.contains("no report yet: bring the pen near the tablet") })
+
+        // A penkitd older than `status`: said, with the fix.
+        facts.daemon?.status = nil
+        let old = try #require(DoctorFindings.findings(facts).first { $0.area == "live" })
+        #expect(old.fix?.contains("upgrade penkitd") == true)
+    }
+
     @Test func onThisHostTheDoctorFindsARunningPenkitdReplaying() async throws {
         let socket = FileManager.default.temporaryDirectory.appendingPathComponent("doctor-\(getpid()).sock").path
         let state = FileManager.default.temporaryDirectory.appendingPathComponent("doctor-state-\(getpid())").path

@@ -69,6 +69,8 @@ public enum PenMessage: Sendable {
     /// A device's force now comes from a second source, or from the tablet again (`devices` channel).
     case pressureSource(PressureSourceMessage)
     case dropped(DroppedMessage)
+    /// The answer to a `status` request: live figures per tablet and the settings in force.
+    case status(StatusMessage)
     /// The client fell too far behind on strokes and is cut off: reconnect and subscribe with
     /// `since: lastSentSeq` (nil from a server that does not say).
     case overflow(lastSentSeq: UInt64?, message: String)
@@ -148,6 +150,8 @@ extension PenMessage: Decodable {
             }
         case "shutdown":
             self = .shutdown(reason: try c.maybe("reason") ?? "")
+        case "status":
+            self = .status(try StatusMessage(from: decoder))
         default:
             self = .unknown(type: type, try JSONValue(from: decoder))
         }

@@ -50,16 +50,28 @@ extension DoctorFacts {
                            desktopSettings: kdeSettings(environment: environment) + gnomeSettings())
     }
 
+    /// The daemon's hello, then its answer to `status` (an older penkitd answers that with an
+    /// error, which leaves `status` nil).
     private static func hello(from client: PenKitClient, path: String) async throws -> Daemon? {
+        var daemon: Daemon?
         for try await line in client.lines {
             guard let message = PenMessage(line: line.text) else { continue }
             if case .hello(_, let devices, _, _, let settings) = message {
                 let version = (try? JSONSerialization.jsonObject(with: Data(line.text.utf8)) as? [String: Any])?["serverVersion"] as? String
-                return Daemon(path: path, serverVersion: version ?? "?", devices: devices, settings: settings)
+                daemon = Daemon(path: path, serverVersion: version ?? "?", devices: devices, settings: settings)
+                try client.send(StatusRequest().jsonLine())
+                continue
             }
-            if case .error(let code, let text, _) = message { throw PenKitClient.Error(description: "\(code): \(text)", reason: text) }
+            if case .status(let status) = message {
+                daemon?.status = status
+                return daemon
+            }
+            if case .error(let code, let text, _) = message {
+                if daemon != nil { return daemon }
+                throw PenKitClient.Error(description: "\(code): \(text)", reason: text)
+            }
         }
-        return nil
+        return daemon
     }
 
     private static func currentUser() -> (String, [String]) {

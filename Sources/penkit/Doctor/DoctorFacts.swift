@@ -18,6 +18,9 @@ struct DoctorFacts: Sendable {
         var serverVersion: String
         var devices: [DeviceInfo]
         var settings: [String: String]
+        /// Its answer to `status`: live figures per tablet, settings with origins; nil from a
+        /// penkitd that does not know the request.
+        var status: StatusMessage?
     }
 
     struct Node: Sendable {

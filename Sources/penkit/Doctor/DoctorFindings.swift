@@ -19,6 +19,8 @@ enum DoctorFindings {
         var out: [DoctorFinding] = []
         out += daemon(facts)
         out += tablets(facts)
+        out += DoctorLiveFindings.live(facts)
+        out += DoctorLiveFindings.settings(facts)
         out += virtualTablet(facts)
         out += desktop(facts)
         return out

@@ -79,9 +79,13 @@ enum ConfigFile {
                 switch section {
                 case .top:
                     try set(key: key, value: value, in: &config)
-                    config.origins.record(key, file: path, line: index + 1)
-                case .device: try config.devices.set(key: key, value: value)
-                case .tool(let target): try config.feel.set(key: key, value: value, for: target)
+                    config.origins.record(InkChoice.originKey(key), file: path, line: index + 1)
+                case .device:
+                    try config.devices.set(key: key, value: value)
+                    config.origins.record("device \(config.devices.sections.count - 1) \(key)", file: path, line: index + 1)
+                case .tool(let target):
+                    try config.feel.set(key: key, value: value, for: target)
+                    config.origins.record("tool \(target.originName) \(key)", file: path, line: index + 1)
                 }
             } catch {
                 throw Error(path: path, line: index + 1, message: error.message)

@@ -42,6 +42,14 @@ enum ToolTarget: Hashable {
         }
     }
 
+    /// How `ConfigOrigins` keys the section's lines: `pen`, `serial 0x1234`.
+    var originName: String {
+        switch self {
+        case .type(let type): type.rawValue
+        case .serial(let serial): "serial 0x" + String(serial, radix: 16)
+        }
+    }
+
     /// Decimal or 0x hex.
     static func serial(_ text: String) -> UInt64? {
         text.hasPrefix("0x") ? UInt64(text.dropFirst(2), radix: 16) : UInt64(text)

@@ -57,6 +57,8 @@ struct DaemonConfig: Sendable, Equatable {
     var actions = ActionMap()
     /// Where the top-level settings came from, for errors found after parsing; not compared.
     var origins = ConfigOrigins()
+    /// The config file read (or looked for), as `status` names it.
+    var configFile: String?
 
     static let keys = ["socket", "socket-group", "socket-mode", "allow-users", "allow-groups",
                        "history-strokes", "history-bytes", "client-buffer-bytes", "client-live-buffer-bytes",

@@ -31,6 +31,15 @@ struct InkChoice: Sendable, Equatable {
         return true
     }
 
+    /// How `ConfigOrigins` keys a serial's ink, however the file wrote the serial.
+    static func originKey(serial: UInt64) -> String { "ink-serial-0x" + String(serial, radix: 16) }
+
+    /// `key` as `ConfigOrigins` keys it: a serial's ink in one spelling, any other key as it is.
+    static func originKey(_ key: String) -> String {
+        guard key.hasPrefix("ink-serial-"), let serial = ToolTarget.serial(String(key.dropFirst(11))) else { return key }
+        return originKey(serial: serial)
+    }
+
     /// The engine's inks with these choices over them.
     func applied(to configuration: EngineConfiguration) -> EngineConfiguration {
         var result = configuration

@@ -20,6 +20,8 @@ struct InputLoop {
     private var sourceEnded = false
     /// Keeps what is published, and live tablets' descriptions (docs/bug-reports.md); nil when off.
     private let recorder: FlightRecorder?
+    /// What each tablet's pen is doing, for `status` requests; nil where nobody asks (tests).
+    private let activity: DeviceActivity?
 
     /// How many bytes of lines an unpaced source gathers before publishing them: well under a
     /// socket's buffer and the live limit, so a client that keeps up takes each batch whole.
@@ -27,15 +29,19 @@ struct InputLoop {
 
     /// `devices` were announced to clients already (a replay's, before the first client connected).
     init(pipeline: MessagePipeline, outlet: any InputOutlet, warmsUp: Bool, devices: [DeviceInfo] = [],
-         recorder: FlightRecorder? = nil, logger: Logger, isStopping: @escaping () -> Bool) {
+         recorder: FlightRecorder? = nil, activity: DeviceActivity? = nil, logger: Logger, isStopping: @escaping () -> Bool) {
         self.recorder = recorder
+        self.activity = activity
         self.pipeline = pipeline
         self.outlet = outlet
         self.warmer = warmsUp ? FrameWarmer() : nil
         self.logger = logger
         self.isStopping = isStopping
         items.reserveCapacity(64)
-        for device in devices { self.devices[device.id] = self.pipeline.addDevice(device) }
+        for device in devices {
+            self.devices[device.id] = self.pipeline.addDevice(device)
+            activity?.deviceAdded(device.id)
+        }
     }
 
     /// Warm-ups run so far (0 without them).
@@ -100,6 +106,7 @@ struct InputLoop {
             let info = pipeline.addDevice(raw, description: description)
             devices[info.id] = info
             recorder?.deviceAdded(info, description: description)
+            activity?.deviceAdded(info.id)
             logger.info(info.pad != nil && info.geometry == nil ? "tablet pad added" : "tablet added",
                         metadata: ["device": "\(info.id)", "name": "\(info.name)", "node": "\(info.source)"])
             outlet.deviceAdded(info)
@@ -108,11 +115,13 @@ struct InputLoop {
             publishThroughBoundaries()
             publish()
             recorder?.deviceRemoved(id)
+            activity?.deviceRemoved(id)
             guard let info = devices.removeValue(forKey: id) else { return }
             // With the warm-ups run so far, so that a log shows whether live input gets them.
             logger.info("tablet removed", metadata: ["device": "\(id)", "warm_ups": "\(warmUpsRun)"])
             outlet.deviceRemoved(info)
         case .tool(let event, let device):
+            activity?.observe(event, device: device, clock: activity?.paced == true ? MonotonicClock.now() : nil)
             pipeline.consume(event, device: device, into: &batch)
             warmer?.observe(event, device: UInt32(device))
             publishThroughBoundaries()

@@ -29,18 +29,21 @@ final class Hub: Sendable {
     private let subscribed = DispatchSemaphore(value: 0)
     /// The flight recorder `record` requests read; nil when it is off.
     let recorder: FlightRecorder?
+    /// What each tablet's pen is doing, which the input thread keeps for `status` requests.
+    let activity: DeviceActivity
 
     init(epoll: Epoll, config: DaemonConfig, settings: [String: String], policy: PeerPolicy, logger: Logger,
          probe: LatencyProbe? = nil, sourcePolicy: PeerPolicy = .defaultPressureSources, pressureInbox: PressureInbox? = nil,
-         recorder: FlightRecorder? = nil, recordPolicy: PeerPolicy = .defaultPressureSources) {
+         recorder: FlightRecorder? = nil, recordPolicy: PeerPolicy = .defaultPressureSources, paced: Bool = true) {
         self.epoll = epoll
+        activity = DeviceActivity(paced: paced)
         self.recorder = recorder
         self.pressureInbox = pressureInbox
         self.logger = logger
         self.probe = probe
         state = Mutex(HubState(history: StrokeHistory(capacity: config.historyStrokes, byteLimit: config.historyBytes), settings: settings,
                                policy: policy, sourcePolicy: sourcePolicy, recordPolicy: recordPolicy, queueLimit: config.clientBufferBytes,
-                               liveBufferBytes: config.clientLiveBufferBytes, maxClients: config.maxClients))
+                               liveBufferBytes: config.clientLiveBufferBytes, maxClients: config.maxClients, config: config))
     }
 
     // MARK: from the input thread
@@ -227,6 +230,7 @@ final class Hub: Sendable {
 
     func apply(config: DaemonConfig, policy: PeerPolicy, sourcePolicy: PeerPolicy, recordPolicy: PeerPolicy) {
         state.withLock { state in
+            state.config = config
             state.policy = policy
             state.sourcePolicy = sourcePolicy
             state.recordPolicy = recordPolicy
@@ -283,6 +287,10 @@ final class Hub: Sendable {
             }
             if RecordRequest.isRecordRequest(line) {
                 record(client, line, &state)
+                continue
+            }
+            if StatusRequest.isStatusRequest(line) {
+                status(client, line, state)
                 continue
             }
             switch SubscribeRequest.parse(line) {
@@ -378,6 +386,8 @@ struct HubState {
     var queueLimit: Int
     var liveBufferBytes: Int
     var maxClients: Int
+    /// The config in force, for `status`; replaced on reload.
+    var config: DaemonConfig
     var stopping = false
 
     /// The devices as `hello` and `subscribed` list them.

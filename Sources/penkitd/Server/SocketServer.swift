@@ -13,10 +13,10 @@ final class SocketServer: Sendable {
     private let state = Mutex<(listener: Int32, path: String?, identity: SocketPath.BoundSocket?, loop: SocketLoop?)>((-1, nil, nil, nil))
 
     init(config: DaemonConfig, settings: [String: String], logger: Logger, probe: LatencyProbe? = nil,
-         pressureInbox: PressureInbox? = nil, recorder: FlightRecorder? = nil) throws {
+         pressureInbox: PressureInbox? = nil, recorder: FlightRecorder? = nil, paced: Bool = true) throws {
         hub = Hub(epoll: try Epoll(), config: config, settings: settings, policy: try PeerPolicy(config: config),
                   logger: logger, probe: probe, sourcePolicy: try PeerPolicy.pressureSources(config: config),
-                  pressureInbox: pressureInbox, recorder: recorder, recordPolicy: try PeerPolicy.recorders(config: config))
+                  pressureInbox: pressureInbox, recorder: recorder, recordPolicy: try PeerPolicy.recorders(config: config), paced: paced)
         self.logger = logger
     }
 

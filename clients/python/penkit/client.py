@@ -57,6 +57,11 @@ class PenkitClient:
             request["since"] = since
         self.sock.sendall((json.dumps(request) + "\n").encode())
 
+    def request_status(self) -> None:
+        """Asks for penkitd's live figures and settings; the answer comes as a ``status`` message
+        (penkit.messages.Status) among the others."""
+        self.sock.sendall((json.dumps({"type": "status", "version": PROTOCOL_VERSION}) + "\n").encode())
+
     def __iter__(self) -> Iterator[Dict[str, Any]]:
         for line in self.reader:  # ends at EOF (the server closed)
             try:

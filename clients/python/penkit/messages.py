@@ -192,13 +192,24 @@ class Shutdown:
 
 
 @dataclass(frozen=True)
+class Status:
+    """penkitd's answer to ``PenkitClient.request_status()``: per tablet (``devices``, as sent)
+    its proximity, contact, reports and report rate, and the settings in force with the origin
+    of each (``default``, ``config file PATH:LINE``, ``reload PATH:LINE`` or ``flag --KEY``)."""
+    config_file: Optional[str]
+    settings: List[Raw]
+    devices: List[Raw]
+    raw: Raw = field(repr=False)
+
+
+@dataclass(frozen=True)
 class Unknown:
     type: str
     raw: Raw = field(repr=False)
 
 
 Message = Union[Hello, Subscribed, DeviceChange, Proximity, Button, Pad, Action, PressureSource, Frame, Began,
-                Update, Ended, Stroke, Dropped, Overflow, Error, Shutdown, Unknown]
+                Update, Ended, Stroke, Dropped, Overflow, Error, Shutdown, Status, Unknown]
 
 
 def _opt_int(obj: Raw, key: str) -> Optional[int]:
@@ -270,4 +281,6 @@ def parse_message(obj: Raw) -> Message:
         return Error(obj.get("code", ""), obj.get("message", ""), bool(obj.get("fatal", False)), obj)
     if t == "shutdown":
         return Shutdown(obj.get("reason", ""), obj)
+    if t == "status":
+        return Status(obj.get("configFile"), list(obj["settings"]), list(obj["devices"]), obj)
     return Unknown(t, obj)

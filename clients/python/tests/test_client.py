@@ -49,6 +49,34 @@ class ClientTests(unittest.TestCase):
             server.close()
             self.assertEqual(json.loads(received[0]), {"type": "subscribe", "version": 1, "channels": ["frames"], "since": 3})
 
+    def test_request_status_sends_the_request_and_the_answer_comes_typed(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "penkit.sock")
+            server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            server.bind(path)
+            server.listen(1)
+            received = []
+
+            def serve():
+                conn, _ = server.accept()
+                conn.sendall(b'{"type":"hello","version":1,"server":"test","devices":[]}\n')
+                received.append(conn.makefile("rb").readline())
+                conn.sendall(b'{"type":"status","version":1,"settings":[],"devices":[]}\n')
+                conn.close()
+
+            thread = threading.Thread(target=serve)
+            thread.start()
+            client = PenkitClient(path)
+            messages = client.messages()
+            next(messages)
+            client.request_status()
+            status = next(messages)
+            self.assertEqual((type(status).__name__, status.devices, status.config_file), ("Status", [], None))
+            client.close()
+            thread.join(timeout=10)
+            server.close()
+            self.assertEqual(json.loads(received[0]), {"type": "status", "version": 1})
+
     def test_typed_messages_skip_lines_that_are_not_messages(self):
         with tempfile.TemporaryDirectory() as d:
             path = os.path.join(d, "penkit.sock")

@@ -44,6 +44,9 @@ class MessageTests(unittest.TestCase):
             elif obj["type"] == "pressure-source":
                 self.assertEqual((message.device, message.state, message.reason), (obj["device"], obj["state"], obj.get("reason")))
                 self.assertEqual(message.contact_frames, obj.get("contactFrames"))
+            elif obj["type"] == "status":
+                self.assertEqual((message.config_file, message.devices, message.settings),
+                                 (obj.get("configFile"), obj["devices"], obj["settings"]))
             elif obj["type"] == "frame":
                 self.assertEqual(message.stroke, obj.get("stroke"))
                 self.assertEqual(message.tool.serial, obj["tool"]["serial"])

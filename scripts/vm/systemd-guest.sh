@@ -7,7 +7,9 @@
 #   2. system units: penkit.socket enabled and listening, penkit.service not running; a client in
 #      the penkit group (found through discovery: no $PENKIT_SOCKET, no user service) starts it by
 #      connecting and receives the strokes of a trace played through uinput; a client outside the
-#      group is refused; a keyboard is never opened; `systemd-analyze security` <= 1.0; SIGHUP
+#      group is refused; a keyboard is never opened; `penkit doctor --json`, run by the client's
+#      user with a tablet and the keyboard attached, names the tablet read, the keyboard not a
+#      tablet and the virtual tablet (issue 31); `systemd-analyze security` <= 1.0; SIGHUP
 #      (systemctl reload) re-reads the config in the same process; the journal has penkitd's
 #      lines at their priorities; the watchdog restarts a SIGSTOPped penkitd; with
 #      `virtual-tablet = on` (issue 28) the service makes a virtual tablet for the played tablet
@@ -103,6 +105,7 @@ play() {   # play NAME CLIENT_LOG
         kill $REPLAY 2>/dev/null; return 1; }
     # The node's owner, mode and ACL while the reader has it (the device goes when the replay ends).
     { stat -c 'owner %U:%G mode %a' "$NODE"; getfacl -p "$NODE" 2>/dev/null; } >"$OUT/$name.acl"
+    [ -z "${PLAY_HOOK:-}" ] || "$PLAY_HOOK"
     touch "$OUT/$name.go"
     wait_until 600 grep -q '^uinput: played' "$OUT/$name.replay.txt" || fail "$name: the replay did not finish"
     wait_until 120 grep -q '"type":"stroke"' "$log" || fail "$name: no finalized stroke reached the client"
@@ -167,6 +170,26 @@ elif [ -z "$kbd" ] || [ ! -c "$kbd" ]; then fail "keyboard: no device to check (
 else ok "penkitd (pid $MAIN) holds only tablets (${held:-none open now}), not the keyboard $kbd ($(stat -c 'group %G, mode %a' "$kbd"); $(udevadm info -q property -n "$kbd" | grep -E '^ID_INPUT_(KEYBOARD|TABLET)=' | tr '\n' ' '))"
 fi
 [ "$(stat -c %G "$kbd" 2>/dev/null)" != penkit ] || fail "the keyboard $kbd belongs to group penkit"
+
+# penkit doctor under the system service (issue 31), as alice (group penkit), with a tablet and
+# the keyboard attached: its --json names the tablet as read, the keyboard as not a tablet, and
+# the virtual tablet apps get (which penkitd makes once it has the tablet: asked until it says so).
+doctor_json() { runuser -u alice -- env -u XDG_RUNTIME_DIR penkit doctor --json >"$OUT/doctor.json" 2>"$OUT/doctor.err"; }
+doctor_names_virtual() { doctor_json; grep -qF '"message":"apps get penkit'"'"'s pen through ' "$OUT/doctor.json"; }
+doctor_check() {
+    wait_until 60 doctor_names_virtual && ok "doctor (alice): $(grep -o '"message":"apps get penkit[^"]*"' "$OUT/doctor.json")" \
+        || fail "doctor: no virtual tablet named: $(head -c 2000 "$OUT/doctor.json") $(cat "$OUT/doctor.err")"
+    if grep -qF "\"message\":\"penkitd reads the tablet $NODE " "$OUT/doctor.json"; then ok "doctor (alice): names $NODE as a tablet penkitd reads"
+    else fail "doctor: $NODE not named as read: $(head -c 2000 "$OUT/doctor.json") $(cat "$OUT/doctor.err")"; fi
+    if grep -F "\"message\":\"$kbd " "$OUT/doctor.json" | grep -qF "is a keyboard, not a tablet"; then ok "doctor (alice): names the keyboard $kbd as not a tablet"
+    else fail "doctor: the keyboard $kbd not named as not a tablet: $(head -c 2000 "$OUT/doctor.json")"; fi
+    grep -qF '"origin":"config file /etc/penkit/penkitd.conf:' "$OUT/doctor.json" && ok "doctor (alice): settings with their origin in /etc/penkit/penkitd.conf" \
+        || fail "doctor: no setting from /etc/penkit/penkitd.conf: $(head -c 2000 "$OUT/doctor.json")"
+}
+runuser -u alice -- env -u XDG_RUNTIME_DIR penkit events --json >"$OUT/alice-doctor.jsonl" 2>"$OUT/alice-doctor.err" &
+ALICE=$!
+PLAY_HOOK=doctor_check play doctor "$OUT/alice-doctor.jsonl" || true
+kill $ALICE 2>/dev/null; wait $ALICE 2>/dev/null
 kill $KBD 2>/dev/null; wait $KBD 2>/dev/null
 
 # systemd's own exposure score of the running unit.

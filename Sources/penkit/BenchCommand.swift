@@ -6,6 +6,6 @@ struct BenchCommand: AsyncParsableCommand {
         abstract: "Benchmarks that print figures (never tests).",
         subcommands: [BenchTraceReadCommand.self, BenchEngineCommand.self, PredictBenchCommand.self, PredictCostCommand.self, PredictTuneCommand.self, BenchLatencyCommand.self,
                       BenchRSSCommand.self, BenchJournalCommand.self, BenchDataPlaneCommand.self, BenchSoakCommand.self, BenchPressureCommand.self,
-                      BenchVirtualTabletCommand.self]
+                      BenchVirtualTabletCommand.self, BenchRecorderCommand.self]
     )
 }

@@ -26,6 +26,9 @@ struct BenchDataPlaneCommand: AsyncParsableCommand {
         print("")
         let memory = try BenchRSSCommand.parse(daemon).measureAndPrint()
         print("")
+        // Issue #31: the flight recorder (on by default, as in every figure above) against it off.
+        try await BenchRecorderCommand.parse(daemon).measureAndPrint()
+        print("")
         print("issue #10's targets, from this run:")
         for line in Self.verdicts(latency: latency, engine: engine, memory: memory) { print("  " + line) }
     }

@@ -173,7 +173,7 @@ struct BenchLatencyCommand: AsyncParsableCommand {
 
     /// The clients are plain reader threads, as the floor's are (a client library's own hops
     /// between threads would be measured otherwise, not penkitd).
-    private func measureLatency(binary: String, clients: Int, extra: [String] = []) async throws -> LatencyResult {
+    func measureLatency(binary: String, clients: Int, extra: [String] = []) async throws -> LatencyResult {
         let daemon = try BenchDaemon(binary: binary, arguments: ["--replay", trace, "--realtime", "--loop",
                                                                  "--wait-clients", String(clients)] + extra, probe: extra.isEmpty)
         defer { daemon.stop() }
@@ -190,8 +190,8 @@ struct BenchLatencyCommand: AsyncParsableCommand {
 
     /// The readers' counts, and penkitd's CPU time over the run per frame it produced (sent or
     /// dropped): what the machine's other load cannot change.
-    private func measureThroughput(binary: String, clients: Int) throws -> (counts: [RawFrameReaders.Count], cpuPerFrame: Double) {
-        let daemon = try BenchDaemon(binary: binary, arguments: ["--replay", trace, "--loop", "--wait-clients", String(clients)])
+    func measureThroughput(binary: String, clients: Int, extra: [String] = []) throws -> (counts: [RawFrameReaders.Count], cpuPerFrame: Double) {
+        let daemon = try BenchDaemon(binary: binary, arguments: ["--replay", trace, "--loop", "--wait-clients", String(clients)] + extra)
         defer { daemon.stop() }
         let before = daemon.cpuSeconds()
         let counts = try RawFrameReaders.measure(socket: daemon.socket, readers: clients, seconds: throughputSeconds)

@@ -23,13 +23,17 @@ struct BenchRSSCommand: ParsableCommand {
     @Option(help: "The penkitd binary (default: next to this penkit).")
     var penkitd: String?
 
+    @Option(help: "penkitd's flight recorder, in seconds (default: penkitd's own, 60; 0: off).")
+    var flightRecorder: Int?
+
     func run() throws { _ = try measureAndPrint() }
 
     /// Prints the figures and returns penkitd's resident memory (KiB) after the frames and after the stroke.
     func measureAndPrint() throws -> (afterFrames: Int, afterStroke: Int) {
         let binary = BenchDaemon.binary(penkitd)
 
-        let looping = try BenchDaemon(binary: binary, arguments: ["--replay", trace, "--loop", "--wait-clients", "1"])
+        let recorder = flightRecorder.map { ["--flight-recorder", String($0)] } ?? []
+        let looping = try BenchDaemon(binary: binary, arguments: ["--replay", trace, "--loop", "--wait-clients", "1"] + recorder)
         let sent = try RawFrameReaders.measure(socket: looping.socket, readers: 1, seconds: .infinity, frames: frames)
         let afterFrames = looping.settledMemory()
         looping.stop()
@@ -41,7 +45,7 @@ struct BenchRSSCommand: ParsableCommand {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = directory + "/stroke.evemu"
         try SyntheticTrace.evemu(seconds: strokeSeconds).write(toFile: path, atomically: false, encoding: .utf8)
-        let long = try BenchDaemon(binary: binary, arguments: ["--replay", path, "--wait-clients", "1"])
+        let long = try BenchDaemon(binary: binary, arguments: ["--replay", path, "--wait-clients", "1"] + recorder)
         let strokeBytes = try RawFrameReaders.waitForStroke(socket: long.socket)
         let afterStroke = long.settledMemory()
         long.stop()

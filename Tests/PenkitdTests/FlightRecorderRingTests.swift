@@ -1,4 +1,6 @@
+import Foundation
 import PenInput
+import PenKit
 import PenTestSupport
 @testable import penkitd
 import Testing
@@ -52,5 +54,23 @@ import Testing
         #expect(ring.events(since: 0).map(\.time) == Array(151...250))
         #expect(ring.events(since: 200).map(\.time) == Array(200...250))
         #expect(!ring.holdsEverything(since: 0), "events gave way")
+    }
+
+    /// The virtual tablet's grab leaves the recorder's descriptor without events: a window the
+    /// grab held at any time says so; one that starts after it was let go does not.
+    @Test func aWindowTheGrabHeldSaysGrabbed() throws {
+        let recorder = FlightRecorder(seconds: 10, paced: true)
+        recorder.deviceAdded(DeviceInfo(id: 3, name: "t", vendor: 0, product: 0, source: "/dev/input/event5"), description: nil)
+        func grabbed(window: Int, now: UInt64) throws -> Bool? {
+            let first = try #require(recorder.report(window: window, now: now, settings: [:]).first)
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(first)) as? [String: Any])
+            return ((object["devices"] as? [[String: Any]])?.first)?["grabbed"] as? Bool
+        }
+        #expect(try grabbed(window: 10, now: MonotonicClock.now()) == false)
+        recorder.grabChanged(device: 3, grabbed: true)
+        #expect(try grabbed(window: 10, now: MonotonicClock.now()) == true)
+        recorder.grabChanged(device: 3, grabbed: false)
+        #expect(try grabbed(window: 10, now: MonotonicClock.now()) == true, "let go inside the window")
+        #expect(try grabbed(window: 1, now: MonotonicClock.now() + 5_000_000) == false, "a window that starts after the grab was let go")
     }
 }

@@ -718,6 +718,12 @@ PY
         echo "e2e: virtual: grab: taken once, before the trace played, never changed while it played: ok ($(grep 'tablet grabbed' "$VT_LOG" | tail -1))"
     else fail "virtual: grab: $(grabs_of "$HW_ID") 'tablet grabbed' lines for device $HW_ID; others: $(the_other_grab_lines | head -3)"
     fi
+    # The flight recorder's descriptor gets nothing while the grab holds: the report says so (issue 31).
+    if "$BIN/penkit" record --socket "$sock" --last 60s -o "$dir/grabbed.yml" >"$dir/record.txt" 2>&1 \
+        && grep -qF "grabbed by the virtual tablet, so not recorded: $NODE" "$dir/record.txt"; then
+        echo "e2e: virtual: penkit record names $NODE as grabbed, so not recorded: ok ($(tr '\n' ' ' <"$dir/record.txt"))"
+    else fail "virtual: penkit record does not say $NODE was grabbed: $(head -c 800 "$dir/record.txt")"
+    fi
     # (c)
     if [[ " $fds " == *" $VKBD_NODE "* ]] || grep -q "penkit e2e keyboard" "$VT_LOG"; then
         fail "virtual: (c) penkitd opened (or considered) the keyboard $VKBD_NODE (its descriptors: $fds)"

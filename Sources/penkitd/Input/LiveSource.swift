@@ -53,7 +53,7 @@ struct LiveSource: InputSource {
                 case .error: logger.error("libinput: \(text)")
                 }
             })
-        grabs = TabletGrabs(context: context)
+        grabs = TabletGrabs(context: context, changed: { device, grabbed in recorder?.grabChanged(device: device, grabbed: grabbed) })
         fds = [pollfd(fd: context.fileDescriptor, events: Int16(POLLIN), revents: 0),
                pollfd(fd: monitor.fileDescriptor, events: Int16(POLLIN), revents: 0),
                pollfd(fd: pressure?.wakeup ?? -1, events: Int16(POLLIN), revents: 0)]

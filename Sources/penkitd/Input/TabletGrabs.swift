@@ -22,8 +22,13 @@ final class TabletGrabs {
     private let context: LibinputContext
     private var nodes: [Int: String] = [:]
     private(set) var grabbed: Set<Int> = []
+    /// Told of every grab taken and let go (the flight recorder, whose descriptor gets nothing while one holds).
+    private let changed: (_ device: Int, _ grabbed: Bool) -> Void
 
-    init(context: LibinputContext) { self.context = context }
+    init(context: LibinputContext, changed: @escaping (_ device: Int, _ grabbed: Bool) -> Void = { _, _ in }) {
+        self.context = context
+        self.changed = changed
+    }
 
     /// The node libinput reads device `id` from (LiveSource tells it when the device is added).
     func register(device id: Int, devnode: String) { nodes[id] = devnode }
@@ -45,6 +50,7 @@ final class TabletGrabs {
         let rc = penkit_evdev_grab(fd, 1)
         if rc != 0 { return .failed("EVIOCGRAB: \(String(cString: strerror(-rc)))") }
         grabbed.insert(id)
+        changed(id, true)
         return .grabbed
     }
 
@@ -60,6 +66,7 @@ final class TabletGrabs {
         if !force && penkit_evdev_tool_present(fd) == 1 { return false }
         _ = penkit_evdev_grab(fd, 0)
         grabbed.remove(id)
+        changed(id, false)
         return true
     }
 

@@ -36,6 +36,13 @@ final class FlightRecorder: Sendable {
         let info: DeviceInfo
         let description: DeviceDescription?
         let events: EventRing
+        /// When the virtual tablet took its grab (nil while not held), and when it last let go:
+        /// while held, the kernel hands the recorder's descriptor nothing.
+        var grabbedSince: UInt64?
+        var lastReleased: UInt64?
+
+        /// Whether the grab held the device at any time from `from` on: its events are missing then.
+        func grabbed(since from: UInt64) -> Bool { grabbedSince != nil || (lastReleased ?? 0) >= from }
 
         init(info: DeviceInfo, description: DeviceDescription?, capacity: Int) {
             self.info = info
@@ -61,6 +68,20 @@ final class FlightRecorder: Sendable {
         state.withLock { state in
             state.departed.insert(id, at: 0)
             while state.departed.count > Self.departedKept { state.devices[state.departed.removeLast()] = nil }
+        }
+    }
+
+    /// The virtual tablet took (or let go of) its grab on the device (`TabletGrabs`).
+    func grabChanged(device: Int, grabbed: Bool) {
+        let time = now()
+        state.withLock { state in
+            guard let log = state.devices[device] else { return }
+            if grabbed {
+                log.grabbedSince = time
+            } else if log.grabbedSince != nil {
+                log.grabbedSince = nil
+                log.lastReleased = time
+            }
         }
     }
 
@@ -92,10 +113,10 @@ final class FlightRecorder: Sendable {
     func report(window: Int, now: UInt64, settings: [String: String]) -> [[UInt8]] {
         let span = UInt64(min(max(window, 1), seconds)) * 1_000_000
         let from = now > span ? now - span : 0
-        let (logs, lines, tooLong, whole) = state.withLock { state -> ([(Int, DeviceInfo, DeviceDescription?, [EvdevEvent])], [[UInt8]], Int, Bool) in
+        let (logs, lines, tooLong, whole) = state.withLock { state -> ([(Int, DeviceInfo, DeviceDescription?, [EvdevEvent], Bool)], [[UInt8]], Int, Bool) in
             let logs = state.devices.keys.sorted().map { id in
                 let log = state.devices[id]!
-                return (id, log.info, log.description, log.events.events(since: from))
+                return (id, log.info, log.description, log.events.events(since: from), log.grabbed(since: from))
             }
             let whole = state.devices.values.allSatisfy { $0.events.holdsEverything(since: from) }
             return (logs, state.messages.lines(since: from), state.messages.tooLong, whole)
@@ -124,14 +145,14 @@ final class FlightRecorder: Sendable {
         w.field("fromStart", whole)
         w.key("devices")
         w.raw("[")
-        for (id, info, description, events) in logs {
+        for (id, info, description, events, grabbed) in logs {
             w.separateElement()
-            Self.writeDevice(id: id, info: info, description: description, events: events.count, to: &w)
+            Self.writeDevice(id: id, info: info, description: description, events: events.count, grabbed: grabbed, to: &w)
         }
         w.raw("]}")
         out.append(w.bytes)
         var eventCount = 0
-        for (id, _, _, events) in logs {
+        for (id, _, _, events, _) in logs {
             eventCount += events.count
             var start = 0
             while start < events.count {
@@ -196,13 +217,13 @@ final class FlightRecorder: Sendable {
     static let messageBytesPerLine = 256 << 10
 
     private static func writeDevice(id: Int, info: DeviceInfo, description: DeviceDescription?, events: Int,
-                                    to w: inout JSONWriter) {
+                                    grabbed: Bool, to w: inout JSONWriter) {
         w.raw("{")
         w.field("id", id)
         w.field("name", string: info.name)
         w.field("node", string: info.source)
-        // The recorder is not told of the virtual tablet's grabs yet (docs/bug-reports.md): always false.
-        w.field("grabbed", false)
+        // The virtual tablet's grab held the device in the window: its events then are missing.
+        w.field("grabbed", grabbed)
         w.field("events", events)
         if let d = description {
             w.key("evdev")

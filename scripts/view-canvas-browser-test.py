@@ -8,11 +8,11 @@ strokes the pen goes over another window (the tool picker's strip) and the windo
 map's offset changes), so that the trace's strokes land where the scenario needs them:
 
 1. trace stroke 1 is drawn with the pen ink (A), stroke 2 with the pen too (C);
-2. with the mouse (PencilKit's "any input" for the lasso), a lasso around A selects it and a drag
-   moves it 200 px down;
+2. with the lasso picked, the pen draws a lasso around A, which selects it, and drags A 200 px
+   down (the lasso and the erasers take the pen's own events; penkit's pairing serves ink only);
 3. trace stroke 4 is drawn with the marker (B); the picture is frozen mid-stroke once;
-4. trace stroke 6, crossing B's middle, is the pixel eraser: frozen while the eraser is still
-   down, B is already cut where the eraser passed;
+4. trace stroke 6, crossing B's middle, is the pen with the pixel eraser picked: the pen stops
+   while still down past B's middle, and B is already cut where the eraser passed;
 5. undo (B whole again), redo (cut again), save: the `.penkit` file is reopened by
    `penkit drawing FILE --svg OUT.svg`, and that SVG rendered in Chromium.
 
@@ -182,27 +182,43 @@ def require(label, points, pixel, want_ink, share=0.9, r=2):
         fail(f"{label}: only {len(ok)} of {len(points)} places are {'inked' if want_ink else 'clean'} (not: {wrong})")
 
 
-def mouse(browser, session, kind, x, y, pressed):
-    browser.call("Input.dispatchMouseEvent", {"type": kind, "x": x, "y": y, "pointerType": "mouse",
-                                              "button": "left" if kind != "mouseMoved" or pressed else "none",
-                                              "buttons": 1 if pressed else 0, "clickCount": 1 if kind != "mouseMoved" else 0}, session)
+def pen(browser, session, kind, x, y, pressed, force=0.5):
+    """The pen (pointerType "pen", DevTools' Input.dispatchMouseEvent, as the trace's reports are
+    sent), waited for: these strokes are the test's own, with no penkit frames behind them."""
+    browser.call("Input.dispatchMouseEvent", {"type": kind, "x": x, "y": y, "pointerType": "pen",
+                                              "button": "left" if kind != "mouseMoved" else "none",
+                                              "buttons": 1 if pressed else 0, "clickCount": 1 if kind != "mouseMoved" else 0,
+                                              "force": force if pressed else 0.0, "tiltX": 0, "tiltY": 0}, session)
+
+
+def pen_stroke(browser, session, points, what):
+    """The pen comes down at points[0], moves through the rest and lifts; waits until the page's
+    tool (the lasso or an eraser) has taken the whole stroke from the pen's own events."""
+    pen(browser, session, "mouseMoved", *points[0], False)
+    pen(browser, session, "mousePressed", *points[0], True)
+    for p in points[1:]:
+        pen(browser, session, "mouseMoved", *p, True)
+    pen(browser, session, "mouseReleased", *points[-1], False)
+    browser.wait_for(session, "(d => d && d.pointerType === 'pen' && !d.open && Math.hypot(d.last.x - %f, d.last.y - %f) < 1)"
+                              "(penkitCanvas.state.direct)" % points[-1], what)
+
+
+def ring_around(x, y):
+    return [(x + LASSO_RADIUS * math.cos(2 * math.pi * k / 36), y + LASSO_RADIUS * math.sin(2 * math.pi * k / 36)) for k in range(37)]
 
 
 def lasso_and_move(browser, session, plan, later):
-    """With the mouse: a lasso around A, then a drag from A's centre by MOVE."""
+    """With the pen and the lasso picked: a lasso around A, then a drag from A's centre by MOVE."""
     cx, cy = plan.a_centre
-    ring = [(cx + LASSO_RADIUS * math.cos(2 * math.pi * k / 36), cy + LASSO_RADIUS * math.sin(2 * math.pi * k / 36)) for k in range(37)]
     browser.evaluate(session, "document.querySelector('[data-tool=lasso]').click()")
-    mouse(browser, session, "mousePressed", *ring[0], True)
-    for p in ring[1:]:
-        mouse(browser, session, "mouseMoved", *p, True)
-    mouse(browser, session, "mouseReleased", *ring[-1], False)
+    pen_stroke(browser, session, ring_around(cx, cy), "the pen's lasso taken by the page")
     browser.wait_for(session, "penkitCanvas.drawing.selection.size === 1", "the lasso selecting one stroke")
+    if browser.evaluate(session, "penkitCanvas.state.direct.kind") != "lasso":
+        fail("the pen's stroke with the lasso picked was not a lasso")
     steps = 20
-    mouse(browser, session, "mousePressed", cx, cy, True)
-    for k in range(1, steps + 1):
-        mouse(browser, session, "mouseMoved", cx + MOVE[0] * k / steps, cy + MOVE[1] * k / steps, True)
-    mouse(browser, session, "mouseReleased", cx + MOVE[0], cy + MOVE[1], False)
+    pen_stroke(browser, session, [(cx + MOVE[0] * k / steps, cy + MOVE[1] * k / steps) for k in range(steps + 1)], "the pen's drag taken by the page")
+    if browser.evaluate(session, "penkitCanvas.state.direct.kind") != "move":
+        fail("the pen's drag from the selection did not move it")
     wait_drawn(browser, session, "the moved stroke drawn")
 
     def check(pixel):
@@ -286,6 +302,8 @@ def run(browser, penkit, out):
                 later.shoot("canvas-pen-strokes.png", lambda pixel: (require("A drawn with the pen ink", plan.a, pixel, True),
                                                                      require("C drawn with the pen ink", plan.c, pixel, True)))
                 lasso_and_move(browser, session, plan, later)
+                # Back over the other window, where the trace's pen is meanwhile.
+                pen(browser, session, "mouseMoved", *other_window, False)
             if i >= AWAY1 + 10 and done_lasso and not done_marker:
                 done_marker = True
                 pick(browser, session, "marker", MARKER_WIDTH, "#1e63d6")
@@ -307,19 +325,21 @@ def run(browser, penkit, out):
                 wait_drawn(browser, session, "B drawn")
                 later.shoot("canvas-marker.png", lambda pixel: require("B drawn with the marker", plan.b, pixel, True))
                 pick(browser, session, "pixelEraser", ERASER_WIDTH)
-                browser.evaluate(session, f"penkitCanvas.state.freezeOnContact = true; penkitCanvas.state.freezeAtTime = {frames[freeze_e]['sample']['t']}")
-            if done_eraser and not shot_e and i >= freeze_e and i % 3 == 0 and browser.evaluate(session, "penkitCanvas.state.frozen !== null"):
+            if done_eraser and not shot_e and i == freeze_e:
+                # The pen stops here, still down past B's middle, until the page has erased up to it.
                 shot_e = True
-                frozen = browser.evaluate(session, "penkitCanvas.state.frozen")
-                k = next(j for j in e_frames if frames[j]["sample"]["t"] == frozen["t"])
-                print(f"  the eraser frozen at report {k} of {e_frames[0]}…{e_frames[-1]}: gesture {frozen['kind']}, still down: {frozen['open']}")
-                if frozen["kind"] != "pixelEraser" or not frozen["open"]:
-                    fail("the freeze did not catch the pixel eraser while it was down")
-                gone_so_far, kept_so_far = plan.b_split([plan.pos[j] for j in e_frames if j <= k])
+                x, y = plan.pos[i]
+                browser.wait_for(session, "(d => d && d.pointerType === 'pen' && d.open && Math.hypot(d.last.x - %f, d.last.y - %f) < 1)"
+                                          "(penkitCanvas.state.direct)" % (x, y), "the pixel eraser reaching the pen while down")
+                direct = browser.evaluate(session, "penkitCanvas.state.direct")
+                print(f"  the pen stopped at report {i} of {e_frames[0]}…{e_frames[-1]}: gesture {direct['kind']}, still down: {direct['open']}")
+                if direct["kind"] != "pixelEraser" or not direct["open"]:
+                    fail("the pen with the pixel eraser picked is not erasing while down")
+                wait_drawn(browser, session, "the erasing so far drawn")
+                gone_so_far, kept_so_far = plan.b_split([plan.pos[j] for j in e_frames if j <= i])
                 later.shoot("canvas-erasing.png", lambda pixel: (
                     require("erasing live: B cleared where the eraser has passed", gone_so_far, pixel, False, share=1.0, r=1),
                     require("erasing live: B kept away from the eraser", kept_so_far, pixel, True)))
-                browser.evaluate(session, "penkitCanvas.state.thaw()")
         print(f"  the test's pen ran at most {worst_lag * 1000:.0f} ms behind the trace's pace")
         later.run()
         if not (shot_b and shot_e):
@@ -424,7 +444,7 @@ def wait_file(path, what):
 
 def reopen_erase_export(browser, session, out, plan, gone, kept):
     """The saved file opened on a fresh canvas (through the page's file input and the server), the
-    object eraser dragged across C with the mouse, then PNG exports with and without background."""
+    object eraser dragged across C with the pen, then PNG exports with and without background."""
     document = browser.call("DOM.getDocument", {}, session)["root"]["nodeId"]
     node = browser.call("DOM.querySelector", {"nodeId": document, "selector": "#open"}, session)["nodeId"]
     browser.call("DOM.setFileInputFiles", {"files": [os.path.abspath(os.path.join(out, "canvas-saved.penkit"))], "nodeId": node}, session)
@@ -437,22 +457,15 @@ def reopen_erase_export(browser, session, out, plan, gone, kept):
     require("opened: B's rest", kept, pixel, True)
     pick(browser, session, "objectEraser", 2.0)
     cx, cy = sum(p[0] for p in plan.c) / len(plan.c), sum(p[1] for p in plan.c) / len(plan.c)
-    mouse(browser, session, "mousePressed", cx - 30, cy - 30, True)
-    for k in range(1, 13):
-        mouse(browser, session, "mouseMoved", cx - 30 + 5 * k, cy - 30 + 5 * k, True)
-    mouse(browser, session, "mouseReleased", cx + 30, cy + 30, False)
+    pen_stroke(browser, session, [(cx - 30 + 5 * k, cy - 30 + 5 * k) for k in range(13)], "the pen's object eraser pass taken")
     wait_drawn(browser, session, "the object eraser's pass drawn")
     _, _, pixel = shoot(browser, session, out, "canvas-object-erased.png")
     require("object eraser: C gone, all of it", dense(plan.c), pixel, False, share=1.0)
     require("object eraser: A untouched", plan.a_moved, pixel, True)
-    # Lasso A again (with the mouse), copy, paste (20 px down and right), delete the pasted copy.
+    # Lasso A again (with the pen), copy, paste (20 px down and right), delete the pasted copy.
     ax, ay = sum(p[0] for p in plan.a_moved) / len(plan.a_moved), sum(p[1] for p in plan.a_moved) / len(plan.a_moved)
     browser.evaluate(session, "document.querySelector('[data-tool=lasso]').click()")
-    ring = [(ax + LASSO_RADIUS * math.cos(2 * math.pi * k / 36), ay + LASSO_RADIUS * math.sin(2 * math.pi * k / 36)) for k in range(37)]
-    mouse(browser, session, "mousePressed", *ring[0], True)
-    for p in ring[1:]:
-        mouse(browser, session, "mouseMoved", *p, True)
-    mouse(browser, session, "mouseReleased", *ring[-1], False)
+    pen_stroke(browser, session, ring_around(ax, ay), "the pen's second lasso taken")
     browser.wait_for(session, "penkitCanvas.drawing.selection.size === 1", "the lasso selecting A again")
     browser.evaluate(session, "document.getElementById('copy').click(); document.getElementById('paste').click()")
     wait_drawn(browser, session, "the pasted copy drawn")

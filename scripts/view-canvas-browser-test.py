@@ -393,6 +393,7 @@ def run(browser, penkit, out):
         actions(browser, second)
         reopen_erase_export(browser, second, out, plan, gone, kept)
         ink_gallery(browser, second, out)
+        ink_response_in_page(browser, second, penkit, url)
     finally:
         view.kill()
         view.wait()
@@ -548,6 +549,21 @@ def ink_gallery(browser, session, out):
     if answer != f"saved {len(INK_ROWS)}" and not (answer.startswith("refused: penkit view: stroke ") and len(unknown) == 1
                                                     and "ink must start with its type" in answer):
         fail(f"saving the seven inks: {answer}")
+
+
+def ink_response_in_page(browser, session, penkit, url):
+    """The page's own ink module (canvas-inks.js, as the canvas loaded it) against PenKit's ink
+    response, `penkit ink-response` (scripts/ink-response-check.mjs has the checks)."""
+    token = re.search(r"token=([^&]+)", url).group(1)
+    table = subprocess.run([penkit, "ink-response"], check=True, capture_output=True, text=True).stdout
+    source = open(os.path.join(HERE, "ink-response-check.mjs")).read().split("// node:")[0]
+    source = source.replace("export function checkInkResponse", "function checkInkResponse")
+    result = vst.evaluate_async(browser, session, "(async () => {" + source
+                                + f"const inks = await import('./canvas-inks.js?token={token}');"
+                                + f"return checkInkResponse({table}, inks); }})()")
+    print(f"  the page's inks against penkit ink-response: {result['checked']} cases, {len(result['problems'])} differ")
+    if result["checked"] < 1000 or result["problems"]:
+        fail("the canvas's inks are not PenKit's: " + "; ".join(result["problems"][:5]))
 
 
 def check_file(browser, penkit, out, plan, gone, kept):

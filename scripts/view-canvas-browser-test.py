@@ -57,16 +57,20 @@ def place(m, x, y):
     return a * x + c * y + tx, b * x + d * y + ty
 
 
-def white(p, tolerance=40):
-    return vbt.near(p, (255, 255, 255), tolerance)
+WHITE, MAGENTA = (255, 255, 255), (255, 0, 255)
 
 
-def inked_near(pixel, x, y, r=2):
-    return any(not white(pixel(int(round(x)) + dx, int(round(y)) + dy)) for dx in range(-r, r + 1) for dy in range(-r, r + 1))
+def white(p, tolerance=40, paper=WHITE):
+    """Whether p is the paper's colour (white, or the magenta a transparent image is shown over)."""
+    return vbt.near(p, paper, tolerance)
 
 
-def clean_near(pixel, x, y, r=2):
-    return all(white(pixel(int(round(x)) + dx, int(round(y)) + dy)) for dx in range(-r, r + 1) for dy in range(-r, r + 1))
+def inked_near(pixel, x, y, r=2, paper=WHITE):
+    return any(not white(pixel(int(round(x)) + dx, int(round(y)) + dy), paper=paper) for dx in range(-r, r + 1) for dy in range(-r, r + 1))
+
+
+def clean_near(pixel, x, y, r=2, paper=WHITE):
+    return all(white(pixel(int(round(x)) + dx, int(round(y)) + dy), paper=paper) for dx in range(-r, r + 1) for dy in range(-r, r + 1))
 
 
 def dense(points, step=1.0):
@@ -172,8 +176,8 @@ class Later:
             check(vbt.decode_png(data)[2])
 
 
-def require(label, points, pixel, want_ink, share=0.9, r=2):
-    ok = [p for p in points if (inked_near(pixel, *p, r) if want_ink else clean_near(pixel, *p, r))]
+def require(label, points, pixel, want_ink, share=0.9, r=2, paper=WHITE):
+    ok = [p for p in points if (inked_near(pixel, *p, r, paper) if want_ink else clean_near(pixel, *p, r, paper))]
     print(f"  {label}: {len(ok)} of {len(points)} places {'inked' if want_ink else 'clean'}")
     if not points:
         fail(f"{label}: nothing to check")
@@ -499,10 +503,28 @@ def reopen_erase_export(browser, session, out, plan, gone, kept):
         print(f"  PNG export, {'transparent' if transparent else 'white'} background: blank places show {got}")
         if not all(vbt.near(p, background, 30) for p in got):
             fail(f"PNG export: the background is not {'transparent' if transparent else 'white'}")
-        require(f"PNG export ({'transparent' if transparent else 'white'}): A", plan.a_moved, pixel, True)
+        require(f"PNG export ({'transparent' if transparent else 'white'}): A", plan.a_moved, pixel, True, paper=background)
         # Back to the canvas: a page in a background tab gets no display frames.
         browser.call("Page.close", {}, view)
         browser.call("Page.bringToFront", {}, session)
+    # The SVG export (PenKit's renderer on the server) with the same checkbox.
+    for transparent, name, background in ((True, "canvas-transparent.svg", MAGENTA), (False, "canvas-white.svg", WHITE)):
+        target = os.path.join(out, "drawing.svg")
+        if os.path.exists(target):
+            os.remove(target)
+        browser.evaluate(session, f"document.getElementById('transparent').checked = {'true' if transparent else 'false'}; document.getElementById('export-svg').click()")
+        wait_file(target, "the exported SVG")
+        os.replace(target, os.path.join(out, name))
+        vx, vy, vw, vh = (float(v) for v in re.search(r'viewBox="([-\d.]+) ([-\d.]+) ([-\d.]+) ([-\d.]+)"', open(os.path.join(out, name)).read()).groups())
+        pixel = over_magenta(browser, out, name, vw * PX_PER_MM, vh * PX_PER_MM)
+        browser.call("Page.bringToFront", {}, session)
+        shift = lambda points: [(x - vx * PX_PER_MM, y - vy * PX_PER_MM) for x, y in points]
+        blank = [(10, 10), (vw * PX_PER_MM - 10, vh * PX_PER_MM - 10)] + shift(plan.a)
+        got = [pixel(int(x), int(y)) for x, y in blank]
+        print(f"  SVG export, {'transparent' if transparent else 'white'} background: blank places show {got[:3]}…")
+        if not all(vbt.near(p, background, 30) for p in got):
+            fail(f"SVG export: the background is not {'transparent' if transparent else 'white'}")
+        require(f"SVG export ({'transparent' if transparent else 'white'}): A", shift(plan.a_moved), pixel, True, paper=background)
 
 
 def ink_gallery(browser, session, out):
@@ -587,6 +609,34 @@ def check_file(browser, penkit, out, plan, gone, kept):
     require("reopened SVG: B cut by the eraser", shift(gone), pixel, False, share=1.0, r=1)
     require("reopened SVG: B's rest", shift(kept), pixel, True)
     require("reopened SVG: C", shift(plan.c), pixel, True)
+    # The same file as SVG with --transparent, shown over magenta: the magenta shows through where no
+    # ink is, and the ink is where it was.
+    clear = os.path.join(out, "drawing-transparent.svg")
+    subprocess.run([penkit, "drawing", path, "--svg", clear, "--transparent"], check=True, capture_output=True)
+    if 'fill="white"' in open(clear).read():
+        fail("penkit drawing --svg --transparent still has a white background")
+    pixel = over_magenta(browser, out, "drawing-transparent.svg", vw * PX_PER_MM, vh * PX_PER_MM)
+    blank = [(10, 10), (vw * PX_PER_MM - 10, vh * PX_PER_MM - 10)] + shift(plan.a)
+    got = [pixel(int(x), int(y)) for x, y in blank]
+    if not all(vbt.near(p, (255, 0, 255), 30) for p in got):
+        fail(f"penkit drawing --svg --transparent: blank places are not transparent: {got[:4]}")
+    print(f"  penkit drawing --svg --transparent over magenta: {len(got)} blank places magenta")
+    require("transparent SVG: A where it was moved", shift(plan.a_moved), pixel, True, paper=MAGENTA)
+    require("transparent SVG: B's rest", shift(kept), pixel, True, paper=MAGENTA)
+
+
+def over_magenta(browser, out, name, width, height):
+    """The image file `name` (in out) shown at width × height CSS px over magenta, in Chromium: a
+    transparent background lets the magenta through. The screenshot's pixels."""
+    html = os.path.join(out, "over-magenta.html")
+    with open(html, "w") as f:
+        f.write(f'<!DOCTYPE html><body style="margin:0;background:#ff00ff"><img src="{name}" '
+                f'style="position:absolute;left:0;top:0;width:{width}px;height:{height}px"></body>')
+    view = browser.open("file://" + os.path.abspath(html))
+    browser.wait_for(view, "document.images[0] && document.images[0].complete && document.images[0].naturalWidth > 0", f"{name} loaded")
+    _, _, pixel = shoot(browser, view, out, name.replace(".", "-") + "-over-magenta.png")
+    browser.call("Page.close", {}, view)
+    return pixel
 
 
 ERASER_TRACE = "traces/wacom-cintiq-22hdt-pen.evemu"

@@ -106,3 +106,13 @@ private func widthAcross(_ stroke: Stroke, angle: Double) -> Double {
     #expect(count("<mask", in: svg) == 2 && count("transform=\"matrix(", in: svg) >= 2)
     #expect(!DrawingSVG.render(Drawing(strokes: [rising(Ink(.eraser))])).contains("<path"), "eraser strokes are not drawn")
 }
+
+/// Markup over other content: `transparent` drops the white background and nothing else.
+@Test func aTransparentBackgroundIsTheSameSVGWithoutItsWhiteRectangle() {
+    let drawing = Drawing(strokes: [rising(Ink(.pen, width: 2))])
+    let white = DrawingSVG.render(drawing), clear = DrawingSVG.render(drawing, transparent: true)
+    #expect(count("fill=\"white\"", in: white) == 1)
+    #expect(count("fill=\"white\"", in: clear) == 0)
+    let lines = white.split(separator: "\n").filter { !$0.contains("fill=\"white\"") }
+    #expect(lines == clear.split(separator: "\n"))
+}

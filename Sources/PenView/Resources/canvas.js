@@ -287,8 +287,8 @@ document.addEventListener("keydown", (e) => {
 });
 
 // --- save, open, export: through PenKit on the server (one format, one SVG renderer); PNG from the canvas ---
-async function post(path, body, type) {
-  const response = await fetch(`${path}?token=${encodeURIComponent(token)}`, { method: "POST", headers: { "Content-Type": type }, body });
+async function post(path, body, type, query = "") {
+  const response = await fetch(`${path}?token=${encodeURIComponent(token)}${query}`, { method: "POST", headers: { "Content-Type": type }, body });
   if (!response.ok) throw new Error((await response.text()).trim());
   return response;
 }
@@ -313,8 +313,9 @@ const open = (bytes) => attempt("open", async () => {
   updateButtons();
   return drawing.strokes.length;
 });
-const exportSVG = () => attempt("SVG", async () => {
-  const svg = await (await post("/drawing/svg", JSON.stringify(drawing.toJSON()), "application/json")).text();
+// Both exports leave the background transparent when asked (markup over other content).
+const exportSVG = (transparent = $("transparent").checked) => attempt("SVG", async () => {
+  const svg = await (await post("/drawing/svg", JSON.stringify(drawing.toJSON()), "application/json", transparent ? "&background=none" : "")).text();
   download(new Blob([svg], { type: "image/svg+xml" }), "drawing.svg");
   return svg.length;
 });

@@ -356,10 +356,13 @@ def run(browser, penkit, out):
         updates = browser.evaluate(session, "[penkitCanvas.state.updates, penkitCanvas.state.appliedUpdates, penkitCanvas.state.appliedEarly]")
         print(f"  late pressure: {updates[0]} updates delivered here; {updates[1]} applied to live ink already drawn, "
               f"{updates[2]} to frames the page's pen had not reached yet")
-        # A (23 reports), C (15) and B (83) are ink: each of their samples' pressure came 150 ms late.
-        # (The pairing drops updates that come before its map is ready, which A's may: B's come long after.)
+        # A (23 reports), C (15) and B (83) are ink: each of their samples' pressure came 150 ms late,
+        # and every one reaches the ink (the pairing holds those that come before its map is ready or
+        # before the page's pen reached the stroke).
         if updates[1] < 60:
             fail("force updates did not reach the live ink already drawn")
+        if updates[1] + updates[2] < 23 + 15 + 83:
+            fail(f"only {updates[1] + updates[2]} of the 121 force updates of A, C and B reached their ink")
 
         wait_drawn(browser, session, "the end drawn")
         gone, kept = plan.b_split(plan.eraser)

@@ -142,15 +142,20 @@ function take(deliveries) {
         if (early.size > 4096) early.delete(early.keys().next().value);
         break;
       }
-      case "ended":
-        // Nothing ends here: the pairing passes `ended` on as it comes from penkit, which may be before
-        // the page's own pen has caught up with the stroke's last frames. A gesture ends with its
-        // finalized `stroke`, which the pairing holds until every frame of it was delivered.
+      case "ended": {
+        // The pairing holds `ended` until the page's own pen has caught up with the stroke's end, so
+        // its frames have all come: an eraser pass or a lasso ends here, at the lift, as in
+        // PencilKit. Live ink stays until its finalized `stroke` replaces it (the stroke model's
+        // points); a frame of an ended gesture coming after all (the pairing's bound) is not a new one.
         state.predicted = null;
         liveDirty = true;
+        const g = gestures.get(d.stroke);
+        if (g && g.kind !== "ink") { end(g, true); gestures.delete(d.stroke); ignored.add(d.stroke); }
         break;
+      }
       case "stroke": {
         const id = d.stroke.id, g = gestures.get(id);
+        // (A non-ink gesture whose `ended` never came here: it ends with its stroke.)
         if (g && g.kind !== "ink") { end(g, true); gestures.delete(id); ignored.add(id); }
         if (ignored.has(id) || (d.stroke.ink && d.stroke.ink.type === "eraser")) break;
         // The stroke model's points (final force and tilt) replace the live ink, in the ink picked at pen-down.

@@ -3,7 +3,10 @@
 // CSS px, and hands over penkit's frames, predictions, updates and finalized strokes in page
 // coordinates while the pen is over this page's surface. The same algorithm as PenKit's
 // SurfacePairing (Swift) and the Python client's penkit.surface_pairing, checked against the
-// same vectors (Tests/Fixtures/surface-pairing/vectors.json); docs/apps.md explains it.
+// same vectors (Tests/Fixtures/surface-pairing/vectors.json); docs/apps.md explains it. Beyond
+// them, this module holds `ended` and early `update`s for the page's own pen, and settles no
+// stroke before its map is ready (scripts/surface-delivery-check.mjs; the Swift and Python
+// pairings do not yet).
 //
 //   import { SurfacePairing } from "./penkit-surface.js?token=…";
 //   const pairing = new SurfacePairing({ surfaceWidth: canvas.clientWidth, surfaceHeight: canvas.clientHeight });

@@ -400,6 +400,7 @@ def run(browser, penkit, out):
         actions(browser, second)
         reopen_erase_export(browser, second, out, plan, gone, kept)
         ink_gallery(browser, second, out)
+        chisel_roll(browser, second, out)
         ink_response_in_page(browser, second, penkit, url)
     finally:
         view.kill()
@@ -574,6 +575,31 @@ def ink_gallery(browser, session, out):
     if answer != f"saved {len(INK_ROWS)}" and not (answer.startswith("refused: penkit view: stroke ") and len(unknown) == 1
                                                     and "ink must start with its type" in answer):
         fail(f"saving the seven inks: {answer}")
+
+
+def chisel_roll(browser, session, out):
+    """The canvas's marker turns its chisel with the points' barrel roll, as PenKit's does: two
+    marker strokes (6 mm, force 0.5: a 6 mm nib, 1.8 mm thick) drawn along the chisel's own axis
+    (45° up to the right), one with roll 0 (as thin as the nib's thickness) and one with the barrel
+    a quarter turn round (as wide as the nib's length). Widths read from the pixels across each."""
+    browser.evaluate(session, """(() => { const c = penkitCanvas; c.drawing.change([]);
+      for (const [k, roll] of [[0, 0], [1, Math.PI / 2]]) {
+        const points = [];
+        for (let i = 0; i <= 100; i++) points.push({ x: 150 + 350 * k + 2 * i, y: 400 - 2 * i, t: i * 8000, force: 0.5,
+                                                     altitude: Math.PI / 2, azimuth: 0, roll });
+        c.drawing.add(c.makeStroke({ type: "marker", color: "#000000", alpha: 1, width: 6 }, points));
+      } })()""")
+    wait_drawn(browser, session, "the two chisel strokes drawn")
+    _, _, pixel = shoot(browser, session, out, "canvas-chisel-roll.png")
+
+    def across(cx, cy):
+        # Along (1, 1)/√2, the stroke's normal, in 0.25 px steps: the inked length in mm.
+        inked = sum(1 for k in range(-200, 201) if not white(pixel(int(round(cx + k * 0.25 / math.sqrt(2))), int(round(cy + k * 0.25 / math.sqrt(2))))))
+        return inked * 0.25 / PX_PER_MM
+    still, rolled = across(250, 300), across(600, 300)
+    print(f"  marker along its chisel: {still:.2f} mm wide with roll 0, {rolled:.2f} mm with the barrel a quarter turn round")
+    if not (abs(still - 1.8) < 0.6 and abs(rolled - 6.0) < 0.8):
+        fail(f"the canvas's chisel does not turn with roll: {still:.2f} and {rolled:.2f} mm, not 1.8 and 6")
 
 
 def ink_response_in_page(browser, session, penkit, url):

@@ -31,8 +31,9 @@ export const INKS = Object.freeze({
   crayon: { width: 3, range: [1, 40], color: "#d62828", alpha: 1 },
 });
 // PenKit's chisel nibs (Ink+Nib.swift): thickness along the nib's axis as a fraction of its
-// length, and the axis's angle from the page's x axis towards y (fixed: the width follows the
-// stroke's direction, not the pen's azimuth).
+// length, and the axis's angle from the page's x axis towards y, turned by each point's barrel
+// roll as PenKit's StrokeOutline turns it (the width follows the stroke's direction and the roll,
+// not the pen's azimuth).
 export const NIBS = Object.freeze({
   marker: { aspect: 0.3, angle: -Math.PI / 4 },
   fountainPen: { aspect: 0.25, angle: -Math.PI / 6 },
@@ -118,9 +119,10 @@ function segmentShape(ctx, ink, a, b, sa, sb) {
     // The nib swept from a to b: a parallelogram (just the nib for a lone point), and along its
     // middle a line of the nib's thickness, which is all that shows where the pen moves along the
     // nib. (Nib lines at each point would stick out of the outline as teeth.)
+    // The nib's axis: the ink's angle turned by the pen's barrel roll (0 without a rotation axis).
     const nib = NIBS[ink.type];
-    const half = (size) => [Math.cos(nib.angle) * size / 2, Math.sin(nib.angle) * size / 2];
-    const [ax, ay] = half(sa), [bx, by] = half(sb);
+    const half = (p, size) => { const t = nib.angle + (p.roll || 0); return [Math.cos(t) * size / 2, Math.sin(t) * size / 2]; };
+    const [ax, ay] = half(a, sa), [bx, by] = half(b, sb);
     const thick = Math.max(1, Math.min(sa, sb) * nib.aspect);
     if (a === b) {
       ctx.lineWidth = thick; ctx.lineCap = "butt";

@@ -95,9 +95,9 @@ function end(g, fromPenkit) {
 // --- penkit's deliveries, in page px ---
 const backlog = [];
 const early = new Map();      // updateIndex → refined sample, for frames not delivered yet
-function refine(p, s) { p.force = s.force ?? p.force; p.altitude = s.altitude ?? p.altitude; p.azimuth = s.azimuth ?? p.azimuth; }
+function refine(p, s) { p.force = s.force ?? p.force; p.altitude = s.altitude ?? p.altitude; p.azimuth = s.azimuth ?? p.azimuth; p.roll = s.roll ?? p.roll; }
 function pointOf(s) {
-  const p = { x: s.x, y: s.y, t: s.t, force: s.force ?? 0, altitude: s.altitude ?? Math.PI / 2, azimuth: s.azimuth ?? 0, updateIndex: s.updateIndex };
+  const p = { x: s.x, y: s.y, t: s.t, force: s.force ?? 0, altitude: s.altitude ?? Math.PI / 2, azimuth: s.azimuth ?? 0, roll: s.roll ?? 0, updateIndex: s.updateIndex };
   if (s.updateIndex !== undefined && early.has(s.updateIndex)) { refine(p, early.get(s.updateIndex)); early.delete(s.updateIndex); state.appliedEarly += 1; }
   return p;
 }

@@ -84,6 +84,10 @@ view-browser-test: build
 		python3 scripts/view-surface-browser-test.py "$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/penkit" .build/view-browser-test && \
 		python3 scripts/view-canvas-browser-test.py "$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/penkit" .build/view-browser-test; \
 	else echo "make test: view browser test skipped: Debian's chromium cannot be installed here"; fi
+	@# The canvas's ink formulas against PenKit's, and penkit-surface.js's ended/update delivery, in node
+	@# too where node is (the canvas and surface tests run both in Chromium).
+	@if command -v node >/dev/null; then node scripts/ink-response-check.mjs "$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/penkit" && \
+		node scripts/surface-delivery-check.mjs "$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/penkit"; fi
 	@# Then the inks' pixels as Chromium renders penkit's SVG (scripts/ink-pixels-test.py; pictures in .build/ink-pixels-test/).
 	@if command -v chromium >/dev/null; then \
 		python3 scripts/ink-pixels-test.py "$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/penkit" .build/ink-pixels-test; \

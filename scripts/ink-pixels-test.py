@@ -10,8 +10,9 @@ geometry (where the pen went, which way, what rose), never from penkit's own num
 - no beads: along a pressure ramp, a light pencil's and a watercolour's opacity rises with no local
   maximum above the noise (each 2 mm bin at least as dark as every bin before it, less the noise);
 - the chisel: a marker stroke drawn across the nib's axis is more than twice as wide as one drawn
-  along it; a roll ramp (an Art Pen's barrel turned a full turn along a line) changes neither the
-  marker's width nor the fountain pen's (the nibs keep a fixed angle);
+  along it; a roll ramp (an Art Pen's barrel turned a full turn along a line) turns the marker's
+  and the fountain pen's nib with it: the line is as thin as the nib somewhere and as wide as its
+  length elsewhere, while without roll it keeps one width;
 - real strokes: each of the seven inks draws the Intuos4 drag with ink within 0.5 mm of every
   contact real libinput reports for it (Tests/Fixtures/libinput); for the flat inks, the pixels of
   penkit's own --png agree with Chromium's rendering of the SVG.
@@ -19,7 +20,7 @@ geometry (where the pen went, which way, what rose), never from penkit's own num
 Usage: ink-pixels-test.py PENKIT_BINARY OUTPUT_DIR (make puts the pictures under .build/)
        ink-pixels-test.py --sampler FILE.evemu: writes docs/strokes.md's sampler recording: a wave
        drawn with pressure rising from 10 % to 100 %, then a circle at half pressure."""
-import os, struct, subprocess, sys, zlib
+import math, os, struct, subprocess, sys, zlib
 
 TEMPLATE = "traces/wacom-intuos4-6x9-stylus-drag.evemu"
 SERIAL = -1719661677  # the template pen's MSC_SERIAL
@@ -338,18 +339,41 @@ def libinput_contacts(fixture):
 CONTACTS = libinput_contacts("Tests/Fixtures/libinput/wacom-intuos4-6x9-stylus-drag.jsonl")
 
 
-def check_roll_turns_no_nib(penkit, out):
-    """A barrel roll ramp (one full turn of an Art Pen along the line) changes no ink's width:
-    the chisel and the italic nib keep their fixed angle (docs/strokes.md)."""
-    for ink in ("marker #000000ff 6", "fountainPen #000000ff 2"):
+# The nibs' thickness along their axis as a fraction of their length (docs/strokes.md, "Nibs").
+NIB_ASPECT = {"marker": 0.3, "fountainPen": 0.25}
+
+
+def check_roll_turns_the_nib(penkit, out):
+    """A barrel roll ramp (one full turn of an Art Pen along a straight line) turns the chisel and
+    the italic nib with it, as PencilKit turns shaped nibs with Apple Pencil Pro's roll. A pen
+    without a rotation axis (roll 0) draws the line as wide as the nib's extent across it at the
+    ink's fixed angle, w0; the Art Pen held still draws one width too; turned a full turn, the nib
+    lies along the line somewhere (the line as thin as the nib's thickness, aspect × length) and
+    across it elsewhere (as wide as the nib's length). The nib's length L follows from w0 and the
+    documented angle (−45° marker, −30° fountain pen) and aspect, not from the code under test:
+    w0 = L·√(sin²θ + aspect²·cos²θ)."""
+    for ink, angle in (("marker #000000ff 6", -math.pi / 4), ("fountainPen #000000ff 2", -math.pi / 6)):
         name = ink.split()[0]
+        k = NIB_ASPECT[name]
+        plain = bins(column_widths(draw(penkit, evemu(FLAT), ink, out, f"noaxis-{name}"), 0.25), 10)
         still = bins(column_widths(draw(penkit, evemu(FLAT, tool_id=ART_PEN), ink, out, f"noroll-{name}"), 0.25), 10)
         turned = bins(column_widths(draw(penkit, evemu(FLAT, roll=lambda i: round(-900 + 1799 * i / 400), tool_id=ART_PEN),
                                          ink, out, f"roll-{name}"), 0.25), 10)
         print(f"{name} with the barrel turned a full turn along the line, width by tenth:",
-              " ".join(f"{w:.2f}" for w in turned), "(without:", " ".join(f"{w:.2f}" for w in still) + ")")
-        if any(abs(a - b) > 1 / PX_PER_MM for a, b in zip(still, turned)):
-            fail(f"{name}: the barrel's roll changed the line's width")
+              " ".join(f"{w:.2f}" for w in turned), "(held still:", " ".join(f"{w:.2f}" for w in still) + ";",
+              "a pen without roll:", " ".join(f"{w:.2f}" for w in plain) + ")")
+        for label, line in (("held still", still), ("without a rotation axis", plain)):
+            if max(line) - min(line) > 1 / PX_PER_MM:
+                fail(f"{name}: {label}, the line's width changes")
+        w0 = sum(plain) / len(plain)
+        length = w0 / math.sqrt(math.sin(angle) ** 2 + k * k * math.cos(angle) ** 2)
+        # Each tenth averages 36° of roll: the extremes are blunted (by under 5 % at the widest, to
+        # about 1.25 × the thickness at the thinnest), hence the margins.
+        print(f"  the nib: {length:.2f} mm long, {k * length:.2f} mm thick; turned: {min(turned):.2f} … {max(turned):.2f} mm")
+        if max(turned) < 0.9 * length:
+            fail(f"{name}: turned across the line, the nib draws {max(turned):.2f} mm, not its length {length:.2f} mm")
+        if min(turned) > 1.5 * k * length:
+            fail(f"{name}: turned along the line, the nib draws {min(turned):.2f} mm, not its thickness {k * length:.2f} mm")
 
 
 def check_real_strokes(penkit, out):
@@ -403,7 +427,7 @@ def main():
     check_width_follows_force(penkit, out)
     check_no_beads(penkit, out)
     check_chisel(penkit, out)
-    check_roll_turns_no_nib(penkit, out)
+    check_roll_turns_the_nib(penkit, out)
     check_real_strokes(penkit, out)
     print(f"ink pixels test: passed (pictures in {out})")
 

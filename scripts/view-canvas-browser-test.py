@@ -8,11 +8,11 @@ strokes the pen goes over another window (the tool picker's strip) and the windo
 map's offset changes), so that the trace's strokes land where the scenario needs them:
 
 1. trace stroke 1 is drawn with the pen ink (A), stroke 2 with the pen too (C);
-2. with the mouse (PencilKit's "any input" for the lasso), a lasso around A selects it and a drag
-   moves it 200 px down;
+2. with the lasso picked, the pen draws a lasso around A, which selects it, and drags A 200 px
+   down (the lasso and the erasers take the pen's own events; penkit's pairing serves ink only);
 3. trace stroke 4 is drawn with the marker (B); the picture is frozen mid-stroke once;
-4. trace stroke 6, crossing B's middle, is the pixel eraser: frozen while the eraser is still
-   down, B is already cut where the eraser passed;
+4. trace stroke 6, crossing B's middle, is the pen with the pixel eraser picked: the pen stops
+   while still down past B's middle, and B is already cut where the eraser passed;
 5. undo (B whole again), redo (cut again), save: the `.penkit` file is reopened by
    `penkit drawing FILE --svg OUT.svg`, and that SVG rendered in Chromium.
 
@@ -57,16 +57,20 @@ def place(m, x, y):
     return a * x + c * y + tx, b * x + d * y + ty
 
 
-def white(p, tolerance=40):
-    return vbt.near(p, (255, 255, 255), tolerance)
+WHITE, MAGENTA = (255, 255, 255), (255, 0, 255)
 
 
-def inked_near(pixel, x, y, r=2):
-    return any(not white(pixel(int(round(x)) + dx, int(round(y)) + dy)) for dx in range(-r, r + 1) for dy in range(-r, r + 1))
+def white(p, tolerance=40, paper=WHITE):
+    """Whether p is the paper's colour (white, or the magenta a transparent image is shown over)."""
+    return vbt.near(p, paper, tolerance)
 
 
-def clean_near(pixel, x, y, r=2):
-    return all(white(pixel(int(round(x)) + dx, int(round(y)) + dy)) for dx in range(-r, r + 1) for dy in range(-r, r + 1))
+def inked_near(pixel, x, y, r=2, paper=WHITE):
+    return any(not white(pixel(int(round(x)) + dx, int(round(y)) + dy), paper=paper) for dx in range(-r, r + 1) for dy in range(-r, r + 1))
+
+
+def clean_near(pixel, x, y, r=2, paper=WHITE):
+    return all(white(pixel(int(round(x)) + dx, int(round(y)) + dy), paper=paper) for dx in range(-r, r + 1) for dy in range(-r, r + 1))
 
 
 def dense(points, step=1.0):
@@ -172,8 +176,8 @@ class Later:
             check(vbt.decode_png(data)[2])
 
 
-def require(label, points, pixel, want_ink, share=0.9, r=2):
-    ok = [p for p in points if (inked_near(pixel, *p, r) if want_ink else clean_near(pixel, *p, r))]
+def require(label, points, pixel, want_ink, share=0.9, r=2, paper=WHITE):
+    ok = [p for p in points if (inked_near(pixel, *p, r, paper) if want_ink else clean_near(pixel, *p, r, paper))]
     print(f"  {label}: {len(ok)} of {len(points)} places {'inked' if want_ink else 'clean'}")
     if not points:
         fail(f"{label}: nothing to check")
@@ -182,27 +186,43 @@ def require(label, points, pixel, want_ink, share=0.9, r=2):
         fail(f"{label}: only {len(ok)} of {len(points)} places are {'inked' if want_ink else 'clean'} (not: {wrong})")
 
 
-def mouse(browser, session, kind, x, y, pressed):
-    browser.call("Input.dispatchMouseEvent", {"type": kind, "x": x, "y": y, "pointerType": "mouse",
-                                              "button": "left" if kind != "mouseMoved" or pressed else "none",
-                                              "buttons": 1 if pressed else 0, "clickCount": 1 if kind != "mouseMoved" else 0}, session)
+def pen(browser, session, kind, x, y, pressed, force=0.5):
+    """The pen (pointerType "pen", DevTools' Input.dispatchMouseEvent, as the trace's reports are
+    sent), waited for: these strokes are the test's own, with no penkit frames behind them."""
+    browser.call("Input.dispatchMouseEvent", {"type": kind, "x": x, "y": y, "pointerType": "pen",
+                                              "button": "left" if kind != "mouseMoved" else "none",
+                                              "buttons": 1 if pressed else 0, "clickCount": 1 if kind != "mouseMoved" else 0,
+                                              "force": force if pressed else 0.0, "tiltX": 0, "tiltY": 0}, session)
+
+
+def pen_stroke(browser, session, points, what):
+    """The pen comes down at points[0], moves through the rest and lifts; waits until the page's
+    tool (the lasso or an eraser) has taken the whole stroke from the pen's own events."""
+    pen(browser, session, "mouseMoved", *points[0], False)
+    pen(browser, session, "mousePressed", *points[0], True)
+    for p in points[1:]:
+        pen(browser, session, "mouseMoved", *p, True)
+    pen(browser, session, "mouseReleased", *points[-1], False)
+    browser.wait_for(session, "(d => d && d.pointerType === 'pen' && !d.open && Math.hypot(d.last.x - %f, d.last.y - %f) < 1)"
+                              "(penkitCanvas.state.direct)" % points[-1], what)
+
+
+def ring_around(x, y):
+    return [(x + LASSO_RADIUS * math.cos(2 * math.pi * k / 36), y + LASSO_RADIUS * math.sin(2 * math.pi * k / 36)) for k in range(37)]
 
 
 def lasso_and_move(browser, session, plan, later):
-    """With the mouse: a lasso around A, then a drag from A's centre by MOVE."""
+    """With the pen and the lasso picked: a lasso around A, then a drag from A's centre by MOVE."""
     cx, cy = plan.a_centre
-    ring = [(cx + LASSO_RADIUS * math.cos(2 * math.pi * k / 36), cy + LASSO_RADIUS * math.sin(2 * math.pi * k / 36)) for k in range(37)]
     browser.evaluate(session, "document.querySelector('[data-tool=lasso]').click()")
-    mouse(browser, session, "mousePressed", *ring[0], True)
-    for p in ring[1:]:
-        mouse(browser, session, "mouseMoved", *p, True)
-    mouse(browser, session, "mouseReleased", *ring[-1], False)
+    pen_stroke(browser, session, ring_around(cx, cy), "the pen's lasso taken by the page")
     browser.wait_for(session, "penkitCanvas.drawing.selection.size === 1", "the lasso selecting one stroke")
+    if browser.evaluate(session, "penkitCanvas.state.direct.kind") != "lasso":
+        fail("the pen's stroke with the lasso picked was not a lasso")
     steps = 20
-    mouse(browser, session, "mousePressed", cx, cy, True)
-    for k in range(1, steps + 1):
-        mouse(browser, session, "mouseMoved", cx + MOVE[0] * k / steps, cy + MOVE[1] * k / steps, True)
-    mouse(browser, session, "mouseReleased", cx + MOVE[0], cy + MOVE[1], False)
+    pen_stroke(browser, session, [(cx + MOVE[0] * k / steps, cy + MOVE[1] * k / steps) for k in range(steps + 1)], "the pen's drag taken by the page")
+    if browser.evaluate(session, "penkitCanvas.state.direct.kind") != "move":
+        fail("the pen's drag from the selection did not move it")
     wait_drawn(browser, session, "the moved stroke drawn")
 
     def check(pixel):
@@ -286,6 +306,8 @@ def run(browser, penkit, out):
                 later.shoot("canvas-pen-strokes.png", lambda pixel: (require("A drawn with the pen ink", plan.a, pixel, True),
                                                                      require("C drawn with the pen ink", plan.c, pixel, True)))
                 lasso_and_move(browser, session, plan, later)
+                # Back over the other window, where the trace's pen is meanwhile.
+                pen(browser, session, "mouseMoved", *other_window, False)
             if i >= AWAY1 + 10 and done_lasso and not done_marker:
                 done_marker = True
                 pick(browser, session, "marker", MARKER_WIDTH, "#1e63d6")
@@ -307,19 +329,21 @@ def run(browser, penkit, out):
                 wait_drawn(browser, session, "B drawn")
                 later.shoot("canvas-marker.png", lambda pixel: require("B drawn with the marker", plan.b, pixel, True))
                 pick(browser, session, "pixelEraser", ERASER_WIDTH)
-                browser.evaluate(session, f"penkitCanvas.state.freezeOnContact = true; penkitCanvas.state.freezeAtTime = {frames[freeze_e]['sample']['t']}")
-            if done_eraser and not shot_e and i >= freeze_e and i % 3 == 0 and browser.evaluate(session, "penkitCanvas.state.frozen !== null"):
+            if done_eraser and not shot_e and i == freeze_e:
+                # The pen stops here, still down past B's middle, until the page has erased up to it.
                 shot_e = True
-                frozen = browser.evaluate(session, "penkitCanvas.state.frozen")
-                k = next(j for j in e_frames if frames[j]["sample"]["t"] == frozen["t"])
-                print(f"  the eraser frozen at report {k} of {e_frames[0]}…{e_frames[-1]}: gesture {frozen['kind']}, still down: {frozen['open']}")
-                if frozen["kind"] != "pixelEraser" or not frozen["open"]:
-                    fail("the freeze did not catch the pixel eraser while it was down")
-                gone_so_far, kept_so_far = plan.b_split([plan.pos[j] for j in e_frames if j <= k])
+                x, y = plan.pos[i]
+                browser.wait_for(session, "(d => d && d.pointerType === 'pen' && d.open && Math.hypot(d.last.x - %f, d.last.y - %f) < 1)"
+                                          "(penkitCanvas.state.direct)" % (x, y), "the pixel eraser reaching the pen while down")
+                direct = browser.evaluate(session, "penkitCanvas.state.direct")
+                print(f"  the pen stopped at report {i} of {e_frames[0]}…{e_frames[-1]}: gesture {direct['kind']}, still down: {direct['open']}")
+                if direct["kind"] != "pixelEraser" or not direct["open"]:
+                    fail("the pen with the pixel eraser picked is not erasing while down")
+                wait_drawn(browser, session, "the erasing so far drawn")
+                gone_so_far, kept_so_far = plan.b_split([plan.pos[j] for j in e_frames if j <= i])
                 later.shoot("canvas-erasing.png", lambda pixel: (
                     require("erasing live: B cleared where the eraser has passed", gone_so_far, pixel, False, share=1.0, r=1),
                     require("erasing live: B kept away from the eraser", kept_so_far, pixel, True)))
-                browser.evaluate(session, "penkitCanvas.state.thaw()")
         print(f"  the test's pen ran at most {worst_lag * 1000:.0f} ms behind the trace's pace")
         later.run()
         if not (shot_b and shot_e):
@@ -332,10 +356,13 @@ def run(browser, penkit, out):
         updates = browser.evaluate(session, "[penkitCanvas.state.updates, penkitCanvas.state.appliedUpdates, penkitCanvas.state.appliedEarly]")
         print(f"  late pressure: {updates[0]} updates delivered here; {updates[1]} applied to live ink already drawn, "
               f"{updates[2]} to frames the page's pen had not reached yet")
-        # A (23 reports), C (15) and B (83) are ink: each of their samples' pressure came 150 ms late.
-        # (The pairing drops updates that come before its map is ready, which A's may: B's come long after.)
+        # A (23 reports), C (15) and B (83) are ink: each of their samples' pressure came 150 ms late,
+        # and every one reaches the ink (the pairing holds those that come before its map is ready or
+        # before the page's pen reached the stroke).
         if updates[1] < 60:
             fail("force updates did not reach the live ink already drawn")
+        if updates[1] + updates[2] < 23 + 15 + 83:
+            fail(f"only {updates[1] + updates[2]} of the 121 force updates of A, C and B reached their ink")
 
         wait_drawn(browser, session, "the end drawn")
         gone, kept = plan.b_split(plan.eraser)
@@ -373,6 +400,8 @@ def run(browser, penkit, out):
         actions(browser, second)
         reopen_erase_export(browser, second, out, plan, gone, kept)
         ink_gallery(browser, second, out)
+        chisel_roll(browser, second, out)
+        ink_response_in_page(browser, second, penkit, url)
     finally:
         view.kill()
         view.wait()
@@ -424,7 +453,7 @@ def wait_file(path, what):
 
 def reopen_erase_export(browser, session, out, plan, gone, kept):
     """The saved file opened on a fresh canvas (through the page's file input and the server), the
-    object eraser dragged across C with the mouse, then PNG exports with and without background."""
+    object eraser dragged across C with the pen, then PNG exports with and without background."""
     document = browser.call("DOM.getDocument", {}, session)["root"]["nodeId"]
     node = browser.call("DOM.querySelector", {"nodeId": document, "selector": "#open"}, session)["nodeId"]
     browser.call("DOM.setFileInputFiles", {"files": [os.path.abspath(os.path.join(out, "canvas-saved.penkit"))], "nodeId": node}, session)
@@ -437,22 +466,15 @@ def reopen_erase_export(browser, session, out, plan, gone, kept):
     require("opened: B's rest", kept, pixel, True)
     pick(browser, session, "objectEraser", 2.0)
     cx, cy = sum(p[0] for p in plan.c) / len(plan.c), sum(p[1] for p in plan.c) / len(plan.c)
-    mouse(browser, session, "mousePressed", cx - 30, cy - 30, True)
-    for k in range(1, 13):
-        mouse(browser, session, "mouseMoved", cx - 30 + 5 * k, cy - 30 + 5 * k, True)
-    mouse(browser, session, "mouseReleased", cx + 30, cy + 30, False)
+    pen_stroke(browser, session, [(cx - 30 + 5 * k, cy - 30 + 5 * k) for k in range(13)], "the pen's object eraser pass taken")
     wait_drawn(browser, session, "the object eraser's pass drawn")
     _, _, pixel = shoot(browser, session, out, "canvas-object-erased.png")
     require("object eraser: C gone, all of it", dense(plan.c), pixel, False, share=1.0)
     require("object eraser: A untouched", plan.a_moved, pixel, True)
-    # Lasso A again (with the mouse), copy, paste (20 px down and right), delete the pasted copy.
+    # Lasso A again (with the pen), copy, paste (20 px down and right), delete the pasted copy.
     ax, ay = sum(p[0] for p in plan.a_moved) / len(plan.a_moved), sum(p[1] for p in plan.a_moved) / len(plan.a_moved)
     browser.evaluate(session, "document.querySelector('[data-tool=lasso]').click()")
-    ring = [(ax + LASSO_RADIUS * math.cos(2 * math.pi * k / 36), ay + LASSO_RADIUS * math.sin(2 * math.pi * k / 36)) for k in range(37)]
-    mouse(browser, session, "mousePressed", *ring[0], True)
-    for p in ring[1:]:
-        mouse(browser, session, "mouseMoved", *p, True)
-    mouse(browser, session, "mouseReleased", *ring[-1], False)
+    pen_stroke(browser, session, ring_around(ax, ay), "the pen's second lasso taken")
     browser.wait_for(session, "penkitCanvas.drawing.selection.size === 1", "the lasso selecting A again")
     browser.evaluate(session, "document.getElementById('copy').click(); document.getElementById('paste').click()")
     wait_drawn(browser, session, "the pasted copy drawn")
@@ -485,10 +507,28 @@ def reopen_erase_export(browser, session, out, plan, gone, kept):
         print(f"  PNG export, {'transparent' if transparent else 'white'} background: blank places show {got}")
         if not all(vbt.near(p, background, 30) for p in got):
             fail(f"PNG export: the background is not {'transparent' if transparent else 'white'}")
-        require(f"PNG export ({'transparent' if transparent else 'white'}): A", plan.a_moved, pixel, True)
+        require(f"PNG export ({'transparent' if transparent else 'white'}): A", plan.a_moved, pixel, True, paper=background)
         # Back to the canvas: a page in a background tab gets no display frames.
         browser.call("Page.close", {}, view)
         browser.call("Page.bringToFront", {}, session)
+    # The SVG export (PenKit's renderer on the server) with the same checkbox.
+    for transparent, name, background in ((True, "canvas-transparent.svg", MAGENTA), (False, "canvas-white.svg", WHITE)):
+        target = os.path.join(out, "drawing.svg")
+        if os.path.exists(target):
+            os.remove(target)
+        browser.evaluate(session, f"document.getElementById('transparent').checked = {'true' if transparent else 'false'}; document.getElementById('export-svg').click()")
+        wait_file(target, "the exported SVG")
+        os.replace(target, os.path.join(out, name))
+        vx, vy, vw, vh = (float(v) for v in re.search(r'viewBox="([-\d.]+) ([-\d.]+) ([-\d.]+) ([-\d.]+)"', open(os.path.join(out, name)).read()).groups())
+        pixel = over_magenta(browser, out, name, vw * PX_PER_MM, vh * PX_PER_MM)
+        browser.call("Page.bringToFront", {}, session)
+        shift = lambda points: [(x - vx * PX_PER_MM, y - vy * PX_PER_MM) for x, y in points]
+        blank = [(10, 10), (vw * PX_PER_MM - 10, vh * PX_PER_MM - 10)] + shift(plan.a)
+        got = [pixel(int(x), int(y)) for x, y in blank]
+        print(f"  SVG export, {'transparent' if transparent else 'white'} background: blank places show {got[:3]}…")
+        if not all(vbt.near(p, background, 30) for p in got):
+            fail(f"SVG export: the background is not {'transparent' if transparent else 'white'}")
+        require(f"SVG export ({'transparent' if transparent else 'white'}): A", shift(plan.a_moved), pixel, True, paper=background)
 
 
 def ink_gallery(browser, session, out):
@@ -537,6 +577,46 @@ def ink_gallery(browser, session, out):
         fail(f"saving the seven inks: {answer}")
 
 
+def chisel_roll(browser, session, out):
+    """The canvas's marker turns its chisel with the points' barrel roll, as PenKit's does: two
+    marker strokes (6 mm, force 0.5: a 6 mm nib, 1.8 mm thick) drawn along the chisel's own axis
+    (45° up to the right), one with roll 0 (as thin as the nib's thickness) and one with the barrel
+    a quarter turn round (as wide as the nib's length). Widths read from the pixels across each."""
+    browser.evaluate(session, """(() => { const c = penkitCanvas; c.drawing.change([]);
+      for (const [k, roll] of [[0, 0], [1, Math.PI / 2]]) {
+        const points = [];
+        for (let i = 0; i <= 100; i++) points.push({ x: 150 + 350 * k + 2 * i, y: 400 - 2 * i, t: i * 8000, force: 0.5,
+                                                     altitude: Math.PI / 2, azimuth: 0, roll });
+        c.drawing.add(c.makeStroke({ type: "marker", color: "#000000", alpha: 1, width: 6 }, points));
+      } })()""")
+    wait_drawn(browser, session, "the two chisel strokes drawn")
+    _, _, pixel = shoot(browser, session, out, "canvas-chisel-roll.png")
+
+    def across(cx, cy):
+        # Along (1, 1)/√2, the stroke's normal, in 0.25 px steps: the inked length in mm.
+        inked = sum(1 for k in range(-200, 201) if not white(pixel(int(round(cx + k * 0.25 / math.sqrt(2))), int(round(cy + k * 0.25 / math.sqrt(2))))))
+        return inked * 0.25 / PX_PER_MM
+    still, rolled = across(250, 300), across(600, 300)
+    print(f"  marker along its chisel: {still:.2f} mm wide with roll 0, {rolled:.2f} mm with the barrel a quarter turn round")
+    if not (abs(still - 1.8) < 0.6 and abs(rolled - 6.0) < 0.8):
+        fail(f"the canvas's chisel does not turn with roll: {still:.2f} and {rolled:.2f} mm, not 1.8 and 6")
+
+
+def ink_response_in_page(browser, session, penkit, url):
+    """The page's own ink module (canvas-inks.js, as the canvas loaded it) against PenKit's ink
+    response, `penkit ink-response` (scripts/ink-response-check.mjs has the checks)."""
+    token = re.search(r"token=([^&]+)", url).group(1)
+    table = subprocess.run([penkit, "ink-response"], check=True, capture_output=True, text=True).stdout
+    source = open(os.path.join(HERE, "ink-response-check.mjs")).read().split("// node:")[0]
+    source = source.replace("export function checkInkResponse", "function checkInkResponse")
+    result = vst.evaluate_async(browser, session, "(async () => {" + source
+                                + f"const inks = await import('./canvas-inks.js?token={token}');"
+                                + f"return checkInkResponse({table}, inks); }})()")
+    print(f"  the page's inks against penkit ink-response: {result['checked']} cases, {len(result['problems'])} differ")
+    if result["checked"] < 1000 or result["problems"]:
+        fail("the canvas's inks are not PenKit's: " + "; ".join(result["problems"][:5]))
+
+
 def check_file(browser, penkit, out, plan, gone, kept):
     path, svg = os.path.join(out, "canvas-saved.penkit"), os.path.join(out, "drawing.svg")
     info = subprocess.run([penkit, "drawing", path, "--info", "--svg", svg], check=True, capture_output=True, text=True).stdout
@@ -558,6 +638,34 @@ def check_file(browser, penkit, out, plan, gone, kept):
     require("reopened SVG: B cut by the eraser", shift(gone), pixel, False, share=1.0, r=1)
     require("reopened SVG: B's rest", shift(kept), pixel, True)
     require("reopened SVG: C", shift(plan.c), pixel, True)
+    # The same file as SVG with --transparent, shown over magenta: the magenta shows through where no
+    # ink is, and the ink is where it was.
+    clear = os.path.join(out, "drawing-transparent.svg")
+    subprocess.run([penkit, "drawing", path, "--svg", clear, "--transparent"], check=True, capture_output=True)
+    if 'fill="white"' in open(clear).read():
+        fail("penkit drawing --svg --transparent still has a white background")
+    pixel = over_magenta(browser, out, "drawing-transparent.svg", vw * PX_PER_MM, vh * PX_PER_MM)
+    blank = [(10, 10), (vw * PX_PER_MM - 10, vh * PX_PER_MM - 10)] + shift(plan.a)
+    got = [pixel(int(x), int(y)) for x, y in blank]
+    if not all(vbt.near(p, (255, 0, 255), 30) for p in got):
+        fail(f"penkit drawing --svg --transparent: blank places are not transparent: {got[:4]}")
+    print(f"  penkit drawing --svg --transparent over magenta: {len(got)} blank places magenta")
+    require("transparent SVG: A where it was moved", shift(plan.a_moved), pixel, True, paper=MAGENTA)
+    require("transparent SVG: B's rest", shift(kept), pixel, True, paper=MAGENTA)
+
+
+def over_magenta(browser, out, name, width, height):
+    """The image file `name` (in out) shown at width × height CSS px over magenta, in Chromium: a
+    transparent background lets the magenta through. The screenshot's pixels."""
+    html = os.path.join(out, "over-magenta.html")
+    with open(html, "w") as f:
+        f.write(f'<!DOCTYPE html><body style="margin:0;background:#ff00ff"><img src="{name}" '
+                f'style="position:absolute;left:0;top:0;width:{width}px;height:{height}px"></body>')
+    view = browser.open("file://" + os.path.abspath(html))
+    browser.wait_for(view, "document.images[0] && document.images[0].complete && document.images[0].naturalWidth > 0", f"{name} loaded")
+    _, _, pixel = shoot(browser, view, out, name.replace(".", "-") + "-over-magenta.png")
+    browser.call("Page.close", {}, view)
+    return pixel
 
 
 ERASER_TRACE = "traces/wacom-cintiq-22hdt-pen.evemu"

@@ -98,6 +98,23 @@ def send(browser, method, params, session):
     os.write(browser.to_chrome, json.dumps(message).encode() + b"\0")
 
 
+def delivery_in_page(browser, session, penkit, token):
+    """What the page's own penkit-surface.js hands over besides frames (`ended` after the stroke's
+    frames, every `update`), on the real trace with the page's pen behind: scripts/surface-delivery-check.mjs."""
+    source = open(os.path.join(HERE, "surface-delivery-check.mjs")).read().split("// node:")[0]
+    source = source.replace("export function checkDelivery", "function checkDelivery").replace("export const SCENARIOS", "const SCENARIOS")
+    lines = subprocess.run([penkit, "replay", "--json", "--late-pressure", "150", "traces/wacom-dth2242-pen.evemu"],
+                           check=True, capture_output=True, text=True).stdout.splitlines()
+    result = evaluate_async(browser, session, "(async () => {" + source
+                            + f"const {{ SurfacePairing }} = await import('./penkit-surface.js?token={token}');"
+                            + f"const lines = {json.dumps(lines)};"
+                            + "return SCENARIOS.map(([lag, enterAt]) => ({ lag, enterAt, ...checkDelivery(lines, SurfacePairing, lag, enterAt) })); })()")
+    for r in result:
+        print(f"  delivery (page's module), the pen {r['lag']} ms behind from report {r['enterAt']}: {r['strokes']} strokes, {len(r['problems'])} problems")
+        if r["problems"] or r["strokes"] < 7:
+            fail("the page's pairing module: " + "; ".join(r["problems"][:5]))
+
+
 def run(browser, penkit, out):
     frames = frames_of(penkit)
     if len(frames) <= ELSEWHERE_TO + 60:
@@ -116,6 +133,7 @@ def run(browser, penkit, out):
         session = browser.open(surface_url)
         browser.wait_for(session, "window.penkitSurface !== undefined", "its module running")
         vectors_in_page(browser, session, token)
+        delivery_in_page(browser, session, penkit, token)
         browser.evaluate(session, f"penkitSurface.freezeAtTime = {frames[freeze_at]['sample']['t']}")
         browser.wait_for(session, "penkitSurface.received > 0", "penkit's first frame")
         t0, base, start = frames[0]["sample"]["t"], time.time() + 1000.0, time.monotonic()

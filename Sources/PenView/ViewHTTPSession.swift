@@ -44,7 +44,7 @@ struct ViewHTTPSession {
                     }
                 case .end:
                     guard let current = post else { continue }
-                    answer = (current.head, CanvasEndpoints.respond(path: ViewAccess.path(of: current.head.uri), body: current.body))
+                    answer = (current.head, CanvasEndpoints.respond(uri: current.head.uri, body: current.body))
                     post = nil
                 }
                 let (head, response) = answer

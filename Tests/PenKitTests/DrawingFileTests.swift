@@ -88,8 +88,8 @@ private func richDrawing(_ g: inout SeededGenerator) -> Drawing {
 
 @Test func aNewerVersionIsRefusedByName() {
     var bytes = DrawingFile.encode(Drawing())
-    bytes[8] = 3
-    #expect(throws: DrawingFormatError.futureVersion(found: 3, supported: 2)) { try DrawingFile.decode(bytes) }
+    bytes[8] = 4
+    #expect(throws: DrawingFormatError.futureVersion(found: 4, supported: 3)) { try DrawingFile.decode(bytes) }
     bytes[0] = UInt8(ascii: "{")
     #expect(throws: DrawingFormatError.notADrawing) { try DrawingFile.decode(bytes) }
 }
@@ -161,10 +161,31 @@ private func versionOneFixture(_ name: String) throws -> [UInt8] {
     }
     let drawing = Drawing(strokes: strokes)
     #expect(drawing.strokes[1].path.controlPoints.contains { $0.height < $0.size }, "the fountain pen's nib is not round")
-    let bytes = DrawingFile.encode(drawing)
+    let bytes = DrawingFile.encode(drawing, version: 2)
     #expect(bytes[8] == 2)
     #expect(try DrawingFile.decode(bytes) == drawing)
     // A version 1 file never named the newer inks: one that does is corrupt, not misread.
     let v1 = DrawingFile.encode(Drawing(strokes: [strokes[0]]), version: 1)
     #expect(throws: DrawingFormatError.self) { try DrawingFile.decode(v1) }
+}
+
+/// Version 3 adds each control point's barrel roll (the shaped nibs turn with it). A version 2 file
+/// has none: it opens with roll 0, its nibs at the ink's angle as version 2 drew them, all else equal.
+@Test func versionThreeCarriesRollAndVersionTwoOpensWithoutIt() throws {
+    let samples = (0...12).map { i in
+        Sample(time: UInt64(i) * 5_000, x: Double(i), y: 2 * Double(i), force: 0.5, roll: Double(i) * 0.4)
+    }
+    let stroke = Stroke(id: 1, tool: ToolIdentity(type: .pen), ink: Ink(.marker), cancelled: false, samples: samples)
+    let drawing = Drawing(strokes: [stroke])
+    #expect(stroke.path.controlPoints.map(\.roll) == samples.map(\.roll))
+    let bytes = DrawingFile.encode(drawing)
+    #expect(bytes[8] == 3)
+    #expect(try DrawingFile.decode(bytes) == drawing)
+    let v2 = try DrawingFile.decode(DrawingFile.encode(drawing, version: 2))
+    let back = try #require(v2.strokes.first)
+    #expect(back.path.controlPoints.allSatisfy { $0.roll == 0 })
+    var unrolled = stroke.path.controlPoints
+    for i in unrolled.indices { unrolled[i].roll = 0 }
+    #expect(back.path.controlPoints == unrolled)
+    #expect(back.points == stroke.points, "the samples kept their roll in version 2 already")
 }

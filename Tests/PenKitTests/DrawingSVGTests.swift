@@ -61,11 +61,12 @@ private func halfWidth(_ pieces: [OutlinePiece], at x: Double) -> Double {
     #expect(!opacities(svg).isEmpty && opacities(svg).allSatisfy { Double($0)! < 0.7 })
 }
 
-/// A straight marker stroke of constant force along `angle` (radians from x towards y), 20 mm long.
-private func straightMarker(angle: Double) -> Stroke {
+/// A straight marker stroke of constant force along `angle` (radians from x towards y), 20 mm long,
+/// the barrel at `roll`.
+private func straightMarker(angle: Double, roll: Double = 0) -> Stroke {
     let samples = (0...20).map { i in
         Sample(time: UInt64(i) * 10_000, x: 30 + Double(i) * PenMath.cos(angle), y: 10 + Double(i) * PenMath.sin(angle),
-               force: 0.5, altitude: .pi / 2)
+               force: 0.5, altitude: .pi / 2, roll: roll)
     }
     return Stroke(id: 1, tool: ToolIdentity(type: .brush), ink: Ink(.marker, width: 6), cancelled: false, samples: samples)
 }
@@ -105,4 +106,27 @@ private func widthAcross(_ stroke: Stroke, angle: Double) -> Double {
     #expect(drawing.strokes.count == 2, "cut in two")
     #expect(count("<mask", in: svg) == 2 && count("transform=\"matrix(", in: svg) >= 2)
     #expect(!DrawingSVG.render(Drawing(strokes: [rising(Ink(.eraser))])).contains("<path"), "eraser strokes are not drawn")
+}
+
+/// Markup over other content: `transparent` drops the white background and nothing else.
+@Test func aTransparentBackgroundIsTheSameSVGWithoutItsWhiteRectangle() {
+    let drawing = Drawing(strokes: [rising(Ink(.pen, width: 2))])
+    let white = DrawingSVG.render(drawing), clear = DrawingSVG.render(drawing, transparent: true)
+    #expect(count("fill=\"white\"", in: white) == 1)
+    #expect(count("fill=\"white\"", in: clear) == 0)
+    let lines = white.split(separator: "\n").filter { !$0.contains("fill=\"white\"") }
+    #expect(lines == clear.split(separator: "\n"))
+}
+
+/// The barrel's roll turns the chisel (PencilKit turns shaped nibs with Apple Pencil Pro's roll):
+/// drawn along the ink's axis, thin without roll, as wide as the nib with the barrel a quarter turn
+/// round, thin again at a half turn.
+@Test func theBarrelsRollTurnsTheChisel() {
+    let axis = Ink.InkType.marker.nibAngle
+    let still = widthAcross(straightMarker(angle: axis), angle: axis)
+    let quarter = widthAcross(straightMarker(angle: axis, roll: .pi / 2), angle: axis)
+    let half = widthAcross(straightMarker(angle: axis, roll: .pi), angle: axis)
+    #expect(abs(still - 1.8) < 0.01, "\(still)")
+    #expect(abs(quarter - 6) < 0.01, "\(quarter)")
+    #expect(abs(half - 1.8) < 0.01, "\(half)")
 }

@@ -13,8 +13,8 @@ import Testing
       {"ink":"marker #ffd000ff 6","points":[{"x":10,"y":300},{"x":400,"y":310}]}]}
     """#
 
-    func post(_ view: ViewProcess, _ path: String, _ body: [UInt8], origin: String? = nil) throws -> RawHTTP.Response {
-        try RawHTTP.request(port: view.port, bytes: RawHTTP.post(path: "\(path)?token=\(view.token)", host: view.host,
+    func post(_ view: ViewProcess, _ path: String, _ body: [UInt8], origin: String? = nil, query: String = "") throws -> RawHTTP.Response {
+        try RawHTTP.request(port: view.port, bytes: RawHTTP.post(path: "\(path)?token=\(view.token)\(query)", host: view.host,
                                                                  origin: origin ?? "http://\(view.host)", body: body))
     }
 
@@ -44,6 +44,11 @@ import Testing
         #expect(svg.status == 200)
         #expect(svg.head.lowercased().contains("content-type: image/svg+xml"))
         #expect(svg.body == DrawingSVG.render(drawing))
+        // The canvas's "transparent background": PenKit's SVG without its white rectangle.
+        let clear = try post(view, "/drawing/svg", Array(Self.twoStrokes.utf8), query: "&background=none")
+        #expect(clear.status == 200)
+        #expect(clear.body == DrawingSVG.render(drawing, transparent: true))
+        #expect(svg.body.contains("fill=\"white\"") && !clear.body.contains("fill=\"white\""))
     }
 
     /// A moved and cut stroke comes back as the points of its visible parts, where they are drawn.

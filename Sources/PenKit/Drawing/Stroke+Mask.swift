@@ -68,7 +68,8 @@ extension Stroke {
         var azimuth = (p.azimuth + transform.rotationAngle).truncatingRemainder(dividingBy: 2 * Double.pi)
         if azimuth < 0 { azimuth += 2 * Double.pi }
         return StrokePoint(x: location.x, y: location.y, timeOffset: p.timeOffset, size: p.size * transform.widthScale,
-                           height: p.height * transform.widthScale, opacity: p.opacity, azimuth: azimuth, force: p.force, altitude: p.altitude)
+                           height: p.height * transform.widthScale, opacity: p.opacity, azimuth: azimuth, force: p.force, altitude: p.altitude,
+                           roll: p.roll)
     }
 
     /// Points of the visible ranges in drawing coordinates, every `stride` along the

@@ -12,14 +12,19 @@
 /// - soft (watercolour): a Gaussian blur;
 /// - multiply (marker): multiplied onto what is below, as highlighter ink is;
 /// - eraser strokes are never drawn.
+///
+/// The background is a white rectangle, or nothing with `transparent` (markup over other content,
+/// as the PNG renderer always does).
 public enum DrawingSVG {
-    public static func render(_ drawing: Drawing, margin: Double = 5) -> String {
+    public static func render(_ drawing: Drawing, margin: Double = 5, transparent: Bool = false) -> String {
         let b = drawing.bounds ?? StrokeBounds(minX: 0, minY: 0, maxX: 10, maxY: 10)
         let x = b.minX - margin, y = b.minY - margin, w = b.width + 2 * margin, h = b.height + 2 * margin
         var svg = SVGText()
         svg.line("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(n(w))mm\" height=\"\(n(h))mm\" "
                  + "viewBox=\"\(n(x)) \(n(y)) \(n(w)) \(n(h))\">")
-        svg.line("<rect x=\"\(n(x))\" y=\"\(n(y))\" width=\"\(n(w))\" height=\"\(n(h))\" fill=\"white\"/>")
+        if !transparent {
+            svg.line("<rect x=\"\(n(x))\" y=\"\(n(y))\" width=\"\(n(w))\" height=\"\(n(h))\" fill=\"white\"/>")
+        }
         for (index, stroke) in drawing.strokes.enumerated() where !stroke.ink.isEraser {
             draw(stroke, index: index, into: &svg)
         }

@@ -1,5 +1,5 @@
 /// The area a run of points covers when a nib of each point's size and height,
-/// its axis at `nibAngle`, is drawn along it, as closed polygons ("rings") that
+/// its axis at `nibAngle` plus the point's roll (the barrel turns the nib), is drawn along it, as closed polygons ("rings") that
 /// all wind the same way (negative signed area in x, y), so that the nonzero
 /// fill rule fills their union once.
 ///
@@ -33,7 +33,6 @@ struct StrokeOutline {
         }
         self.points = kept
         self.nibAngle = nibAngle
-        let u = (x: PenMath.cos(nibAngle), y: PenMath.sin(nibAngle))
         var edges: [DrawingPoint] = []
         edges.reserveCapacity(kept.count)
         var direction = (x: 1.0, y: 0.0)
@@ -42,7 +41,7 @@ struct StrokeOutline {
             let dx = b.x - a.x, dy = b.y - a.y
             let length = (dx * dx + dy * dy).squareRoot()
             if length > 0 { direction = (dx / length, dy / length) }
-            edges.append(Self.support(normal: (-direction.y, direction.x), point: kept[i], axis: u))
+            edges.append(Self.support(normal: (-direction.y, direction.x), point: kept[i], axis: Self.axis(nibAngle, kept[i])))
         }
         self.edges = edges
         var steep = [Bool](repeating: false, count: kept.count)
@@ -57,6 +56,12 @@ struct StrokeOutline {
             steep[i] = abs(hb - ha) > 0.15 * length
         }
         self.steep = steep
+    }
+
+    /// The nib's axis at point p: the ink's angle turned by the pen's roll.
+    static func axis(_ nibAngle: Double, _ p: StrokePoint) -> (x: Double, y: Double) {
+        let angle = nibAngle + p.roll
+        return (x: PenMath.cos(angle), y: PenMath.sin(angle))
     }
 
     /// The offset from the nib's centre to its farthest point along `normal`: for an
@@ -118,7 +123,7 @@ struct StrokeOutline {
     func nib(at i: Int) -> Ring {
         let p = points[i]
         let a = p.size / 2, b = p.height / 2
-        let u = (x: PenMath.cos(nibAngle), y: PenMath.sin(nibAngle)), v = (x: -u.y, y: u.x)
+        let u = Self.axis(nibAngle, p), v = (x: -u.y, y: u.x)
         let count = min(max(Int((max(a, b) * 30).squareRoot() * 4), 12), 96)
         var ring: Ring = []
         ring.reserveCapacity(count)

@@ -13,7 +13,7 @@ extension Ink.InkType {
     }
 
     /// The angle of the nib's axis (the `size` direction) from the drawing's x axis
-    /// towards its y axis, radians. A chisel held at 45° (tip of the axis up and to the
+    /// towards its y axis, radians, with the barrel at roll 0 (a point's `roll` turns it further). A chisel held at 45° (tip of the axis up and to the
     /// right on a y-down page) draws its thinnest line along that diagonal; an italic
     /// nib at 30°, the calligrapher's usual pen angle, its thinnest line rising at 30°.
     public var nibAngle: Double {

@@ -15,14 +15,16 @@
 /// | eraser      | w                                     | 0                                |
 ///
 /// The nib's height is `nibAspect` times its size (Ink+Nib.swift): the marker's
-/// chisel and the fountain pen's italic nib are held at a fixed angle, so their
-/// width follows the stroke's direction (StrokeOutline), not the pen's azimuth.
+/// chisel and the fountain pen's italic nib are held at a fixed angle, turned by
+/// the barrel's roll, so their width follows the stroke's direction and the roll
+/// (StrokeOutline), not the pen's azimuth.
 /// So a pen draws its nominal width at half pressure and thins when it moves
 /// fast; a pencil darkens with pressure and widens as it is laid on its side;
 /// a marker streaks lighter when drawn fast; a fountain pen swells with pressure;
 /// watercolour widens and deepens with pressure and spreads when tilted; a crayon
 /// darkens with pressure and widens on its side. Inputs not in a row have no
-/// effect on that ink; azimuth and roll have none on any ink today.
+/// effect on that ink; azimuth and roll change no size or opacity (roll turns the marker's and
+/// the fountain pen's nib instead: StrokeOutline).
 extension Ink {
     public func size(force f: Double, altitude: Double, azimuth az: Double, roll: Double = 0, speed v: Double) -> Double {
         let force = clamp01(f), speed = max(v, 0)

@@ -7,7 +7,7 @@
 /// O(n). Time offsets and azimuths are used as they are (the curve then
 /// approximates them): a B-spline of non-decreasing control values never
 /// decreases, so time along the path is monotonic, which stepping by time needs;
-/// azimuth blends as a direction. docs/strokes.md gives the measured distance
+/// azimuth and roll blend as directions. docs/strokes.md gives the measured distance
 /// between the curve and the samples. Samples carry one size (the protocol's);
 /// the nib's height is `heightRatio` times it (the ink's `nibAspect`), which the
 /// linear solve keeps, so it is applied to the solved sizes.
@@ -32,7 +32,7 @@ extension StrokePath {
             let offset = s.time >= creationTime ? Double(s.time - creationTime) / 1_000_000
                                                 : -Double(creationTime - s.time) / 1_000_000
             controls.append(StrokePoint(x: s.x, y: s.y, timeOffset: offset, size: s.size, opacity: s.opacity,
-                                        azimuth: s.azimuth, force: s.force, altitude: s.altitude))
+                                        azimuth: s.azimuth, force: s.force, altitude: s.altitude, roll: s.roll))
         }
         guard n > 2 else { return StrokePath(controlPoints: controls, creationTime: creationTime) }
         var superDiagonal = [Double](repeating: 0, count: n)

@@ -56,9 +56,17 @@ extension StrokePath {
         let ay = w0 * sine(p0.azimuth) + w1 * sine(p1.azimuth) + w2 * sine(p2.azimuth) + w3 * sine(p3.azimuth)
         var azimuth = (ax == 0 && ay == 0) ? p1.azimuth : PenMath.atan2(ay, ax)
         if azimuth < 0 { azimuth += 2 * Double.pi }
+        // Roll too (a barrel turned past a full turn wraps); without a rotation axis it stays 0.
+        var roll = p1.roll
+        if p0.roll != 0 || p1.roll != 0 || p2.roll != 0 || p3.roll != 0 {
+            let rx = w0 * cosine(p0.roll) + w1 * cosine(p1.roll) + w2 * cosine(p2.roll) + w3 * cosine(p3.roll)
+            let ry = w0 * sine(p0.roll) + w1 * sine(p1.roll) + w2 * sine(p2.roll) + w3 * sine(p3.roll)
+            if rx != 0 || ry != 0 { roll = PenMath.atan2(ry, rx) }
+            if roll < 0 { roll += 2 * Double.pi }
+        }
         return StrokePoint(
             x: x, y: y, timeOffset: time, size: max(size, 0), height: max(height, 0), opacity: min(max(opacity, 0), 1),
-            azimuth: azimuth, force: min(max(force, 0), 1), altitude: min(max(altitude, 0), Double.pi / 2))
+            azimuth: azimuth, force: min(max(force, 0), 1), altitude: min(max(altitude, 0), Double.pi / 2), roll: roll)
     }
 
     /// The time offset at `u`, without evaluating the other properties.
@@ -174,11 +182,11 @@ extension StrokePath {
         return controlPoints[i]
     }
 
-    /// 2a − b for every property; azimuth stays a's (it blends as a direction).
+    /// 2a − b for every property; azimuth and roll stay a's (they blend as directions).
     private static func reflect(_ a: StrokePoint, through b: StrokePoint) -> StrokePoint {
         StrokePoint(x: 2 * a.x - b.x, y: 2 * a.y - b.y, timeOffset: 2 * a.timeOffset - b.timeOffset,
                     size: 2 * a.size - b.size, height: 2 * a.height - b.height, opacity: 2 * a.opacity - b.opacity, azimuth: a.azimuth,
-                    force: 2 * a.force - b.force, altitude: 2 * a.altitude - b.altitude)
+                    force: 2 * a.force - b.force, altitude: 2 * a.altitude - b.altitude, roll: a.roll)
     }
 }
 

@@ -19,10 +19,13 @@ public struct StrokePoint: Sendable, Hashable {
     public var azimuth: Double
     public var force: Double
     public var altitude: Double
+    /// The pen's barrel roll, radians (PencilKit's `rollAngle`; 0 without a rotation axis). A
+    /// shaped nib's axis turns with it: it lies at the ink's `nibAngle` plus `roll`.
+    public var roll: Double
 
     /// `height` defaults to `size`: a round nib.
     public init(x: Double, y: Double, timeOffset: Double, size: Double, height: Double? = nil, opacity: Double,
-                azimuth: Double, force: Double, altitude: Double) {
+                azimuth: Double, force: Double, altitude: Double, roll: Double = 0) {
         self.x = x
         self.y = y
         self.timeOffset = timeOffset
@@ -32,6 +35,7 @@ public struct StrokePoint: Sendable, Hashable {
         self.azimuth = azimuth
         self.force = force
         self.altitude = altitude
+        self.roll = roll
     }
 
     /// PencilKit's 2-D `size`: (`size`, `height`).

@@ -131,7 +131,7 @@ package struct CanvasDrawingJSON: Codable, Sendable, Equatable {
             for piece in stroke.visiblePoints(by: .distance(0.25)) where !piece.isEmpty {
                 strokes.append(Stroke(ink: ink, points: piece.map {
                     Point(x: $0.x * scale, y: $0.y * scale, t: Double(stroke.creationTime) + $0.timeOffset * 1e6,
-                          force: $0.force, altitude: $0.altitude, azimuth: $0.azimuth)
+                          force: $0.force, altitude: $0.altitude, azimuth: $0.azimuth, roll: $0.roll)
                 }))
             }
         }

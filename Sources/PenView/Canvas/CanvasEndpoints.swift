@@ -6,7 +6,8 @@ import PenKit
 ///
 /// - `/drawing/save`: the page's JSON (CanvasDrawingJSON) → the `.penkit` file's bytes (DrawingFile);
 /// - `/drawing/open`: a `.penkit` file's bytes → the JSON the page draws;
-/// - `/drawing/svg`: the page's JSON → PenKit's SVG of it (DrawingSVG).
+/// - `/drawing/svg`: the page's JSON → PenKit's SVG of it (DrawingSVG); with `background=none` in
+///   the query, without its white background (as `penkit drawing --svg --transparent`).
 ///
 /// A bad body is a 400 that says what is wrong; nothing the page sends can stop the server.
 enum CanvasEndpoints {
@@ -18,7 +19,8 @@ enum CanvasEndpoints {
 
     static func handles(_ path: Substring) -> Bool { paths.contains(path) }
 
-    static func respond(path: Substring, body: [UInt8]) -> ViewResponse {
+    static func respond(uri: String, body: [UInt8]) -> ViewResponse {
+        let path = ViewAccess.path(of: uri)
         switch path {
         case "/drawing/save":
             return withDrawing(body) { drawing in
@@ -26,7 +28,9 @@ enum CanvasEndpoints {
             }
         case "/drawing/svg":
             return withDrawing(body) { drawing in
-                ViewResponse(status: .ok, contentType: "image/svg+xml; charset=utf-8", body: DrawingSVG.render(drawing), close: false)
+                let transparent = ViewAccess.queryValue("background", in: uri) == "none"
+                return ViewResponse(status: .ok, contentType: "image/svg+xml; charset=utf-8",
+                                    body: DrawingSVG.render(drawing, transparent: transparent), close: false)
             }
         case "/drawing/open":
             let drawing: Drawing

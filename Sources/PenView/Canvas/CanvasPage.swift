@@ -60,7 +60,7 @@ enum CanvasPageHTML {
     <button type="button" id="export-svg" title="PenKit's SVG of the drawing">SVG</button>
     <button type="button" id="export-png" title="the canvas as PNG">PNG</button>
   </div>
-  <label><input type="checkbox" id="transparent"> transparent PNG background</label>
+  <label><input type="checkbox" id="transparent"> transparent background (SVG and PNG)</label>
   <p id="canvas-status">connecting…</p>
   <a id="debug-link" href="debug?token={{TOKEN}}">debug view: the pen in tablet millimetres, with its panel</a>
 </aside>

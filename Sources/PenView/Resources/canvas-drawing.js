@@ -11,7 +11,7 @@ const { inkSpec, inkFromSpec, appearance } = await import("./canvas-inks.js" + n
 let nextKey = 1;
 const UNDO_LIMIT = 200;
 
-/** A stroke: { key, ink, points: [{x, y, t, force, altitude, azimuth}], seed }, frozen. */
+/** A stroke: { key, ink, points: [{x, y, t, force, altitude, azimuth, roll}], seed }, frozen. */
 export function makeStroke(ink, points, seed) {
   const key = nextKey++;
   return Object.freeze({ key, ink: Object.freeze({ ...ink }), points: Object.freeze(points.map((p) => Object.freeze({ ...p }))),
@@ -218,7 +218,7 @@ export class CanvasDrawing {
       ink: inkSpec(s.ink),
       points: s.points.map((p) => {
         const q = { x: p.x, y: p.y };
-        for (const k of ["t", "force", "altitude", "azimuth"]) if (Number.isFinite(p[k])) q[k] = p[k];
+        for (const k of ["t", "force", "altitude", "azimuth", "roll"]) if (Number.isFinite(p[k])) q[k] = p[k];
         return q;
       }),
     })) };

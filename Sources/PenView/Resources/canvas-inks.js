@@ -1,6 +1,9 @@
 // canvas-inks.js: the canvas's inks in canvas 2D, in the spirit of PencilKit's. Each ink turns a
-// point's force, altitude, azimuth and the stroke's direction into a width and an opacity
-// (docs/view.md has the table); `drawStroke` draws a stroke of page-px points with them.
+// point's force, altitude, speed and the stroke's direction into a width and an opacity with
+// PenKit's own formulas (Sources/PenKit/Stroke/InkResponse.swift and Ink+Nib.swift; the stroke
+// model is the truth, so live ink looks as the saved drawing will): `appearance` is checked
+// against `penkit ink-response` by scripts/ink-response-check.mjs. `drawStroke` draws a stroke of
+// page-px points with them.
 //
 // How a stroke is drawn, and why:
 // - Each stroke is drawn alone on a scratch canvas, segment by segment, then composited once. On
@@ -9,47 +12,56 @@
 //   translucent ink shows no beads at its joins.
 // - Marker and watercolor multiply onto what is under them (a highlighter over text keeps the text
 //   readable, and strokes of one colour darken where they cross); the others paint over.
-// - Marker and fountain pen have a chisel nib: each segment sweeps the nib (a short line at a fixed
-//   angle), so the drawn width follows the stroke's direction against the nib.
+// - Marker and fountain pen have a chisel nib: each segment sweeps the nib (a short line at
+//   PenKit's fixed angle, `NIBS`) with PenKit's thickness along it, so the drawn width follows the
+//   stroke's direction against the nib.
 // - Pencil and crayon have grain: a fixed noise texture, seeded per stroke, rubbed out of the stroke.
 
 export const PX_PER_MM = 96 / 25.4;
 
-// Widths in mm (as PenKit's `Ink(spec:)` takes them); the defaults a new picker starts with.
+// Widths in mm: PenKit's default width and valid range of each ink (Ink.swift; a width outside
+// it would be clamped when saved); the colours a new picker starts with.
 export const INKS = Object.freeze({
   pen: { width: 1.0, range: [0.1, 20], color: "#000000", alpha: 1 },
   pencil: { width: 0.8, range: [0.1, 20], color: "#3a3a3a", alpha: 1 },
-  marker: { width: 6, range: [1, 40], color: "#ffd000", alpha: 1 },
+  marker: { width: 4, range: [1, 40], color: "#ffd000", alpha: 1 },
   monoline: { width: 1.0, range: [0.1, 20], color: "#000000", alpha: 1 },
-  fountainPen: { width: 2.0, range: [0.1, 20], color: "#1b2a80", alpha: 1 },
-  watercolor: { width: 8, range: [1, 40], color: "#2f7fd0", alpha: 1 },
-  crayon: { width: 4, range: [0.5, 40], color: "#d62828", alpha: 1 },
+  fountainPen: { width: 1.5, range: [0.1, 20], color: "#1b2a80", alpha: 1 },
+  watercolor: { width: 6, range: [1, 40], color: "#2f7fd0", alpha: 1 },
+  crayon: { width: 3, range: [1, 40], color: "#d62828", alpha: 1 },
+});
+// PenKit's chisel nibs (Ink+Nib.swift): thickness along the nib's axis as a fraction of its
+// length, and the axis's angle from the page's x axis towards y, turned by each point's barrel
+// roll as PenKit's StrokeOutline turns it (the width follows the stroke's direction and the roll,
+// not the pen's azimuth).
+export const NIBS = Object.freeze({
+  marker: { aspect: 0.3, angle: -Math.PI / 4 },
+  fountainPen: { aspect: 0.25, angle: -Math.PI / 6 },
 });
 export const INK_NAMES = Object.freeze(Object.keys(INKS));
 
 const clamp01 = (v) => (Number.isFinite(v) ? Math.min(Math.max(v, 0), 1) : 0);
 const tiltOf = (altitude) => clamp01(1 - (altitude ?? Math.PI / 2) / (Math.PI / 2));
 
-// The chisel's angle on the page: 45° (up to the right) turned with the pen's azimuth, as a real
-// chisel turns with the hand. Without tilt (azimuth 0) it stays at 45°.
-const nibAngle = (p) => -Math.PI / 4 + (p.azimuth || 0);
-
-/** Width (px across a round nib, or the nib's length for a chisel) and opacity of point p. */
+/**
+ * Width (px across a round nib, or the chisel's length along its axis) and opacity of point p at
+ * `speed` mm/s: PenKit's `Ink.size` and `Ink.opacity` (InkResponse.swift), term for term.
+ */
 export function appearance(ink, p, speed) {
   const w = ink.width * PX_PER_MM, f = clamp01(p.force ?? 0.5), a = clamp01(ink.alpha ?? 1), tilt = tiltOf(p.altitude);
+  const v = Math.max(Number.isFinite(speed) ? speed : 0, 0);
   switch (ink.type) {
-    case "pen": return { size: w * (0.25 + 1.5 * f) / (1 + speed / 1000), opacity: a };
+    case "pen": return { size: w * (0.25 + 1.5 * f) / (1 + v / 1000), opacity: a };
     case "pencil": return { size: w * (0.5 + f) * (1 + 3 * tilt), opacity: a * Math.min(1, 0.1 + 1.2 * f) };
-    case "marker": return { size: w * (0.8 + 0.4 * f), opacity: a * 0.6 };
+    case "marker": return { size: w * (0.8 + 0.4 * f), opacity: a * 0.6 * (1 - Math.min(v / 2000, 0.5)) };
     case "monoline": return { size: w, opacity: a };
-    case "fountainPen": return { size: w * (0.6 + 0.8 * f), opacity: a };
-    case "watercolor": return { size: w * (0.7 + 0.6 * f), opacity: a * (0.15 + 0.35 * f) };
-    case "crayon": return { size: w * (0.8 + 0.4 * f) * (1 + tilt), opacity: a * (0.55 + 0.45 * f) };
+    case "fountainPen": return { size: w * (0.4 + 1.2 * f), opacity: a };
+    case "watercolor": return { size: w * (0.6 + 0.8 * f) * (1 + tilt), opacity: a * (0.25 + 0.35 * f) };
+    case "crayon": return { size: w * (0.7 + 0.6 * f) * (1 + 2 * tilt), opacity: a * Math.min(1, 0.5 + 0.6 * f) };
     default: return { size: w, opacity: a };
   }
 }
 
-const CHISEL = new Set(["marker", "fountainPen"]);
 const MULTIPLY = new Set(["marker", "watercolor"]);
 const GRAIN = { pencil: 0.45, crayon: 0.35 };
 
@@ -103,13 +115,15 @@ function grain(scratchCtx, seed) {
 
 function segmentShape(ctx, ink, a, b, sa, sb) {
   ctx.beginPath();
-  if (CHISEL.has(ink.type)) {
+  if (NIBS[ink.type]) {
     // The nib swept from a to b: a parallelogram (just the nib for a lone point), and along its
     // middle a line of the nib's thickness, which is all that shows where the pen moves along the
     // nib. (Nib lines at each point would stick out of the outline as teeth.)
-    const half = (pa, size) => { const t = nibAngle(pa); return [Math.cos(t) * size / 2, Math.sin(t) * size / 2]; };
+    // The nib's axis: the ink's angle turned by the pen's barrel roll (0 without a rotation axis).
+    const nib = NIBS[ink.type];
+    const half = (p, size) => { const t = nib.angle + (p.roll || 0); return [Math.cos(t) * size / 2, Math.sin(t) * size / 2]; };
     const [ax, ay] = half(a, sa), [bx, by] = half(b, sb);
-    const thick = Math.max(1, Math.min(sa, sb) * 0.12);
+    const thick = Math.max(1, Math.min(sa, sb) * nib.aspect);
     if (a === b) {
       ctx.lineWidth = thick; ctx.lineCap = "butt";
       ctx.moveTo(a.x - ax, a.y - ay); ctx.lineTo(a.x + ax, a.y + ay); ctx.stroke();
@@ -136,7 +150,7 @@ export function drawStroke(ctx, stroke, scratch, ratio = 1) {
   const ink = stroke.ink;
   // A chisel's swept nib between two points less than a pixel apart is a sliver that antialiasing
   // only half covers, and many of them shade the stroke unevenly: its points are thinned to 1.5 px.
-  const points = CHISEL.has(ink.type) ? spaced(stroke.points, 1.5) : stroke.points;
+  const points = NIBS[ink.type] ? spaced(stroke.points, 1.5) : stroke.points;
   if (!points.length) return;
   const box = inkBounds(stroke);
   const x0 = Math.max(Math.floor(box.minX * ratio), 0), y0 = Math.max(Math.floor(box.minY * ratio), 0);

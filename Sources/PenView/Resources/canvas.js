@@ -5,6 +5,11 @@
 // already drawn; the finalized `stroke` replaces the live ink with the stroke model's points. The
 // erasers erase while they move; the lasso selects. A mouse or a finger uses the same tools with
 // the page's own events (PencilKit's drawing policy "any input"), without prediction.
+// The pen goes through the pairing only while an ink is picked: penkit's prediction, late force and
+// stroke model are what ink needs. With the lasso or an eraser picked, the pen's own events drive
+// that tool directly, as PencilKit's lasso and erasers take the touches themselves: it answers at
+// once, and works before the pairing has learned where the window is (or without penkitd at all).
+// (The pen's eraser end under an ink still comes through penkit, whose frames say which end it is.)
 // `window.penkitCanvas` exposes the state for the browser test.
 
 const query = new URL(import.meta.url).search;
@@ -28,9 +33,10 @@ const state = {
   predicted: null,        // { stroke, points } penkit's predicted samples of the newest contact frame
   hover: null,            // { x, y, eraser } of the pen hovering here
   saved: null,            // { bytes } of the last save
+  direct: null,           // { kind, pointerType, events, last, open } of the newest gesture from the page's own events
   // The browser test freezes the picture at the first contact frame with predictions from
   // freezeAtTime (µs, penkit's clock) on, to look at it; thaw() goes on.
-  freezeAtTime: null, freezeOnContact: false, freezing: null, frozen: null,
+  freezeAtTime: null, freezing: null, frozen: null,
 };
 const gestures = new Map();   // penkit stroke id → gesture
 const ignored = new Set();    // penkit stroke ids whose gesture was not ink (its `stroke` draws nothing)
@@ -89,9 +95,9 @@ function end(g, fromPenkit) {
 // --- penkit's deliveries, in page px ---
 const backlog = [];
 const early = new Map();      // updateIndex → refined sample, for frames not delivered yet
-function refine(p, s) { p.force = s.force ?? p.force; p.altitude = s.altitude ?? p.altitude; p.azimuth = s.azimuth ?? p.azimuth; }
+function refine(p, s) { p.force = s.force ?? p.force; p.altitude = s.altitude ?? p.altitude; p.azimuth = s.azimuth ?? p.azimuth; p.roll = s.roll ?? p.roll; }
 function pointOf(s) {
-  const p = { x: s.x, y: s.y, t: s.t, force: s.force ?? 0, altitude: s.altitude ?? Math.PI / 2, azimuth: s.azimuth ?? 0, updateIndex: s.updateIndex };
+  const p = { x: s.x, y: s.y, t: s.t, force: s.force ?? 0, altitude: s.altitude ?? Math.PI / 2, azimuth: s.azimuth ?? 0, roll: s.roll ?? 0, updateIndex: s.updateIndex };
   if (s.updateIndex !== undefined && early.has(s.updateIndex)) { refine(p, early.get(s.updateIndex)); early.delete(s.updateIndex); state.appliedEarly += 1; }
   return p;
 }
@@ -109,11 +115,16 @@ function take(deliveries) {
         if (d.stroke === undefined || d.stroke === null) { state.hover = { x: p.x, y: p.y, eraser: eraserEnd }; state.predicted = null; break; }
         state.hover = null;
         let g = gestures.get(d.stroke);
+        if (ignored.has(d.stroke)) break;
+        if (!g && !eraserEnd && penDirect()) {
+          // The pen's own events drive the picked lasso or eraser (see the top): a frame the
+          // pairing delivered just before it learned the pen left is not a second gesture.
+          ignored.add(d.stroke); state.predicted = null; break;
+        }
         if (!g) { g = begin(p, eraserEnd); gestures.set(d.stroke, g); liveDirty = true; } else move(g, p);
         state.predicted = g.kind === "ink" && d.predicted && d.predicted.length
           ? { stroke: d.stroke, points: d.predicted.map(pointOf) } : null;
-        // (Any contact frame with freezeOnContact: an eraser's, to look at what it erased so far.)
-        if (state.freezeAtTime !== null && d.sample.t >= state.freezeAtTime && (state.predicted || state.freezeOnContact)) {
+        if (state.freezeAtTime !== null && d.sample.t >= state.freezeAtTime && state.predicted) {
           state.freezing = { t: d.sample.t, stroke: d.stroke, kind: g.kind, open: gestures.has(d.stroke) };
         }
         break;
@@ -131,15 +142,20 @@ function take(deliveries) {
         if (early.size > 4096) early.delete(early.keys().next().value);
         break;
       }
-      case "ended":
-        // Nothing ends here: the pairing passes `ended` on as it comes from penkit, which may be before
-        // the page's own pen has caught up with the stroke's last frames. A gesture ends with its
-        // finalized `stroke`, which the pairing holds until every frame of it was delivered.
+      case "ended": {
+        // The pairing holds `ended` until the page's own pen has caught up with the stroke's end, so
+        // its frames have all come: an eraser pass or a lasso ends here, at the lift, as in
+        // PencilKit. Live ink stays until its finalized `stroke` replaces it (the stroke model's
+        // points); a frame of an ended gesture coming after all (the pairing's bound) is not a new one.
         state.predicted = null;
         liveDirty = true;
+        const g = gestures.get(d.stroke);
+        if (g && g.kind !== "ink") { end(g, true); gestures.delete(d.stroke); ignored.add(d.stroke); }
         break;
+      }
       case "stroke": {
         const id = d.stroke.id, g = gestures.get(id);
+        // (A non-ink gesture whose `ended` never came here: it ends with its stroke.)
         if (g && g.kind !== "ink") { end(g, true); gestures.delete(id); ignored.add(id); }
         if (ignored.has(id) || (d.stroke.ink && d.stroke.ink.type === "eraser")) break;
         // The stroke model's points (final force and tilt) replace the live ink, in the ink picked at pen-down.
@@ -180,34 +196,74 @@ ws.onmessage = (event) => receive(event.data);
 ws.onclose = () => { if (!state.ended) status("disconnected from penkit view"); };
 
 // --- the page's own pointer events ---
+// Whether the pen drives the picked tool itself (not an ink: see the top of this file).
+const penDirect = () => !INKS[picker.tool];
+let pairingHasPen = false;    // the pairing was told the pen is here, and not yet that it left
 function own(e, proximity) {
   if (e.pointerType !== "pen") return;
+  if (penDirect() && !penkitGesture(e)) {
+    // Not for the pairing: if it thinks the pen is here, the pen has left its surface.
+    if (pairingHasPen) { pairingHasPen = false; take(pairing.handleAppEvent({ time: e.timeStamp, x: 0, y: 0, proximity: "out", source: String(e.pointerId) })); }
+    return;
+  }
   const box = layers.ink.getBoundingClientRect();
   const events = proximity === "move" && e.getCoalescedEvents ? e.getCoalescedEvents() : [];
   for (const c of events.length ? events : [e]) {
     const x = c.clientX - box.left, y = c.clientY - box.top;
     if (proximity !== "out" && (x < 0 || y < 0 || x > box.width || y > box.height)) continue;
     state.appEvents += 1;
+    pairingHasPen = proximity !== "out";
     take(pairing.handleAppEvent({ time: c.timeStamp, x, y, proximity, source: String(e.pointerId) }));
   }
 }
+// A pen stroke that began under an ink stays with the pairing to its end, whatever is picked meanwhile.
+const penkitStrokes = new Set();   // pointerIds of pen strokes begun through the pairing
+const penkitGesture = (e) => penkitStrokes.has(e.pointerId);
 const surface = layers.ink;
 surface.addEventListener("pointerenter", (e) => own(e, "in"));
 surface.addEventListener("pointerleave", (e) => { own(e, "out"); if (e.pointerType === "pen") state.hover = null; });
+surface.addEventListener("pointerdown", (e) => { if (e.pointerType === "pen" && !penDirect()) penkitStrokes.add(e.pointerId); });
 for (const type of ["pointermove", "pointerdown", "pointerup"]) surface.addEventListener(type, (e) => own(e, "move"));
-// A mouse or finger: the same tools from the page's own events.
-const mousePoint = (e) => ({ x: e.offsetX, y: e.offsetY, t: Math.round(e.timeStamp * 1000), force: e.pressure || 0.5, altitude: Math.PI / 2, azimuth: 0 });
+for (const type of ["pointerup", "pointercancel"]) surface.addEventListener(type, (e) => penkitStrokes.delete(e.pointerId));
+
+// A mouse, a finger, or the pen with the lasso or an eraser picked: the tool from the page's own events.
+const direct = (e) => e.pointerType !== "pen" || (penDirect() && !penkitGesture(e));
+const eraserEnd = (e) => e.pointerType === "pen" && ((e.buttons & 32) !== 0 || e.button === 5);
+function ownPoint(e, c) {
+  const box = layers.ink.getBoundingClientRect();
+  return { x: c.clientX - box.left, y: c.clientY - box.top, t: Math.round(c.timeStamp * 1000),
+           force: e.pointerType === "pen" ? c.pressure : (c.pressure || 0.5), altitude: Math.PI / 2, azimuth: 0 };
+}
+let directPointer = null;
 surface.addEventListener("pointerdown", (e) => {
-  if (e.pointerType === "pen" || e.button !== 0) return;
+  if (!direct(e) || mouseGesture || (e.pointerType !== "pen" && e.button !== 0)) return;
   surface.setPointerCapture(e.pointerId);
-  mouseGesture = begin(mousePoint(e), false);
+  directPointer = e.pointerId;
+  mouseGesture = begin(ownPoint(e, e), eraserEnd(e));
+  state.direct = { kind: mouseGesture.kind, pointerType: e.pointerType, events: 1, last: ownPoint(e, e), open: true };
+  state.hover = null;
 });
-surface.addEventListener("pointermove", (e) => { if (e.pointerType !== "pen" && mouseGesture) move(mouseGesture, mousePoint(e)); });
+surface.addEventListener("pointermove", (e) => {
+  if (!direct(e)) return;
+  if (mouseGesture && e.pointerId === directPointer) {
+    for (const c of e.getCoalescedEvents ? e.getCoalescedEvents() : [e]) {
+      const p = ownPoint(e, c);
+      move(mouseGesture, p);
+      state.direct.events += 1; state.direct.last = p;
+    }
+  } else if (e.pointerType === "pen" && !mouseGesture) {
+    // The pen hovering with an eraser picked: its outline (drawOverlay).
+    const p = ownPoint(e, e);
+    state.hover = { x: p.x, y: p.y, eraser: eraserEnd(e) };
+    liveDirty = true;
+  }
+});
 for (const type of ["pointerup", "pointercancel"]) {
   surface.addEventListener(type, (e) => {
-    if (e.pointerType === "pen" || !mouseGesture) return;
+    if (!mouseGesture || e.pointerId !== directPointer) return;
     const g = mouseGesture;
-    mouseGesture = null;
+    mouseGesture = null; directPointer = null;
+    state.direct.open = false;
     end(g, false);
   });
 }
@@ -236,8 +292,8 @@ document.addEventListener("keydown", (e) => {
 });
 
 // --- save, open, export: through PenKit on the server (one format, one SVG renderer); PNG from the canvas ---
-async function post(path, body, type) {
-  const response = await fetch(`${path}?token=${encodeURIComponent(token)}`, { method: "POST", headers: { "Content-Type": type }, body });
+async function post(path, body, type, query = "") {
+  const response = await fetch(`${path}?token=${encodeURIComponent(token)}${query}`, { method: "POST", headers: { "Content-Type": type }, body });
   if (!response.ok) throw new Error((await response.text()).trim());
   return response;
 }
@@ -262,8 +318,9 @@ const open = (bytes) => attempt("open", async () => {
   updateButtons();
   return drawing.strokes.length;
 });
-const exportSVG = () => attempt("SVG", async () => {
-  const svg = await (await post("/drawing/svg", JSON.stringify(drawing.toJSON()), "application/json")).text();
+// Both exports leave the background transparent when asked (markup over other content).
+const exportSVG = (transparent = $("transparent").checked) => attempt("SVG", async () => {
+  const svg = await (await post("/drawing/svg", JSON.stringify(drawing.toJSON()), "application/json", transparent ? "&background=none" : "")).text();
   download(new Blob([svg], { type: "image/svg+xml" }), "drawing.svg");
   return svg.length;
 });

@@ -3,7 +3,10 @@
 // CSS px, and hands over penkit's frames, predictions, updates and finalized strokes in page
 // coordinates while the pen is over this page's surface. The same algorithm as PenKit's
 // SurfacePairing (Swift) and the Python client's penkit.surface_pairing, checked against the
-// same vectors (Tests/Fixtures/surface-pairing/vectors.json); docs/apps.md explains it.
+// same vectors (Tests/Fixtures/surface-pairing/vectors.json); docs/apps.md explains it. Beyond
+// them, this module holds `ended` and early `update`s for the page's own pen, and settles no
+// stroke before its map is ready (scripts/surface-delivery-check.mjs; the Swift and Python
+// pairings do not yet).
 //
 //   import { SurfacePairing } from "./penkit-surface.js?token=…";
 //   const pairing = new SurfacePairing({ surfaceWidth: canvas.clientWidth, surfaceHeight: canvas.clientHeight });
@@ -14,6 +17,11 @@
 export const defaults = Object.freeze({
   pairWindow: 256, minimumPairs: 8, minimumSpread: 0.2, accuracy: 0.01, reach: 5.0, tolerance: 0.05,
   timeSlack: 1.0, searchEvents: 6, searchLimit: 48, frameMemory: 512, missesBeforeSearch: 8, lagMemory: 64, lead: 50.0,
+  // This module's delivery only (not in the shared vectors): how long (ms of penkit's clock) an
+  // `ended` waits for the page's own pen to catch up with its stroke, and how many `update`s wait
+  // for their stroke's first frame to be delivered here (before the map is ready, or while the
+  // page's pen runs behind penkit's feed).
+  endedHold: 2000, updateMemory: 4096,
 });
 
 const IDENTITY = [1, 0, 0, 1, 0, 0];
@@ -128,6 +136,8 @@ export class SurfacePairing {
     this.clockOffset = null; this.appEvents = 0;
     this.devices = new Map(); this.sources = new Map(); this.pending = []; this.lags = []; this.misses = 0;
     this.begans = new Map(); this.owned = new Set(); this.held = [];
+    this.heldEnded = [];        // `ended` messages waiting for the page's pen (see _releaseEnded)
+    this.waitingUpdates = [];   // `update`s of strokes none of whose frames was delivered here yet
   }
 
   estimate(device) {
@@ -185,14 +195,24 @@ export class SurfacePairing {
       case "began": this.begans.set(message.stroke, message); break;
       case "update": {
         const link = this.devices.get(device), m = link ? link.deliveryMap : null;
-        if (!m) break;
-        const here = message.stroke !== undefined && message.stroke !== null ? this.owned.has(message.stroke) : this._hasPen(device, message.sample.t / 1000);
-        if (here) out.push({ ...message, sample: mapSample(message.sample, m) });
+        const hasStroke = message.stroke !== undefined && message.stroke !== null;
+        if (m && (hasStroke ? this.owned.has(message.stroke) : this._hasPen(device, message.sample.t / 1000))) {
+          out.push({ ...message, sample: mapSample(message.sample, m) });
+        } else if (hasStroke) {
+          // Its stroke may still come here: the map is not ready yet, or the page's own pen has not
+          // reached the stroke. Delivered with the stroke's first frame here (_deliver), dropped
+          // when the stroke is settled without one (_releaseStrokes); the oldest go past the bound.
+          this.waitingUpdates.push(message);
+          if (this.waitingUpdates.length > this.configuration.updateMemory) this.waitingUpdates.shift();
+        }
         break;
       }
       case "ended":
-        if (this.owned.has(message.stroke)) out.push(message);
+        // Held until the page's own pen has caught up with the stroke's end (see _releaseEnded):
+        // penkit's feed may run ahead of the page's pen events.
         this.begans.delete(message.stroke);
+        this.heldEnded.push(message);
+        this._releaseEnded(false, out);
         break;
       case "stroke": {
         // Held even when none of its frames came here yet: the page's own events may run behind.
@@ -414,21 +434,53 @@ export class SurfacePairing {
     if (this.surfaceWidth !== null && this.surfaceHeight !== null && !(x >= 0 && x <= this.surfaceWidth && y >= 0 && y <= this.surfaceHeight)) return;
     link.lastDelivered = frame.sample.t;
     const stroke = frame.stroke;
+    let waiting = [];
     if (stroke !== undefined && stroke !== null && !this.owned.has(stroke)) {
       this.owned.add(stroke);
       if (this.begans.has(stroke)) out.push(this.begans.get(stroke));
+      waiting = this.waitingUpdates.filter((u) => u.stroke === stroke);
+      if (waiting.length) this.waitingUpdates = this.waitingUpdates.filter((u) => u.stroke !== stroke);
     }
     out.push(mapped);
+    // The stroke's updates that came before it was here, after its first frame (an app matches an
+    // update to its frame by updateIndex, and may get the update before the frame it refines).
+    for (const u of waiting) out.push({ ...u, sample: mapSample(u.sample, m) });
+  }
+
+  // An `ended` goes out once the page's own pen has been paired up to its time (or a frame at or
+  // past it was delivered), so that it follows every frame of its stroke that comes here; with
+  // `force` (the pen left, the input ended), or once penkit's frames are `endedHold` ms past it
+  // (the page's pen is not catching up), it goes out as it is. Only for strokes delivered here;
+  // in penkit's order; always before its stroke's `stroke` (_releaseStrokes).
+  _releaseEnded(force, out, stroke = null) {
+    // Up to and including `stroke`'s own, whatever their state, when its `stroke` goes out.
+    let through = stroke === null ? -1 : this.heldEnded.findIndex((e) => e.stroke === stroke);
+    while (this.heldEnded.length) {
+      const first = this.heldEnded[0], link = this.devices.get(first.device || 0);
+      const end = first.t ?? 0;
+      const newest = link && link.frames.length ? link.frames[link.frames.length - 1].frame.sample.t : 0;
+      // (Only with the map ready: frames paired before it are delivered when it gets ready.)
+      const caughtUp = link && link.ready && ((link.pairs.length ? link.pairs[link.pairs.length - 1].frameTime : 0) >= end || link.lastDelivered >= end);
+      if (!(force || !link || caughtUp || through >= 0 || newest - end > this.configuration.endedHold * 1000)) return;
+      this.heldEnded.shift();
+      through -= 1;
+      if (this.owned.has(first.stroke)) out.push(first);
+    }
   }
 
   _releaseStrokes(force, out) {
+    this._releaseEnded(force, out);
     while (this.held.length) {
       const first = this.held[0], link = this.devices.get(first.device || 0);
       if (!link) { this.held.shift(); continue; }
       const points = first.stroke.points || [];
       const end = points.length ? points[points.length - 1].t : 0;
-      if (!force && (link.pairs.length ? link.pairs[link.pairs.length - 1].frameTime : 0) < end) return;
+      // (Not before the map is ready: the frames paired so far are delivered when it gets ready, and
+      // a stroke settled before that would be dropped though its frames then come.)
+      if (!force && (!link.ready || (link.pairs.length ? link.pairs[link.pairs.length - 1].frameTime : 0) < end)) return;
       this.held.shift();
+      if (this.heldEnded.some((e) => e.stroke === first.stroke.id)) this._releaseEnded(false, out, first.stroke.id);
+      this.waitingUpdates = this.waitingUpdates.filter((u) => u.stroke !== first.stroke.id);
       if (this.owned.delete(first.stroke.id)) out.push(mapStroke(first, link));  // one of its frames was delivered here
     }
   }

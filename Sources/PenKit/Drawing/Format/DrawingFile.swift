@@ -1,11 +1,11 @@
-/// penkit's file format for a `Drawing`, version 2, specified in
+/// penkit's file format for a `Drawing`, version 3, specified in
 /// docs/drawing-format.md: a header with a signature, version and body length;
 /// the strokes; a CRC-32 of everything before it. Every value round-trips bit
-/// for bit. Version 1 files (no nib height, four inks) still open.
+/// for bit. Version 1 files (no nib height, four inks) and version 2 files (no roll) still open.
 public enum DrawingFile {
     /// "\u{89}PKDRAW\n": a non-ASCII first byte and a newline catch text-mode mangling, as PNG's does.
     public static let signature: [UInt8] = [0x89, 0x50, 0x4B, 0x44, 0x52, 0x41, 0x57, 0x0A]
-    public static let version: UInt16 = 2
+    public static let version: UInt16 = 3
     /// Signature, version, flags, body length.
     static let headerSize = 8 + 2 + 2 + 8
 

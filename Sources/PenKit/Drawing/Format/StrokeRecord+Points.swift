@@ -54,7 +54,7 @@ extension StrokeRecord {
         let offset = s.time >= creationTime ? Double(s.time - creationTime) / 1_000_000
                                             : -Double(creationTime - s.time) / 1_000_000
         return StrokePoint(x: s.x, y: s.y, timeOffset: offset, size: s.size, opacity: s.opacity,
-                           azimuth: s.azimuth, force: s.force, altitude: s.altitude)
+                           azimuth: s.azimuth, force: s.force, altitude: s.altitude, roll: s.roll)
     }
 
     static func writeControlPoints(_ points: [StrokePoint], samples: [StrokeSample], creationTime: UInt64,
@@ -73,14 +73,17 @@ extension StrokeRecord {
             w.packed(c.altitude, previous: p.altitude)
             // Version 2: the nib's height, against this point's own size (equal for a round nib: one byte).
             if version >= 2 { w.packed(c.height, previous: c.size) }
+            // Version 3: the barrel roll, against the reference's (the sample's: one byte when equal).
+            if version >= 3 { w.packed(c.roll, previous: p.roll) }
             previous = c
         }
     }
 
     /// Version 1 has no height: its nibs are round (height = size), as version 1 drew them.
+    /// Versions 1 and 2 have no roll: 0, so their shaped nibs stay at the ink's angle, as they drew.
     static func readControlPoints(samples: [StrokeSample], creationTime: UInt64, version: UInt16,
                                   from r: inout DrawingByteReader) throws(DrawingFormatError) -> [StrokePoint] {
-        let count = try r.count("control point count", minimumSize: version >= 2 ? 9 : 8)
+        let count = try r.count("control point count", minimumSize: version >= 3 ? 10 : version >= 2 ? 9 : 8)
         var points: [StrokePoint] = []
         points.reserveCapacity(count)
         var previous = StrokePoint(x: 0, y: 0, timeOffset: 0, size: 0, opacity: 0, azimuth: 0, force: 0, altitude: 0)
@@ -95,6 +98,7 @@ extension StrokeRecord {
                 force: try r.packed(previous: p.force, "control force"),
                 altitude: try r.packed(previous: p.altitude, "control altitude"))
             if version >= 2 { previous.height = try r.packed(previous: previous.size, "control height") }
+            if version >= 3 { previous.roll = try r.packed(previous: p.roll, "control roll") }
             points.append(previous)
         }
         return points

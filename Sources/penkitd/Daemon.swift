@@ -98,7 +98,10 @@ final class Daemon: Sendable {
         let tabletSettings = config.withLock { $0.tabletSettings }
         for device in devices { server.hub.deviceAdded(tabletSettings.described(device)) }
         // The journal's strokes, in the history before any client can ask for them with `since`.
-        server.hub.restoreHistory(journal.history.map { (seq: $0.seq, line: $0.payload) })
+        let partPoints = config.withLock { $0.strokePartPoints }
+        server.hub.restoreHistory(journal.history.map {
+            (seq: $0.seq, line: JournaledStroke.line($0.payload, pointsPerPart: partPoints))
+        })
 
         let group = ServiceGroup([reloadService(), socketService(), journalService(),
                                   inputService(replay: replay, devices: devices, waitClients: waitClients,
@@ -176,7 +179,7 @@ final class Daemon: Sendable {
             _ = penkit_set_timer_slack_ns(1)
             let pipeline = MessagePipeline(prediction: EnginePrediction.penkit(smoothed: smoothed), stages: stages,
                                            afterSeq: journal.lastSeq, afterStroke: journal.lastStrokeID,
-                                           splitsBeforeStrokes: true, probe: probe)
+                                           splitsBeforeStrokes: true, probe: probe, strokePartPoints: config.strokePartPoints)
             var loop = InputLoop(pipeline: pipeline, outlet: hub, warmsUp: warmsUp, devices: devices,
                                  recorder: recorder, logger: logger, isStopping: isStopping)
             guard let replay else {

@@ -11,6 +11,7 @@ import FoundationEssentials
 public struct StrokeAssembler: Sendable {
     public struct Error: Swift.Error, CustomStringConvertible, Sendable {
         public var description: String
+        public init(description: String) { self.description = description }
     }
 
     /// The bound on one partial stroke (points and control points together): the engine's own

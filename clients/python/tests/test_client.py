@@ -47,7 +47,8 @@ class ClientTests(unittest.TestCase):
             client.close()
             thread.join(timeout=10)
             server.close()
-            self.assertEqual(json.loads(received[0]), {"type": "subscribe", "version": 1, "channels": ["frames"], "since": 3})
+            self.assertEqual(json.loads(received[0]), {"type": "subscribe", "version": 1, "channels": ["frames"], "since": 3,
+                                                     "strokeParts": True})
 
     def test_typed_messages_skip_lines_that_are_not_messages(self):
         with tempfile.TemporaryDirectory() as d:

@@ -144,6 +144,12 @@ public final class PartedStroke: @unchecked Sendable {
 
     /// The whole line, as pieces in order (for writev and for checksums): never concatenated.
     public func withWholeLine<R>(_ body: ([UnsafeRawBufferPointer]) throws -> R) rethrows -> R {
+        try body(wholePieces())
+    }
+
+    /// The whole line's pieces in order. They point into this object's buffers (and a literal),
+    /// which never move: valid while the object lives, so a holder of it may send them one by one.
+    public func wholePieces() -> [UnsafeRawBufferPointer] {
         let all = UnsafeRawBufferPointer(skeleton)
         var pieces: [UnsafeRawBufferPointer] = []
         pieces.reserveCapacity(2 * partCount + 3)
@@ -158,7 +164,7 @@ public final class PartedStroke: @unchecked Sendable {
         }
         if pointParts == partCount { pieces.append(UnsafeRawBufferPointer(rebasing: all[pointsAt..<controlPointsAt])) }
         pieces.append(UnsafeRawBufferPointer(rebasing: all[controlPointsAt...]))
-        return try body(pieces)
+        return pieces
     }
 
     /// The whole line in one array: a copy, for a client that asked for whole strokes to hold.

@@ -33,11 +33,13 @@ final class ClientConnection {
     /// History strokes replayed for `since`, written as the client reads them: they are the
     /// history's own arrays (no copy), so they do not count toward `overflow`.
     private var replayBacklog: Deque<(seq: UInt64, line: ReliableLine)> = []
-    /// A long stroke going out in parts: its lines are handed to the socket one at a time while
-    /// the client keeps up, so a slow client holds no copy of them. Nothing else reliable or live
-    /// goes out between its first part and its closing line. Like a line in `pending`, it no
-    /// longer counts toward `overflow` once its first part is out.
-    private var inFlight: (seq: UInt64, stroke: PartedStroke, next: Int)?
+    /// A long stroke going out: its lines (a client that takes parts) or the pieces of its whole
+    /// line (one that does not) are handed to the socket one at a time while the client keeps up,
+    /// so a slow client holds no copy of them beyond what `pending` already holds. Nothing else
+    /// reliable or live goes out until it is done. Like a line in `pending`, it no longer counts
+    /// toward `overflow` once its first piece is out. `pieces` holds its whole line's pieces,
+    /// valid while `stroke` is held (empty for parts).
+    private var inFlight: (seq: UInt64, stroke: PartedStroke, next: Int, pieces: [UnsafeRawBufferPointer])?
     private var queuedBytes = 0
     private var dropped = DroppedMessage()
     private(set) var lastSentSeq: UInt64 = 0
@@ -87,6 +89,7 @@ final class ClientConnection {
     /// Sends a control line (hello, error, subscribed, dropped) ahead of any queue.
     func sendControl(_ message: some WireMessage) {
         guard !closing else { return }
+        finishWholeLine()
         var writer = JSONWriter(capacity: 256)
         writer.line(message)
         writer.bytes.withUnsafeBytes { push($0) }
@@ -167,9 +170,11 @@ final class ClientConnection {
     private func drain() {
         while writable {
             if let flight = inFlight {
-                // The next line of the stroke in parts; its closing line completes it.
-                push(flight.stroke.partedLine(flight.next))
-                if flight.next + 1 < flight.stroke.partedLineCount {
+                // The next line of the stroke in parts (its closing line completes it), or the
+                // next piece of its whole line.
+                let whole = !flight.pieces.isEmpty
+                push(whole ? flight.pieces[flight.next] : flight.stroke.partedLine(flight.next))
+                if flight.next + 1 < (whole ? flight.pieces.count : flight.stroke.partedLineCount) {
                     inFlight?.next += 1
                 } else {
                     inFlight = nil
@@ -196,16 +201,24 @@ final class ClientConnection {
                 line.withUnsafeBytes { push($0) }
                 noteSent(seq: next.seq)
             case .parted(let stroke) where strokeParts:
-                inFlight = (next.seq, stroke, 0)
+                inFlight = (next.seq, stroke, 0, [])
             case .parted(let stroke):
                 // A client that takes whole strokes gets the whole line, from the parts' bytes.
-                stroke.withWholeLine { pieces in for piece in pieces { push(piece) } }
-                noteSent(seq: next.seq)
+                inFlight = (next.seq, stroke, 0, stroke.wholePieces())
             }
         }
         let idle = queued.isEmpty && replayBacklog.isEmpty && inFlight == nil
         if idle, writable, !dropped.isEmpty { reportDrops() }
         if idle, let pendingShutdown { close(lastLine: pendingShutdown, now: MonotonicClock.now()) }
+    }
+
+    /// A whole line part way out is finished at once (into `pending`, as any accepted line)
+    /// before a control or last line goes out: the client must never read half a line.
+    private func finishWholeLine() {
+        guard let flight = inFlight, !flight.pieces.isEmpty else { return }
+        inFlight = nil
+        for piece in flight.pieces[flight.next...] { push(piece) }
+        noteSent(seq: flight.seq)
     }
 
     /// A stroke's last byte was handed to the socket (seq 0: not a stroke).
@@ -287,9 +300,11 @@ final class ClientConnection {
             closeDeadline = min(closeDeadline, deadline)
             return
         }
+        // Parts are whole lines: the rest of a stroke in parts is dropped.
+        finishWholeLine()
+        inFlight = nil
         queued.removeAll()
         replayBacklog.removeAll()
-        inFlight = nil
         queuedBytes = 0
         // Every frame is received or reported: drops since the last report go before the last line.
         if !dropped.isEmpty { reportDrops() }

@@ -98,9 +98,9 @@ final class Daemon: Sendable {
         let tabletSettings = config.withLock { $0.tabletSettings }
         for device in devices { server.hub.deviceAdded(tabletSettings.described(device)) }
         // The journal's strokes, in the history before any client can ask for them with `since`.
-        let partPoints = config.withLock { $0.strokePartPoints }
+        let (partPoints, historyBytes) = config.withLock { ($0.strokePartPoints, $0.historyBytes) }
         server.hub.restoreHistory(journal.history.map {
-            (seq: $0.seq, line: JournaledStroke.line($0.payload, pointsPerPart: partPoints))
+            (seq: $0.seq, line: JournaledStroke.line($0.payload, pointsPerPart: partPoints, historyBytes: historyBytes))
         })
 
         let group = ServiceGroup([reloadService(), socketService(), journalService(),

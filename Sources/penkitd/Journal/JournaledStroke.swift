@@ -4,9 +4,11 @@ import PenKit
 /// line, so a long one is cut into parts again here (at start, off the input thread's path), for
 /// clients that take parts to get it in parts from `since` as they would have live.
 enum JournaledStroke {
-    static func line(_ payload: [UInt8], pointsPerPart: Int) -> ReliableLine {
+    /// `historyBytes`: a line longer than the history holds is left as it is (the history lets it
+    /// go at once), not decoded for nothing.
+    static func line(_ payload: [UInt8], pointsPerPart: Int, historyBytes: Int = .max) -> ReliableLine {
         // Only a line long enough to hold more than one part's points is worth decoding.
-        guard payload.count > pointsPerPart * minimumPointBytes,
+        guard payload.count > pointsPerPart * minimumPointBytes, payload.count <= historyBytes,
               let text = String(validating: payload.dropLast(), as: UTF8.self),
               case .stroke(let finalized)? = try? EngineMessage.decode(jsonLine: text),
               let parted = PartedStroke.encode(finalized, pointsPerPart: pointsPerPart) else { return .bytes(payload) }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import PenKit
 
 /// `penkit bench dataplane`: issue #10's whole table from one run. It runs `bench latency`
 /// (1 and 8 clients), `bench engine` on synthetic strokes of 1, 60 and 600 s, `bench engine
@@ -20,7 +21,8 @@ struct BenchDataPlaneCommand: AsyncParsableCommand {
         let latency = try await BenchLatencyCommand.parse(daemon).measureAndPrint()
         print("")
         let engine = try BenchEngineCommand.parse(["--synthetic-stroke", "1", "--synthetic-stroke", "60",
-                                                   "--synthetic-stroke", "600", "--runs", "9"]).measureAndPrint()
+                                                   "--synthetic-stroke", "600", "--runs", "9",
+                                                   "--stroke-part-points", "\(PartedStroke.defaultPointsPerPart)"]).measureAndPrint()
         print("")
         _ = try BenchEngineCommand.parse([try BenchLatencyCommand.parse([]).trace, "--cold"]).measureAndPrint()
         print("")
@@ -34,7 +36,7 @@ struct BenchDataPlaneCommand: AsyncParsableCommand {
     }
 
     static func verdicts(latency: [BenchLatencyCommand.Figures], engine: [EngineThroughput],
-                         memory: (afterFrames: Int, afterStroke: Int)) -> [String] {
+                         memory: BenchRSSCommand.Memory) -> [String] {
         var lines: [String] = []
         func verdict(_ met: Bool) -> String { met ? "met" : "NOT met" }
         if let eight = latency.first(where: { $0.clients == 8 }) {
@@ -64,6 +66,19 @@ struct BenchDataPlaneCommand: AsyncParsableCommand {
                          + " frames/s (each ≥ 300000): " + verdict(rates.allSatisfy { $0 >= 300_000 }))
             let ratio = Double(last) / Double(max(first, 1))
             lines.append("engine + encoding, 600 s against 1 s: " + String(format: "%.2f×", ratio) + " (≥ 0.8×): " + verdict(ratio >= 0.8))
+        }
+        // Issue #32: the same with the stroke encoded in parts, as penkitd does for long strokes.
+        let partRates = engine.compactMap { $0.inParts.map($0.fps) }
+        if partRates.count == rates.count, let first = partRates.first, let last = partRates.last {
+            let ratio = Double(last) / Double(max(first, 1))
+            lines.append("engine + encoding in parts, 1 / 60 / 600 s: " + partRates.map(String.init).joined(separator: " / ")
+                         + " frames/s; 600 s against 1 s: " + String(format: "%.2f×", ratio) + " (≥ 0.9×): " + verdict(ratio >= 0.9))
+        }
+        let steady = Double(max(memory.afterFrames, 1))
+        for (name, peak) in [("whole", memory.strokePeakWhole), ("in parts", memory.strokePeakParts)] {
+            let ratio = Double(peak) / steady
+            lines.append("penkitd peak finalizing a 600 s stroke \(name): " + String(format: "%.1f MiB, %.1f× the steady %.1f MiB",
+                         Double(peak) / 1024, ratio, steady / 1024) + (name == "in parts" ? " (≤ 2×): " + verdict(ratio <= 2) : ""))
         }
         for (name, kibibytes) in [("after 10⁶ frames", memory.afterFrames), ("after one 600 s stroke", memory.afterStroke)] {
             let megabytes = Double(kibibytes) * 1024 / 1e6

@@ -37,9 +37,15 @@ struct BenchEngineCommand: ParsableCommand {
     @Option(help: "Frames timed with --cold.")
     var coldFrames = 1500
 
+    @Option(help: "Also time engine + encoding with each finalized stroke encoded as penkitd sends it to a client that takes parts of at most N points (docs/protocol.md, \"Long strokes\").")
+    var strokePartPoints: Int?
+
     func validate() throws {
         guard (trace == nil) != syntheticStrokes.isEmpty else {
             throw ValidationError("give a trace or --synthetic-stroke SECONDS, not both")
+        }
+        if let strokePartPoints, !(1...PartedStroke.maxPointsPerPart).contains(strokePartPoints) {
+            throw ValidationError("--stroke-part-points takes 1...\(PartedStroke.maxPointsPerPart)")
         }
         guard syntheticStrokes.allSatisfy({ $0 > 0 && $0 <= 3600 }) else {
             throw ValidationError("--synthetic-stroke takes seconds in (0, 3600]")
@@ -139,6 +145,7 @@ struct BenchEngineCommand: ParsableCommand {
         }
         var engineOnly = inputs.map { _ in [Double]() }
         var encoded = inputs.map { _ in [Double]() }
+        var inParts = inputs.map { _ in [Double]() }
         var writer = JSONWriter(capacity: 1 << 16)
         for _ in 0..<max(runs, 1) {
             for (i, input) in inputs.enumerated() {
@@ -161,11 +168,31 @@ struct BenchEngineCommand: ParsableCommand {
                         precondition(bytes > 0)
                     }
                 } / times)
+                // As penkitd encodes for a client that takes parts: a long stroke's closing line
+                // goes into the batch, its parts each from its own slice (PartedStroke).
+                guard let points = strokePartPoints else { continue }
+                inParts[i].append(BenchMedian.seconds(1) {
+                    for _ in 0..<repetitions[i] {
+                        var bytes = 0
+                        replay.run(input) { message in
+                            writer.removeAll()
+                            if case .stroke(let finalized) = message, let parted = PartedStroke.encode(finalized, pointsPerPart: points) {
+                                writer.append(parted.head)
+                                bytes &+= parted.partedCount
+                            } else {
+                                writer.line(message)
+                            }
+                            bytes &+= writer.count
+                        }
+                        precondition(bytes > 0)
+                    }
+                } / times)
             }
         }
         return inputs.indices.map { i in
             EngineThroughput(frames: counts[i].frames, messages: counts[i].messages, runs: runs,
-                             engineOnly: BenchMedian.median(engineOnly[i]), encoded: BenchMedian.median(encoded[i]))
+                             engineOnly: BenchMedian.median(engineOnly[i]), encoded: BenchMedian.median(encoded[i]),
+                             inParts: inParts[i].isEmpty ? nil : BenchMedian.median(inParts[i]))
         }
     }
 }
@@ -176,6 +203,8 @@ struct EngineThroughput {
     var runs: Int
     var engineOnly: Double
     var encoded: Double
+    /// Engine + encoding with long strokes in parts (`--stroke-part-points`), nil when not timed.
+    var inParts: Double? = nil
 
     func fps(_ seconds: Double) -> Int { Int((Double(frames) / seconds).rounded()) }
 
@@ -189,6 +218,10 @@ struct EngineThroughput {
               + ratio(engineOnly, \.engineOnly))
         print("  engine + encoding: \(fps(encoded)) frames/s (median of \(runs), \(BenchMedian.milliseconds(encoded)) ms CPU per replay)"
               + ratio(encoded, \.encoded))
+        if let inParts {
+            print("  engine + encoding, strokes in parts: \(fps(inParts)) frames/s (median of \(runs), \(BenchMedian.milliseconds(inParts)) ms CPU per replay)"
+                  + ratio(inParts, { $0.inParts ?? $0.encoded }))
+        }
     }
 }
 

@@ -28,8 +28,10 @@ struct BenchRSSCommand: ParsableCommand {
 
     func run() throws { _ = try measureAndPrint() }
 
-    /// Prints the figures and returns penkitd's resident memory (KiB) after the frames and after the stroke.
-    func measureAndPrint() throws -> (afterFrames: Int, afterStroke: Int) {
+    /// Prints the figures and returns penkitd's resident memory (KiB) after the frames and after the
+    /// stroke (to a client that takes whole strokes), and its peak while finalizing the stroke to a
+    /// client that takes whole strokes and to one that takes parts.
+    func measureAndPrint() throws -> Memory {
         let binary = BenchDaemon.binary(penkitd)
 
         let recorder = flightRecorder.map { ["--flight-recorder", String($0)] } ?? []
@@ -45,13 +47,30 @@ struct BenchRSSCommand: ParsableCommand {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = directory + "/stroke.evemu"
         try SyntheticTrace.evemu(seconds: strokeSeconds).write(toFile: path, atomically: false, encoding: .utf8)
-        let long = try BenchDaemon(binary: binary, arguments: ["--replay", path, "--wait-clients", "1"] + recorder)
-        let strokeBytes = try RawFrameReaders.waitForStroke(socket: long.socket)
-        let afterStroke = long.settledMemory()
-        long.stop()
-        print("after one \(Int(strokeSeconds)) s stroke (\(Int(strokeSeconds * 200)) samples, its stroke line \(strokeBytes / 1024) KiB): "
-              + "penkitd RSS \(Self.size(afterStroke.rss)), peak \(Self.size(afterStroke.peak))")
-        return (afterFrames.rss, afterStroke.rss)
+        // The same stroke twice, each time to a fresh penkitd: to a client that takes whole
+        // strokes (one line), then to one that takes parts (bounded lines).
+        var settled: [(rss: Int, peak: Int)] = []
+        for parts in [false, true] {
+            let long = try BenchDaemon(binary: binary, arguments: ["--replay", path, "--wait-clients", "1"] + recorder)
+            let stroke = try RawFrameReaders.waitForStroke(socket: long.socket, strokeParts: parts)
+            let after = long.settledMemory()
+            long.stop()
+            settled.append(after)
+            print("after one \(Int(strokeSeconds)) s stroke (\(Int(strokeSeconds * 200)) samples) to a client that takes "
+                  + (parts ? "parts" : "whole strokes") + " (\(stroke.bytes / 1024) KiB of lines, the longest \(stroke.longestLine / 1024) KiB): "
+                  + "penkitd RSS \(Self.size(after.rss)), peak \(Self.size(after.peak)), "
+                  + String(format: "%.1f× the steady RSS after the frames", Double(after.peak) / Double(max(afterFrames.rss, 1))))
+        }
+        return Memory(afterFrames: afterFrames.rss, afterStroke: settled[0].rss, strokePeakWhole: settled[0].peak,
+                      strokePeakParts: settled[1].peak)
+    }
+
+    /// KiB, from /proc.
+    struct Memory {
+        var afterFrames: Int
+        var afterStroke: Int
+        var strokePeakWhole: Int
+        var strokePeakParts: Int
     }
 }
 

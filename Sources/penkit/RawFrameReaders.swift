@@ -76,19 +76,28 @@ enum RawFrameReaders {
         return nil
     }
 
-    /// Subscribes to strokes and reads until the first finalized stroke; returns its line's length.
-    static func waitForStroke(socket: String) throws -> Int {
-        let fd = try connect(socket, channels: [.strokes])
+    /// Subscribes to strokes (in parts when asked) and reads until the first finalized stroke is complete;
+    /// returns the bytes of its lines and the longest of them.
+    static func waitForStroke(socket: String, strokeParts: Bool = false) throws -> (bytes: Int, longestLine: Int) {
+        let fd = try connect(socket, channels: [.strokes], strokeParts: strokeParts)
         defer { close(fd) }
-        let prefix = Array(#"{"type":"stroke""#.utf8)
+        // `strokePart` lines share the prefix; the stroke is complete at its `stroke` line.
+        let part = Array(#"{"type":"stroke"#.utf8)
+        let closing = Array(#"{"type":"stroke""#.utf8)
         var buffer = [UInt8](repeating: 0, count: 1 << 18)
         var line: [UInt8] = []
+        var bytes = 0
+        var longest = 0
         while true {
             let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
             if n <= 0 { throw ValidationError("penkitd closed the connection before the stroke") }
             for b in buffer[..<n] {
                 if b == UInt8(ascii: "\n") {
-                    if line.starts(with: prefix) { return line.count + 1 }
+                    if line.starts(with: part) {
+                        bytes += line.count + 1
+                        longest = max(longest, line.count + 1)
+                    }
+                    if line.starts(with: closing) { return (bytes, longest) }
                     line.removeAll(keepingCapacity: true)
                 } else {
                     line.append(b)
@@ -98,9 +107,9 @@ enum RawFrameReaders {
     }
 
     /// A connection to penkitd's socket, subscribed to `channels`.
-    static func connect(_ path: String, channels: ChannelSet) throws -> Int32 {
+    static func connect(_ path: String, channels: ChannelSet, strokeParts: Bool = false) throws -> Int32 {
         let fd = try open(path)
-        var request = SubscribeRequest(channels: channels).jsonBytes()
+        var request = SubscribeRequest(channels: channels, strokeParts: strokeParts).jsonBytes()
         request.append(UInt8(ascii: "\n"))
         _ = request.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
         return fd

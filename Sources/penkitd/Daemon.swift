@@ -99,7 +99,10 @@ final class Daemon: Sendable {
         let tabletSettings = config.withLock { $0.tabletSettings }
         for device in devices { server.hub.deviceAdded(tabletSettings.described(device)) }
         // The journal's strokes, in the history before any client can ask for them with `since`.
-        server.hub.restoreHistory(journal.history.map { (seq: $0.seq, line: $0.payload) })
+        let (partPoints, historyBytes) = config.withLock { ($0.strokePartPoints, $0.historyBytes) }
+        server.hub.restoreHistory(journal.history.map {
+            (seq: $0.seq, line: JournaledStroke.line($0.payload, pointsPerPart: partPoints, historyBytes: historyBytes))
+        })
 
         let group = ServiceGroup([reloadService(), socketService(), journalService(),
                                   inputService(replay: replay, devices: devices, waitClients: waitClients,
@@ -177,7 +180,7 @@ final class Daemon: Sendable {
             _ = penkit_set_timer_slack_ns(1)
             let pipeline = MessagePipeline(prediction: EnginePrediction.penkit(smoothed: smoothed), stages: stages,
                                            afterSeq: journal.lastSeq, afterStroke: journal.lastStrokeID,
-                                           splitsBeforeStrokes: true, probe: probe)
+                                           splitsBeforeStrokes: true, probe: probe, strokePartPoints: config.strokePartPoints)
             var loop = InputLoop(pipeline: pipeline, outlet: hub, warmsUp: warmsUp, devices: devices,
                                  recorder: recorder, activity: hub.activity, logger: logger, isStopping: isStopping)
             guard let replay else {

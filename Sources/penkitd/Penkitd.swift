@@ -49,6 +49,9 @@ struct Penkitd: ParsableCommand {
     @Option(help: "Seconds of each tablet's input the flight recorder keeps for `penkit record` (default 60; 0: off).")
     var flightRecorder: Int?
 
+    @Option(help: "Points per part of a long stroke sent to clients that take parts (default 512, at most 512).")
+    var strokePartPoints: Int?
+
     @Option(help: "Connections served at once (default 64); one more gets a `too_many_clients` error and is closed.")
     var maxClients: Int?
 
@@ -107,6 +110,7 @@ struct Penkitd: ParsableCommand {
             ("history-strokes", historyStrokes.map(String.init)),
             ("history-bytes", historyBytes.map(String.init)), ("client-buffer-bytes", clientBufferBytes.map(String.init)),
             ("max-clients", maxClients.map(String.init)), ("log-level", logLevel),
+            ("stroke-part-points", strokePartPoints.map(String.init)),
             ("state-dir", stateDir), ("journal-fsync", journalFsync),
             ("flight-recorder", flightRecorder.map(String.init)),
         ]

@@ -67,6 +67,24 @@ struct ProtocolSchemaTests {
         #expect(status == 0, "\(report)")
     }
 
+    /// A client that takes strokes in parts, with parts small enough that the trace's strokes come in
+    /// many: its request, `subscribed`, every `strokePart` and closing `stroke` line.
+    @Test func strokesInPartsAreValidAndDeclared() throws {
+        let daemon = try DaemonProcess(["--replay", tracePath("wacom-dth2242-pen.evemu"), "--wait-clients", "1",
+                                        "--exit-after-replay", "--stroke-part-points", "8"])
+        let client = try daemon.connect()
+        var lines = [try client.readLine() ?? ""]
+        let request = "{\"type\":\"subscribe\",\"version\":1,\"channels\":[\"strokes\"],\"strokeParts\":true}"
+        try client.send(request + "\n")
+        lines.append(request)
+        lines += try client.readAll()
+        #expect(daemon.waitForExit() == 0)
+        #expect(lines.contains { type($0) == "strokePart" })
+        #expect(lines.contains { type($0) == "stroke" && object($0)["parts"] != nil })
+        let (status, report) = try checkSchema(lines)
+        #expect(status == 0, "\(report)")
+    }
+
     private func checkSchema(_ lines: [String]) throws -> (Int32, String) {
         let (status, report) = try ProtocolSchemaCheck.run(lines)
         print("protocol schema: " + report.split(separator: "\n").joined(separator: "; "))

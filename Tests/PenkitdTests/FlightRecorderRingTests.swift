@@ -44,6 +44,22 @@ import Testing
         #expect(since == model.filter { $0.time >= 2990 }.map(\.bytes))
     }
 
+    /// A long stroke's whole line is kept from its pieces (`PartedStroke`), as one line; one
+    /// longer than the buffer in pieces is counted too long, as a line in one piece is.
+    @Test func aLineInPiecesIsKeptAsOneLine() {
+        let ring = MessageRing(capacity: 64)
+        let pieces: [[UInt8]] = [Array("{\"a\":[".utf8), Array("1,2".utf8), Array(",".utf8), Array("3]}".utf8)]
+        func append(_ pieces: [[UInt8]], time: UInt64) {
+            pieces[0].withUnsafeBytes { a in pieces[1].withUnsafeBytes { b in pieces[2].withUnsafeBytes { c in
+                pieces[3].withUnsafeBytes { d in ring.append(pieces: [a, b, c, d], time: time) } } } }
+        }
+        append(pieces, time: 1)
+        #expect(ring.lines(since: 0) == [Array("{\"a\":[1,2,3]}".utf8)])
+        append(pieces.map { $0 + [UInt8](repeating: 32, count: 20) }, time: 2)
+        #expect(ring.lines(since: 0).count == 1)
+        #expect(ring.tooLong == 1)
+    }
+
     @Test func theEventRingKeepsTheNewestAndKnowsWhenItLostTheFirst() {
         let ring = EventRing(capacity: 100)
         for t in 1...60 as ClosedRange<UInt64> { ring.append(EvdevEvent(time: t, type: 3, code: 0, value: Int32(t))) }

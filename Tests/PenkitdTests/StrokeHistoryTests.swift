@@ -3,7 +3,7 @@ import Testing
 
 /// The `since` history's two bounds: strokes and bytes, oldest leaving first.
 @Suite struct StrokeHistoryTests {
-    private func line(_ bytes: Int) -> [UInt8] { [UInt8](repeating: UInt8(ascii: "x"), count: bytes) }
+    private func line(_ bytes: Int) -> ReliableLine { .bytes([UInt8](repeating: UInt8(ascii: "x"), count: bytes)) }
 
     @Test func theOldestStrokesLeaveOnceTheBytesAreOverTheBound() {
         var history = StrokeHistory(capacity: 100, byteLimit: 250)

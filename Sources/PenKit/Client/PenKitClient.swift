@@ -108,8 +108,11 @@ public final class PenKitClient: Sendable {
         lines.compactMap { PenMessage(line: $0.text) }
     }
 
-    public func subscribe(_ channels: ChannelSet, since: UInt64? = nil) throws {
-        try send(SubscribeRequest(channels: channels, since: since).jsonLine())
+    /// Subscribes. Long strokes are asked for in parts (`strokeParts`, bounded lines) unless told
+    /// otherwise; either way the app gets each stroke as one whole `stroke` line: the reader puts
+    /// parts back together (`StrokeAssembler`) before the line is held for the app.
+    public func subscribe(_ channels: ChannelSet, since: UInt64? = nil, strokeParts: Bool = true) throws {
+        try send(SubscribeRequest(channels: channels, since: since, strokeParts: strokeParts).jsonLine())
     }
 
     /// Sends one raw line (a newline is appended).
@@ -150,6 +153,7 @@ public final class PenKitClient: Sendable {
         defer { close(fd) }
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         var partial: [UInt8] = []
+        var assembler = StrokeAssembler()
         // Whether the server ended the session itself (`shutdown` or a fatal `error`).
         var endedByServer = false
         while true {
@@ -169,9 +173,18 @@ public final class PenKitClient: Sendable {
             var start = 0
             for i in 0..<n where buffer[i] == UInt8(ascii: "\n") {
                 partial.append(contentsOf: buffer[start..<i])
-                let text = String(decoding: partial, as: UTF8.self)
+                let received = String(decoding: partial, as: UTF8.self)
                 partial.removeAll(keepingCapacity: true)
                 start = i + 1
+                let assembled: String?
+                do {
+                    assembled = try assembler.take(received)
+                } catch {
+                    // The strokes delivered so far stand; a broken stroke ends the session loudly.
+                    continuation.finish(throwing: Error(description: "penkitd sent a stroke in parts that cannot be put together: \(error)"))
+                    return
+                }
+                guard let text = assembled else { continue }
                 if text.hasPrefix("{\"type\":\"shutdown\"") || (text.hasPrefix("{\"type\":\"error\"") && text.contains("\"fatal\":true")) {
                     endedByServer = true
                 }

@@ -133,6 +133,13 @@ extension JSONWriter {
     }
 
     public mutating func write(_ stroke: Stroke) {
+        _ = write(stroke, withElements: true)
+    }
+
+    /// The stroke object; without elements its `points` and `controlPoints` arrays are left
+    /// empty (`PartedStroke`'s skeleton). Returns where each array's elements go: the offset
+    /// just after its `[`. One writer for both, so the whole line and its parts cannot differ.
+    mutating func write(_ stroke: Stroke, withElements: Bool) -> (points: Int, controlPoints: Int) {
         raw("{")
         field("id", stroke.id)
         key("tool"); write(stroke.tool)
@@ -140,14 +147,17 @@ extension JSONWriter {
         field("cancelled", stroke.cancelled)
         field("creationTime", stroke.creationTime)
         key("points"); raw("[")
-        for p in stroke.points { separateElement(); write(p) }
+        let points = count
+        if withElements { for p in stroke.points { separateElement(); write(p) } }
         raw("]")
         key("path"); raw("{")
         field("creationTime", stroke.path.creationTime)
         key("controlPoints"); raw("[")
-        for p in stroke.path.controlPoints { separateElement(); write(p) }
+        let controlPoints = count
+        if withElements { for p in stroke.path.controlPoints { separateElement(); write(p) } }
         raw("]}")
         raw("}")
+        return (points, controlPoints)
     }
 }
 

@@ -34,6 +34,9 @@ public struct JSONWriter: Sendable {
 
     @inline(__always) public mutating func byte(_ b: UInt8) { bytes.append(b) }
 
+    /// Bytes already encoded (a line made elsewhere), as they are.
+    public mutating func append(_ encoded: UnsafeRawBufferPointer) { bytes.append(contentsOf: encoded) }
+
     public mutating func key(_ name: StaticString) {
         let comma = needsComma
         appendFormatted(capacity: name.utf8CodeUnitCount + 4) { Self.put(key: name, comma: comma, at: $0) }

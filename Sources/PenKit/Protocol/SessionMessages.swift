@@ -11,12 +11,17 @@ public struct SubscribedMessage: Sendable, Hashable, WireMessage {
     /// subscription, so a device added in between was in neither; this list and the `device`
     /// messages after it are the whole story, with no gap and no overlap.
     public var devices: [DeviceInfo]?
+    /// For a client that asked for `strokeParts`: the most points (or control points) one
+    /// `strokePart` carries; a longer stroke comes in parts. Nil (absent) for any other client.
+    public var strokePartPoints: Int?
 
-    public init(channels: ChannelSet, replaying: Int, predict: PredictionRequest? = nil, devices: [DeviceInfo]? = nil) {
+    public init(channels: ChannelSet, replaying: Int, predict: PredictionRequest? = nil, devices: [DeviceInfo]? = nil,
+                strokePartPoints: Int? = nil) {
         self.channels = channels
         self.replaying = replaying
         self.predict = predict
         self.devices = devices
+        self.strokePartPoints = strokePartPoints
     }
 
     public func write(to w: inout JSONWriter) {
@@ -26,6 +31,9 @@ public struct SubscribedMessage: Sendable, Hashable, WireMessage {
         w.field("replaying", replaying)
         if let predict { w.key("predict"); predict.write(to: &w) }
         if let devices { w.field("devices", devices: devices) }
+        if let strokePartPoints {
+            w.key("strokeParts"); w.raw("{"); w.field("points", strokePartPoints); w.raw("}")
+        }
         w.raw("}")
     }
 }

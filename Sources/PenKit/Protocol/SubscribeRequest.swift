@@ -9,18 +9,22 @@ import Musl
 /// `since` (optional) asks for every finalized stroke with a sequence number
 /// greater than SEQ that the history still holds, before live messages.
 /// `predict` (optional) asks for the client's own prediction horizon (`PredictionRequest`).
+/// `strokeParts` (optional, default false) says the client reassembles long strokes sent as
+/// `strokePart` lines (`PartedStroke`); without it every stroke comes as one `stroke` line.
 public struct SubscribeRequest: Sendable, Hashable, WireMessage {
     public var version: Int
     public var channels: ChannelSet
     public var since: UInt64?
     public var predict: PredictionRequest?
+    public var strokeParts: Bool
 
     public init(version: Int = PenProtocol.version, channels: ChannelSet, since: UInt64? = nil,
-                predict: PredictionRequest? = nil) {
+                predict: PredictionRequest? = nil, strokeParts: Bool = false) {
         self.version = version
         self.channels = channels
         self.since = since
         self.predict = predict
+        self.strokeParts = strokeParts
     }
 
     public func write(to w: inout JSONWriter) {
@@ -30,6 +34,7 @@ public struct SubscribeRequest: Sendable, Hashable, WireMessage {
         w.key("channels"); w.write(channels)
         if let since { w.field("since", since) }
         if let predict { w.key("predict"); predict.write(to: &w) }
+        if strokeParts { w.field("strokeParts", true) }
         w.raw("}")
     }
 
@@ -77,7 +82,15 @@ public struct SubscribeRequest: Sendable, Hashable, WireMessage {
             case .failure(let error): return .failure(error)
             }
         }
-        return .success(SubscribeRequest(version: version, channels: channels, since: typed.since, predict: predict))
+        var strokeParts = false
+        if let raw = dict["strokeParts"] {
+            guard case .bool(let value) = raw else {
+                return .failure(ErrorMessage(code: .malformed, message: "\"strokeParts\" must be true or false"))
+            }
+            strokeParts = value
+        }
+        return .success(SubscribeRequest(version: version, channels: channels, since: typed.since, predict: predict,
+                                         strokeParts: strokeParts))
     }
 
     /// The numeric fields, decoded by type: a bool, a fraction, an out-of-range number or (for

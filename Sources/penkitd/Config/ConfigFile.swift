@@ -153,6 +153,12 @@ enum ConfigFile {
         case "client-buffer-bytes": config.clientBufferBytes = try positive()
         case "client-live-buffer-bytes": config.clientLiveBufferBytes = try positive()
         case "max-clients": config.maxClients = try positive()
+        case "stroke-part-points":
+            let points = try positive()
+            guard points <= PartedStroke.maxPointsPerPart else {
+                throw ConfigValueError("stroke-part-points must be 1 to \(PartedStroke.maxPointsPerPart), not \(points)")
+            }
+            config.strokePartPoints = points
         case "smoothing": config.smoothing = try boolean()
         case "warm-up": config.warmUp = try boolean()
         case "virtual-tablet": config.virtualTablet = try boolean()

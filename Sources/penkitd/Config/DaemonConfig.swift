@@ -1,3 +1,5 @@
+import PenKit
+
 /// Everything penkitd can be told, with its defaults. The config file
 /// (docs/daemon.md, systemd/penkitd.conf) and the flags fill it in, flags last.
 struct DaemonConfig: Sendable, Equatable {
@@ -22,6 +24,10 @@ struct DaemonConfig: Sendable, Equatable {
     var clientBufferBytes: Int = 4 << 20
     /// Bytes penkitd may hold for one client, beyond what its socket takes, before live frames are dropped for it.
     var clientLiveBufferBytes: Int = 64 << 10
+    /// A finalized stroke with more points (or control points) than this goes to clients that
+    /// take parts as `strokePart` lines of at most this many (docs/protocol.md, "Long strokes").
+    /// Takes a restart to change.
+    var strokePartPoints: Int = PartedStroke.defaultPointsPerPart
     /// Connections served at once; one more gets `too_many_clients` and is closed.
     var maxClients: Int = 64
     /// libinput's 4-sample smoothing of x, y and tilt (the decoder follows it for replays).
@@ -62,7 +68,7 @@ struct DaemonConfig: Sendable, Equatable {
 
     static let keys = ["socket", "socket-group", "socket-mode", "allow-users", "allow-groups",
                        "history-strokes", "history-bytes", "client-buffer-bytes", "client-live-buffer-bytes",
-                       "max-clients", "smoothing", "warm-up", "virtual-tablet", "flight-recorder", "unplug-grace-ms", "pressure-wait-after-end-ms", "log-level", "state-dir", "journal", "journal-fsync",
+                       "stroke-part-points", "max-clients", "smoothing", "warm-up", "virtual-tablet", "flight-recorder", "unplug-grace-ms", "pressure-wait-after-end-ms", "log-level", "state-dir", "journal", "journal-fsync",
                        "journal-fsync-interval-ms", "journal-max-bytes", "journal-max-age-days",
                        "ink-TOOL", "ink-serial-SERIAL", "pressure-sources"] + ActionMap.keys
 }

@@ -34,6 +34,9 @@ struct MessagePipeline {
     private var lastEventTime: [Int: UInt64] = [:]
     /// Where `penkit bench latency` reads when each frame left the engine; nil unless asked for.
     private let probe: LatencyProbe?
+    /// A finalized stroke with more points (or control points) than this goes out in parts
+    /// (`stroke-part-points`, `PartedStroke`).
+    private let strokePartPoints: Int
 
     /// How often the input loop lets the engine's timeouts (late updates, missing tilt) fire while
     /// no input comes.
@@ -42,8 +45,10 @@ struct MessagePipeline {
 
     /// `afterSeq` and `afterStroke` continue the journal's numbering.
     init(prediction: EnginePrediction? = EnginePrediction.penkit(), stages: PipelineStages = PipelineStages(),
-         afterSeq: UInt64 = 0, afterStroke: UInt64 = 0, splitsBeforeStrokes: Bool = false, probe: LatencyProbe? = nil) {
+         afterSeq: UInt64 = 0, afterStroke: UInt64 = 0, splitsBeforeStrokes: Bool = false, probe: LatencyProbe? = nil,
+         strokePartPoints: Int = PartedStroke.defaultPointsPerPart) {
         self.stages = stages
+        self.strokePartPoints = strokePartPoints
         self.probe = probe
         self.splitsBeforeStrokes = splitsBeforeStrokes
         engine = StrokeEngine(configuration: stages.settings.configuration, prediction: prediction)
@@ -209,23 +214,24 @@ struct MessagePipeline {
                 return
             }
             encoded += 1
-            Self.append(message, to: &out)
+            Self.append(message, to: &out, strokePartPoints: strokePartPoints)
             if case .frame(let frame) = message {
                 if frame.stroke != nil { contactFrames[frame.device, default: 0] += 1 }
                 stages.horizons.addAlternates(of: frame, engine: &engine, to: &out)
             }
-            if let last = out.messages.last { stages.journal.record(message, line: out.bytes[last.range]) }
+            if let last = out.messages.last { stages.journal.record(message, line: out.bytes[last.range], parted: last.parted) }
         }
     }
 
     /// Encodes one engine message into the batch, on the channel that carries it. A finalized
     /// stroke's bytes are produced here, on the input thread, before any client sees them.
-    static func append(_ message: EngineMessage, to out: inout OutboundBatch) {
+    static func append(_ message: EngineMessage, to out: inout OutboundBatch,
+                       strokePartPoints: Int = PartedStroke.defaultPointsPerPart) {
         switch message {
         case .frame(let frame): out.append(.frames, message, sourceTime: frame.sample.time)
         case .began, .ended: out.append(.frames, message)
         case .update: out.append(.updates, message)
-        case .stroke(let finalized): out.append(.strokes, message, seq: finalized.seq)
+        case .stroke(let finalized): out.append(stroke: finalized, pointsPerPart: strokePartPoints)
         }
     }
 }

@@ -56,38 +56,61 @@ enum JournalFiles {
         }
     }
 
-    /// Writes all of `bytes`; on failure the file is cut back to `offset`, so no partial record stays.
-    /// Writes `header` then `payload` with writev(2), resuming after a short write; on failure the
-    /// file is cut back to `offset`, so nothing of the record stays.
+    /// Writes `header` then `payload` with writev(2); on failure the file is cut back to `offset`,
+    /// so nothing of the record stays.
     static func writeAll(_ fd: Int32, header: [UInt8], payload: [UInt8], restoringTo offset: Int, path: String) throws(JournalError) {
-        let total = header.count + payload.count
-        var done = 0
-        while done < total {
-            let n: Int = header.withUnsafeBytes { h in
-                payload.withUnsafeBytes { p in
-                    // The parts not yet written: what is left of the header, then of the payload.
-                    let headerLeft = max(0, h.count - done)
-                    let payloadDone = max(0, done - h.count)
-                    var parts = [iovec(iov_base: UnsafeMutableRawPointer(mutating: h.baseAddress.map { $0 + (h.count - headerLeft) }),
-                                       iov_len: headerLeft),
-                                 iovec(iov_base: UnsafeMutableRawPointer(mutating: p.baseAddress.map { $0 + payloadDone }),
-                                       iov_len: p.count - payloadDone)]
-                    return parts.withUnsafeMutableBufferPointer { writev(fd, $0.baseAddress, Int32($0.count)) }
-                }
+        // withUnsafeBytes rethrows untyped errors: the typed one is carried out by hand.
+        let failure: JournalError? = header.withUnsafeBytes { h in
+            payload.withUnsafeBytes { p in
+                do throws(JournalError) {
+                    try writeAll(fd, pieces: [h, p], restoringTo: offset, path: path)
+                    return nil
+                } catch { return error }
             }
+        }
+        if let failure { throw failure }
+    }
+
+    /// Writes all of `bytes`; on failure the file is cut back to `offset`, so no partial record stays.
+    static func writeAll(_ fd: Int32, _ bytes: [UInt8], restoringTo offset: Int, path: String) throws(JournalError) {
+        try writeAll(fd, header: bytes, payload: [], restoringTo: offset, path: path)
+    }
+
+    /// Writes `pieces` in order with writev(2), at most IOV_MAX of them a call, resuming after a
+    /// short write: a record's header and its payload (a long stroke's many pieces, `PartedStroke`)
+    /// go out from where they lie, never gathered into one buffer first.
+    static func writeAll(_ fd: Int32, pieces: [UnsafeRawBufferPointer], restoringTo offset: Int, path: String) throws(JournalError) {
+        var vectors = pieces.filter { !$0.isEmpty }.map {
+            iovec(iov_base: UnsafeMutableRawPointer(mutating: $0.baseAddress), iov_len: $0.count)
+        }
+        var first = 0
+        while first < vectors.count {
+            let count = min(vectors.count - first, Self.maxVectors)
+            let n = vectors.withUnsafeMutableBufferPointer { writev(fd, $0.baseAddress! + first, Int32(count)) }
             if n < 0 {
                 let code = errno
                 if code == EINTR { continue }
                 _ = ftruncate(fd, off_t(offset))
                 throw .system("cannot write \(path)", code)
             }
-            done += n
+            // Skip what was written: whole pieces, then the written start of the next one.
+            var written = n
+            while written > 0, first < vectors.count {
+                let length = vectors[first].iov_len
+                if written >= length {
+                    written -= length
+                    first += 1
+                } else {
+                    vectors[first].iov_base = vectors[first].iov_base! + written
+                    vectors[first].iov_len = length - written
+                    written = 0
+                }
+            }
         }
     }
 
-    static func writeAll(_ fd: Int32, _ bytes: [UInt8], restoringTo offset: Int, path: String) throws(JournalError) {
-        try writeAll(fd, header: bytes, payload: [], restoringTo: offset, path: path)
-    }
+    /// Linux's IOV_MAX (UIO_MAXIOV): the most pieces one writev(2) takes.
+    static let maxVectors = 1024
 
     static func sync(_ fd: Int32, path: String) throws(JournalError) {
         guard fdatasync(fd) == 0 else { throw .system("cannot sync \(path)", errno) }

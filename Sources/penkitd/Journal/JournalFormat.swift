@@ -42,8 +42,15 @@ enum JournalFormat {
     /// is never copied into a record buffer.
     static func encodeHeader(kind: Kind, seq: UInt64, strokeID: UInt64, wallTime: UInt64, payload: [UInt8],
                              into out: inout [UInt8]) {
+        payload.withUnsafeBytes { encodeHeader(kind: kind, seq: seq, strokeID: strokeID, wallTime: wallTime, payload: [$0], into: &out) }
+    }
+
+    /// The same for a payload in pieces (a long stroke's whole line, `PartedStroke.withWholeLine`):
+    /// the checksum runs over the pieces in order, as over the line they make.
+    static func encodeHeader(kind: Kind, seq: UInt64, strokeID: UInt64, wallTime: UInt64, payload: [UnsafeRawBufferPointer],
+                             into out: inout [UInt8]) {
         let start = out.count
-        append(UInt32(payload.count), to: &out)
+        append(UInt32(payload.reduce(0) { $0 + $1.count }), to: &out)
         append(UInt32(0), to: &out)  // CRC, filled in below
         out.append(kind.rawValue)
         out.append(contentsOf: [0, 0, 0])
@@ -51,7 +58,7 @@ enum JournalFormat {
         append(strokeID, to: &out)
         append(wallTime, to: &out)
         let headerCRC = CRC32C.checksum(out[(start + 8)...])
-        let crc = payload.withUnsafeBytes { CRC32C.checksum($0, seed: headerCRC) }
+        let crc = payload.reduce(headerCRC) { CRC32C.checksum($1, seed: $0) }
         withUnsafeBytes(of: crc.littleEndian) { raw in
             for i in 0..<4 { out[start + 4 + i] = raw[i] }
         }

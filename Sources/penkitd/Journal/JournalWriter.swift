@@ -34,6 +34,19 @@ struct JournalWriter {
     /// Writes one record (and syncs a stroke as the policy says). On failure nothing of it stays in the file.
     mutating func append(kind: JournalFormat.Kind, seq: UInt64, strokeID: UInt64, payload: [UInt8],
                          wallTime: UInt64) throws(JournalError) {
+        // withUnsafeBytes rethrows untyped errors: the typed one is carried out by hand.
+        let failure: JournalError? = payload.withUnsafeBytes { bytes in
+            do throws(JournalError) {
+                try append(kind: kind, seq: seq, strokeID: strokeID, payload: [bytes], wallTime: wallTime)
+                return nil
+            } catch { return error }
+        }
+        if let failure { throw failure }
+    }
+
+    /// The same for a payload in pieces: header and pieces go to writev(2) as they lie.
+    mutating func append(kind: JournalFormat.Kind, seq: UInt64, strokeID: UInt64, payload: [UnsafeRawBufferPointer],
+                         wallTime: UInt64) throws(JournalError) {
         // A background sync that failed fails this stroke: the journal is reported failing, and
         // the next stroke tries again.
         if kind == .stroke, let failure = backgroundSync?.takeFailure() { throw failure }
@@ -41,9 +54,16 @@ struct JournalWriter {
         JournalFormat.encodeHeader(kind: kind, seq: seq, strokeID: strokeID, wallTime: wallTime, payload: payload, into: &buffer)
         try startSegmentIfNeeded(wallTime: wallTime)
         let index = segments.count - 1
-        try JournalFiles.writeAll(fd, header: buffer, payload: payload, restoringTo: segments[index].bytes,
-                                  path: path(segments[index].number))
-        segments[index].bytes += buffer.count + payload.count
+        let payloadBytes = payload.reduce(0) { $0 + $1.count }
+        let (fd, restore, segmentPath) = (self.fd, segments[index].bytes, path(segments[index].number))
+        let failure: JournalError? = buffer.withUnsafeBytes { header in
+            do throws(JournalError) {
+                try JournalFiles.writeAll(fd, pieces: [header] + payload, restoringTo: restore, path: segmentPath)
+                return nil
+            } catch { return error }
+        }
+        if let failure { throw failure }
+        segments[index].bytes += buffer.count + payloadBytes
         segments[index].newestWallTime = wallTime
         guard kind == .stroke else { return }
         switch options.fsync {

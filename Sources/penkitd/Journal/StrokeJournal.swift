@@ -115,6 +115,23 @@ final class StrokeJournal: Sendable {
         noteResult(result, seq: seq)
     }
 
+    /// Appends a long stroke's record: its whole line, written from the stroke's pieces.
+    func record(seq: UInt64, strokeID: UInt64, parted: PartedStroke) {
+        let wall = Self.wallClock()
+        let result = parted.withWholeLine { pieces in
+            writer.withLock { writer -> JournalError? in
+                do throws(JournalError) {
+                    try writer.append(kind: .stroke, seq: seq, strokeID: strokeID, payload: pieces, wallTime: wall)
+                    return nil
+                } catch {
+                    writer.storeFloor(seq: seq, strokeID: strokeID)
+                    return error
+                }
+            }
+        }
+        noteResult(result, seq: seq)
+    }
+
     /// The current failure, nil while records are written.
     var failing: String? { failure.withLock { $0 } }
 

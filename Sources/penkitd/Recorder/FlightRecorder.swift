@@ -94,10 +94,21 @@ final class FlightRecorder: Sendable {
     func now() -> UInt64 { paced ? MonotonicClock.now() : latest.load(ordering: .relaxed) }
 
     /// Every line of a published batch, stamped `time` (µs, CLOCK_MONOTONIC or the replay's clock).
-    func recordLines(_ bytes: [UInt8], ranges: some Sequence<Range<Int>>, time: UInt64) {
+    /// A long stroke in parts (`parted`) is kept as its whole line, the stroke as every client
+    /// can have it (`penkit replay --check` compares strokes whole), written from its pieces.
+    func recordLines(_ bytes: [UInt8], ranges: some Sequence<(range: Range<Int>, parted: PartedStroke?)>, time: UInt64) {
         bytes.withUnsafeBytes { all in
             state.withLock { state in
-                for range in ranges {
+                for (range, parted) in ranges {
+                    if let parted {
+                        parted.withWholeLine { pieces in
+                            // Without the newline, which ends the last piece.
+                            var line = pieces
+                            if let last = line.popLast() { line.append(UnsafeRawBufferPointer(rebasing: last.dropLast())) }
+                            state.messages.append(pieces: line, time: time)
+                        }
+                        continue
+                    }
                     // Without the newline: the report holds each line as a JSON object.
                     let end = range.upperBound > range.lowerBound && all[range.upperBound - 1] == UInt8(ascii: "\n")
                         ? range.upperBound - 1 : range.upperBound

@@ -35,24 +35,34 @@ final class MessageRing: @unchecked Sendable {
     }
 
     func append(_ line: UnsafeRawBufferPointer, time: UInt64) {
-        guard line.count <= capacity, line.count > 0 else {
-            if line.count > capacity { tooLong += 1 }
+        append(pieces: CollectionOfOne(line), time: time)
+    }
+
+    /// One line given as consecutive pieces (a long stroke's whole line, `PartedStroke`).
+    func append(pieces: some Collection<UnsafeRawBufferPointer>, time: UInt64) {
+        let length = pieces.reduce(0) { $0 + $1.count }
+        guard length <= capacity, length > 0 else {
+            if length > capacity { tooLong += 1 }
             return
         }
         // Lines are stored whole: one that would cross the buffer's end starts at its beginning.
         var at = writeAt
-        if at + line.count > capacity {
+        if at + length > capacity {
             // Lines past the write position were written before the last wrap: the oldest. The
             // tail they sit in is given up with them, and writing starts again at the beginning.
             while count > 0, entries[firstEntry].start >= writeAt { dropOldest() }
             at = 0
         }
-        while count > 0, count == entryCapacity || overlapsOldest(at: at, length: line.count) { dropOldest() }
-        bytes.advanced(by: at).copyMemory(from: line.baseAddress!, byteCount: line.count)
-        entries[(firstEntry + count) % entryCapacity] = Entry(time: time, start: at, length: line.count)
+        while count > 0, count == entryCapacity || overlapsOldest(at: at, length: length) { dropOldest() }
+        var to = at
+        for piece in pieces where !piece.isEmpty {
+            bytes.advanced(by: to).copyMemory(from: piece.baseAddress!, byteCount: piece.count)
+            to += piece.count
+        }
+        entries[(firstEntry + count) % entryCapacity] = Entry(time: time, start: at, length: length)
         count += 1
-        used += line.count
-        writeAt = at + line.count
+        used += length
+        writeAt = at + length
     }
 
     /// The lines published at or after `time`, oldest first, each as its bytes.

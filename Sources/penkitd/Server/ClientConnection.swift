@@ -18,6 +18,8 @@ final class ClientConnection {
     var channels: ChannelSet = []
     /// The prediction horizon this client asked for in `subscribe`.
     var prediction: PredictionRequest = .standard
+    /// Whether this client asked for long strokes in parts (`subscribe`'s `strokeParts`).
+    var strokeParts = false
     /// Set once the client declared itself a pressure source: its lines are readings from then on.
     var pressureSource: PressureSourceSession?
     private let epoll: Epoll
@@ -26,11 +28,18 @@ final class ClientConnection {
     private let liveHigh: Int
     /// Accepted bytes the socket has not taken yet (a partial line first).
     private var pending = PendingBytes()
-    /// Reliable lines not yet handed to `pending`.
-    private var queued: Deque<(seq: UInt64, line: [UInt8])> = []
+    /// Reliable lines not yet handed to `pending`, each with the bytes it counts in `queuedBytes`.
+    private var queued: Deque<(seq: UInt64, line: ReliableLine, bytes: Int)> = []
     /// History strokes replayed for `since`, written as the client reads them: they are the
     /// history's own arrays (no copy), so they do not count toward `overflow`.
-    private var replayBacklog: Deque<(seq: UInt64, line: [UInt8])> = []
+    private var replayBacklog: Deque<(seq: UInt64, line: ReliableLine)> = []
+    /// A long stroke going out: its lines (a client that takes parts) or the pieces of its whole
+    /// line (one that does not) are handed to the socket one at a time while the client keeps up,
+    /// so a slow client holds no copy of them beyond what `pending` already holds. Nothing else
+    /// reliable or live goes out until it is done. Like a line in `pending`, it no longer counts
+    /// toward `overflow` once its first piece is out. `pieces` holds its whole line's pieces,
+    /// valid while `stroke` is held (empty for parts).
+    private var inFlight: (seq: UInt64, stroke: PartedStroke, next: Int, pieces: [UnsafeRawBufferPointer])?
     private var queuedBytes = 0
     private var dropped = DroppedMessage()
     private(set) var lastSentSeq: UInt64 = 0
@@ -80,6 +89,7 @@ final class ClientConnection {
     /// Sends a control line (hello, error, subscribed, dropped) ahead of any queue.
     func sendControl(_ message: some WireMessage) {
         guard !closing else { return }
+        finishWholeLine()
         var writer = JSONWriter(capacity: 256)
         writer.line(message)
         writer.bytes.withUnsafeBytes { push($0) }
@@ -123,7 +133,7 @@ final class ClientConnection {
 
     /// Whether a live line would go out now rather than be dropped: nothing reliable waits ahead
     /// of it and the socket is below the live limit.
-    private var takesLiveNow: Bool { queued.isEmpty && replayBacklog.isEmpty && writable }
+    private var takesLiveNow: Bool { queued.isEmpty && replayBacklog.isEmpty && inFlight == nil && writable }
 
     /// Writes the staged run; `Hub.publish` calls it before the batch's bytes go away.
     func flushRun() {
@@ -134,22 +144,23 @@ final class ClientConnection {
     }
 
     /// A reliable line (a stroke, a device change): never dropped, queued while the client is behind.
-    func deliverReliable(seq: UInt64, line: [UInt8], channel: ChannelSet) {
+    func deliverReliable(seq: UInt64, line: ReliableLine, channel: ChannelSet) {
         guard !channels.isDisjoint(with: channel) else { return }
         enqueue(seq: seq, line: line)
     }
 
-    /// Queues a reliable line (also a replayed history stroke).
-    func enqueue(seq: UInt64, line: [UInt8]) {
+    /// Queues a reliable line, counted in the form this client gets it (whole or in parts).
+    func enqueue(seq: UInt64, line: ReliableLine) {
         guard !closing else { return }
-        queued.append((seq, line))
-        queuedBytes += line.count
+        let bytes = line.count(inParts: strokeParts)
+        queued.append((seq, line, bytes))
+        queuedBytes += bytes
         drain()
         if queuedBytes > queueLimit { overflow() }
     }
 
     /// Replays history strokes for `since`, ahead of anything queued after them.
-    func replay(_ entries: [(seq: UInt64, line: [UInt8])]) {
+    func replay(_ entries: [(seq: UInt64, line: ReliableLine)]) {
         guard !closing else { return }
         replayBacklog.append(contentsOf: entries)
         drain()
@@ -157,25 +168,65 @@ final class ClientConnection {
 
     /// Hands the replay backlog, then queued reliable lines, to the socket while the client keeps up.
     private func drain() {
-        while writable, let next = replayBacklog.first ?? queued.first {
-            if replayBacklog.isEmpty {
-                queued.removeFirst()
-                queuedBytes -= next.line.count
-            } else {
+        while writable {
+            if let flight = inFlight {
+                // The next line of the stroke in parts (its closing line completes it), or the
+                // next piece of its whole line.
+                let whole = !flight.pieces.isEmpty
+                push(whole ? flight.pieces[flight.next] : flight.stroke.partedLine(flight.next))
+                if flight.next + 1 < (whole ? flight.pieces.count : flight.stroke.partedLineCount) {
+                    inFlight?.next += 1
+                } else {
+                    inFlight = nil
+                    noteSent(seq: flight.seq)
+                }
+                continue
+            }
+            let next: (seq: UInt64, line: ReliableLine)
+            if let replayed = replayBacklog.first {
                 replayBacklog.removeFirst()
+                next = replayed
+            } else if let queuedLine = queued.first {
+                queued.removeFirst()
+                queuedBytes -= queuedLine.bytes
+                next = (queuedLine.seq, queuedLine.line)
+            } else {
+                break
             }
             // Frames dropped before this line was sent are reported before it: a client that reads
             // up to a device's removal has every count for that device's frames.
             if !dropped.isEmpty { reportDrops() }
-            next.line.withUnsafeBytes { push($0) }
-            if next.seq > 0 {
-                lastSentSeq = next.seq
-                strokeEnds.append((acceptedBytes, next.seq))
-                noteWritten()
+            switch next.line {
+            case .bytes(let line):
+                line.withUnsafeBytes { push($0) }
+                noteSent(seq: next.seq)
+            case .parted(let stroke) where strokeParts:
+                inFlight = (next.seq, stroke, 0, [])
+            case .parted(let stroke):
+                // A client that takes whole strokes gets the whole line, from the parts' bytes.
+                inFlight = (next.seq, stroke, 0, stroke.wholePieces())
             }
         }
-        if queued.isEmpty, replayBacklog.isEmpty, writable, !dropped.isEmpty { reportDrops() }
-        if queued.isEmpty, replayBacklog.isEmpty, let pendingShutdown { close(lastLine: pendingShutdown, now: MonotonicClock.now()) }
+        let idle = queued.isEmpty && replayBacklog.isEmpty && inFlight == nil
+        if idle, writable, !dropped.isEmpty { reportDrops() }
+        if idle, let pendingShutdown { close(lastLine: pendingShutdown, now: MonotonicClock.now()) }
+    }
+
+    /// A whole line part way out is finished at once (into `pending`, as any accepted line)
+    /// before a control or last line goes out: the client must never read half a line.
+    private func finishWholeLine() {
+        guard let flight = inFlight, !flight.pieces.isEmpty else { return }
+        inFlight = nil
+        for piece in flight.pieces[flight.next...] { push(piece) }
+        noteSent(seq: flight.seq)
+    }
+
+    /// A stroke's last byte was handed to the socket (seq 0: not a stroke).
+    private func noteSent(seq: UInt64) {
+        guard seq > 0 else { return }
+        lastSentSeq = seq
+        strokeEnds.append((acceptedBytes, seq))
+        noteWritten()
     }
 
     /// Moves `writtenSeq` past every stroke whose last byte the socket has taken.
@@ -249,6 +300,9 @@ final class ClientConnection {
             closeDeadline = min(closeDeadline, deadline)
             return
         }
+        // Parts are whole lines: the rest of a stroke in parts is dropped.
+        finishWholeLine()
+        inFlight = nil
         queued.removeAll()
         replayBacklog.removeAll()
         queuedBytes = 0

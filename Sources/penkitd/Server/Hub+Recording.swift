@@ -27,6 +27,6 @@ extension Hub {
         let lines = recorder.report(window: request.seconds ?? recorder.seconds, now: recorder.now(), settings: state.settings)
         logger.info("recording sent", metadata: ["client": "\(client.id)", "lines": "\(lines.count)",
                                                  "seconds": "\(request.seconds ?? recorder.seconds)"])
-        client.replay(lines.map { (seq: 0, line: $0 + [UInt8(ascii: "\n")]) })
+        client.replay(lines.map { (seq: 0, line: .bytes($0 + [UInt8(ascii: "\n")])) })
     }
 }

@@ -43,7 +43,8 @@ final class Hub: Sendable {
         self.probe = probe
         state = Mutex(HubState(history: StrokeHistory(capacity: config.historyStrokes, byteLimit: config.historyBytes), settings: settings,
                                policy: policy, sourcePolicy: sourcePolicy, recordPolicy: recordPolicy, queueLimit: config.clientBufferBytes,
-                               liveBufferBytes: config.clientLiveBufferBytes, maxClients: config.maxClients, config: config))
+                               liveBufferBytes: config.clientLiveBufferBytes, maxClients: config.maxClients,
+                               strokePartPoints: config.strokePartPoints, config: config))
     }
 
     // MARK: from the input thread
@@ -65,12 +66,18 @@ final class Hub: Sendable {
                                 client.deliverLive(own, channel: message.channel)
                             }
                         }
+                    } else if let parted = message.parted {
+                        // A long stroke, in parts: shared by the history and every client, each
+                        // of which gets it in parts or whole as it asked.
+                        let kept = ReliableLine.parted(parted)
+                        state.history.append(seq: message.seq, line: kept)
+                        for client in state.clients.values { client.deliverReliable(seq: message.seq, line: kept, channel: message.channel) }
                     } else {
                         // One copy, shared by the history and every client that must queue it.
                         let kept = Array(line)
-                        if message.seq > 0 { state.history.append(seq: message.seq, line: kept) }
+                        if message.seq > 0 { state.history.append(seq: message.seq, line: .bytes(kept)) }
                         if message.sourceStateOf > 0 { state.sourceStates[message.sourceStateOf] = kept }
-                        for client in state.clients.values { client.deliverReliable(seq: message.seq, line: kept, channel: message.channel) }
+                        for client in state.clients.values { client.deliverReliable(seq: message.seq, line: .bytes(kept), channel: message.channel) }
                     }
                 }
                 // Each client's run of lines goes out in one send, while the batch's bytes are valid.
@@ -93,7 +100,7 @@ final class Hub: Sendable {
 
     /// Strokes recovered from the journal, exactly as clients were first sent them, into the
     /// history before any client can ask for them with `since`.
-    func restoreHistory(_ strokes: [(seq: UInt64, line: [UInt8])]) {
+    func restoreHistory(_ strokes: [(seq: UInt64, line: ReliableLine)]) {
         state.withLock { state in
             for stroke in strokes { state.history.append(seq: stroke.seq, line: stroke.line) }
         }
@@ -120,7 +127,7 @@ final class Hub: Sendable {
         state.withLock { state in
             state.devices[change.device.id] = change.change == .removed ? nil : change.device
             if change.change == .removed { state.sourceStates[change.device.id] = nil }
-            for client in state.clients.values { client.deliverReliable(seq: 0, line: line, channel: .devices) }
+            for client in state.clients.values { client.deliverReliable(seq: 0, line: .bytes(line), channel: .devices) }
             reapFinished(&state)
         }
     }
@@ -315,9 +322,10 @@ final class Hub: Sendable {
     private func subscribe(_ client: ClientConnection, _ request: SubscribeRequest, _ state: inout HubState) {
         client.channels = request.channels
         client.prediction = request.predict ?? .standard
+        client.strokeParts = request.strokeParts
         predictionVariants.update(state.clients.values.map(\.prediction))
         subscribed.signal()
-        var replay: [(seq: UInt64, line: [UInt8])] = []
+        var replay: [(seq: UInt64, line: ReliableLine)] = []
         if let since = request.since, request.channels.contains(.strokes) {
             if let missing = state.history.missing(after: since) {
                 client.sendControl(ErrorMessage(
@@ -331,10 +339,11 @@ final class Hub: Sendable {
         // list and the first `device` message the client gets.
         let devices = request.channels.contains(.devices) ? state.devicesByID : nil
         client.sendControl(SubscribedMessage(channels: request.channels, replaying: replay.count,
-                                             predict: client.prediction, devices: devices))
+                                             predict: client.prediction, devices: devices,
+                                             strokePartPoints: request.strokeParts ? state.strokePartPoints : nil))
         if request.channels.contains(.devices) {
             for (_, line) in state.sourceStates.sorted(by: { $0.key < $1.key }) {
-                client.deliverReliable(seq: 0, line: line, channel: .devices)
+                client.deliverReliable(seq: 0, line: .bytes(line), channel: .devices)
             }
         }
         client.replay(replay)
@@ -386,6 +395,8 @@ struct HubState {
     var queueLimit: Int
     var liveBufferBytes: Int
     var maxClients: Int
+    /// Points per part of a long stroke (`stroke-part-points`), as `subscribed` tells a client that takes parts.
+    var strokePartPoints: Int
     /// The config in force, for `status`; replaced on reload.
     var config: DaemonConfig
     var stopping = false

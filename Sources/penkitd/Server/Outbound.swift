@@ -16,6 +16,9 @@ struct Outbound: Sendable {
     /// The same frame encoded for clients that asked for another prediction horizon; `range` is
     /// the default horizon's. Empty for everything else (an empty array allocates nothing).
     var alternates: [Alternate] = []
+    /// A long stroke in parts (`range` then holds its closing line, for clients that take parts);
+    /// nil for every other message, a short stroke included.
+    var parted: PartedStroke?
 
     struct Alternate: Sendable {
         var request: PredictionRequest
@@ -55,6 +58,18 @@ struct OutboundBatch: Sendable {
         writer.line(message)
         messages.append(Outbound(channel: channel, range: start..<writer.count, seq: seq, sourceTime: sourceTime,
                                  sourceStateOf: sourceStateOf))
+    }
+
+    /// A finalized stroke: one line as ever when it is short, else in parts of at most
+    /// `pointsPerPart` points (`PartedStroke`), encoded from its slices, never whole.
+    mutating func append(stroke message: FinalizedStroke, pointsPerPart: Int) {
+        guard let parted = PartedStroke.encode(message, pointsPerPart: pointsPerPart) else {
+            append(.strokes, EngineMessage.stroke(message), seq: message.seq)
+            return
+        }
+        let start = writer.count
+        writer.append(parted.head)
+        messages.append(Outbound(channel: .strokes, range: start..<writer.count, seq: message.seq, sourceTime: 0, parted: parted))
     }
 
     /// Adds the last message's encoding for clients that asked for `request`'s horizon.

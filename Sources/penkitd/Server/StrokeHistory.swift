@@ -5,7 +5,7 @@ import DequeModule
 /// is over `byteLimit` (a very long stroke) is not kept: it stays in the journal, and a `since`
 /// from before it gets `history_gap`, as for any stroke that has left.
 struct StrokeHistory {
-    private(set) var entries: Deque<(seq: UInt64, line: [UInt8])> = []
+    private(set) var entries: Deque<(seq: UInt64, line: ReliableLine)> = []
     var capacity: Int
     var byteLimit: Int
     private var bytes = 0
@@ -21,7 +21,7 @@ struct StrokeHistory {
 
     var oldestSeq: UInt64 { entries.first?.seq ?? 0 }
 
-    mutating func append(seq: UInt64, line: [UInt8]) {
+    mutating func append(seq: UInt64, line: ReliableLine) {
         entries.append((seq, line))
         bytes += line.count
         lastSeq = max(lastSeq, seq)
@@ -38,7 +38,7 @@ struct StrokeHistory {
     }
 
     /// Strokes with a sequence number above `since`, oldest first.
-    func after(_ since: UInt64) -> [(seq: UInt64, line: [UInt8])] {
+    func after(_ since: UInt64) -> [(seq: UInt64, line: ReliableLine)] {
         entries.filter { $0.seq > since }
     }
 

@@ -11,7 +11,8 @@ from .affine import Affine
 from .client import PenkitClient, candidate_sockets, discover
 from . import messages
 from .messages import Message, parse_message
+from .stroke_parts import StrokeAssembler, StrokePartsError
 from .surface_pairing import AppPenEvent, SurfacePairing, SurfacePairingConfiguration
 
 __all__ = ["Affine", "AppPenEvent", "Message", "PenkitClient", "messages", "parse_message", "SurfacePairing", "SurfacePairingConfiguration",
-           "candidate_sockets", "discover"]
+           "StrokeAssembler", "StrokePartsError", "candidate_sockets", "discover"]

@@ -7,6 +7,7 @@ import socket
 from typing import Any, Dict, Iterable, Iterator, List, Mapping, Optional
 
 from .messages import Message, parse_message
+from .stroke_parts import DEFAULT_MAX_POINTS, StrokeAssembler
 
 PROTOCOL_VERSION = 1
 # Why a connect failed, by errno, in words a user can act on.
@@ -42,7 +43,8 @@ class PenkitClient:
     """One connection; iterate over it to get the server's messages as dicts, or over
     ``messages()`` to get them typed (penkit.messages)."""
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, max_stroke_points: int = DEFAULT_MAX_POINTS) -> None:
+        self.max_stroke_points = max_stroke_points
         self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         try:
             self.sock.connect(path)
@@ -51,10 +53,14 @@ class PenkitClient:
             raise
         self.reader = self.sock.makefile("rb")
 
-    def subscribe(self, channels: Iterable[str], since: Optional[int] = None) -> None:
+    def subscribe(self, channels: Iterable[str], since: Optional[int] = None, stroke_parts: bool = True) -> None:
+        """Long strokes are asked for in parts (bounded lines) unless ``stroke_parts`` is False;
+        either way iterating gives each stroke whole (penkit.stroke_parts puts parts together)."""
         request: Dict[str, Any] = {"type": "subscribe", "version": PROTOCOL_VERSION, "channels": list(channels)}
         if since is not None:
             request["since"] = since
+        if stroke_parts:
+            request["strokeParts"] = True
         self.sock.sendall((json.dumps(request) + "\n").encode())
 
     def request_status(self) -> None:
@@ -63,13 +69,18 @@ class PenkitClient:
         self.sock.sendall((json.dumps({"type": "status", "version": PROTOCOL_VERSION}) + "\n").encode())
 
     def __iter__(self) -> Iterator[Dict[str, Any]]:
+        """The server's messages as dicts, a stroke sent in parts as one whole stroke. A part
+        that does not fit its stroke raises penkit.stroke_parts.StrokePartsError."""
+        assembler = StrokeAssembler(self.max_stroke_points)
         for line in self.reader:  # ends at EOF (the server closed)
             try:
                 message = json.loads(line)
             except ValueError:
                 continue
             if isinstance(message, dict) and "type" in message:
-                yield message
+                whole = assembler.take(message)
+                if whole is not None:
+                    yield whole
 
     def messages(self) -> Iterator[Message]:
         """The server's messages as typed objects; a line whose required fields are missing or

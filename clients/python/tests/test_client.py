@@ -47,7 +47,8 @@ class ClientTests(unittest.TestCase):
             client.close()
             thread.join(timeout=10)
             server.close()
-            self.assertEqual(json.loads(received[0]), {"type": "subscribe", "version": 1, "channels": ["frames"], "since": 3})
+            self.assertEqual(json.loads(received[0]), {"type": "subscribe", "version": 1, "channels": ["frames"], "since": 3,
+                                                     "strokeParts": True})
 
     def test_request_status_sends_the_request_and_the_answer_comes_typed(self):
         with tempfile.TemporaryDirectory() as d:

@@ -8,11 +8,17 @@ struct JournalTap {
 
     init(journal: StrokeJournal?) { self.journal = journal }
 
-    func record(_ message: EngineMessage, line: ArraySlice<UInt8>) {
+    /// A stroke in parts (`parted`) is journaled whole, as a client that takes whole strokes gets
+    /// it, written from its pieces (`line` is then the closing line for clients that take parts).
+    func record(_ message: EngineMessage, line: ArraySlice<UInt8>, parted: PartedStroke? = nil) {
         guard let journal else { return }
         switch message {
         case .stroke(let finalized):
-            journal.record(.stroke, seq: finalized.seq, strokeID: finalized.stroke.id, line: Array(line))
+            if let parted {
+                journal.record(seq: finalized.seq, strokeID: finalized.stroke.id, parted: parted)
+            } else {
+                journal.record(.stroke, seq: finalized.seq, strokeID: finalized.stroke.id, line: Array(line))
+            }
         case .began(let began):
             journal.record(.began, seq: 0, strokeID: began.stroke, line: Array(line))
         case .frame, .update, .ended:

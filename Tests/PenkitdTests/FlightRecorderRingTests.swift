@@ -88,5 +88,13 @@ import Testing
         recorder.grabChanged(device: 3, grabbed: false)
         #expect(try grabbed(window: 10, now: MonotonicClock.now()) == true, "let go inside the window")
         #expect(try grabbed(window: 1, now: MonotonicClock.now() + 5_000_000) == false, "a window that starts after the grab was let go")
+
+        // The virtual tablet grabs as the pipeline adds the device, before the recorder hears of it.
+        let early = FlightRecorder(seconds: 10, paced: true)
+        early.grabChanged(device: 4, grabbed: true)
+        early.deviceAdded(DeviceInfo(id: 4, name: "t", vendor: 0, product: 0, source: "/dev/input/event6"), description: nil)
+        let first = try #require(early.report(window: 10, now: MonotonicClock.now(), settings: [:]).first)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(first)) as? [String: Any])
+        #expect(((object["devices"] as? [[String: Any]])?.first)?["grabbed"] as? Bool == true, "a grab taken before the device reached the recorder")
     }
 }

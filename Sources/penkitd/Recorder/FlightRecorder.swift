@@ -29,6 +29,9 @@ final class FlightRecorder: Sendable {
         var devices: [Int: DeviceLog] = [:]
         var departed: [Int] = []
         var messages: MessageRing
+        /// Grabs taken before the input loop told the recorder of their device: the virtual
+        /// tablet grabs as the pipeline adds a device, which comes first.
+        var grabbedBeforeAdded: [Int: UInt64] = [:]
     }
 
     /// Touched only under the recorder's lock, hence unchecked.
@@ -61,7 +64,10 @@ final class FlightRecorder: Sendable {
     /// A tablet came: its buffer is allocated now, not per event.
     func deviceAdded(_ info: DeviceInfo, description: DeviceDescription?) {
         let log = DeviceLog(info: info, description: description, capacity: seconds * Self.eventsPerSecond)
-        state.withLock { $0.devices[info.id] = log }
+        state.withLock { state in
+            log.grabbedSince = state.grabbedBeforeAdded.removeValue(forKey: info.id)
+            state.devices[info.id] = log
+        }
     }
 
     func deviceRemoved(_ id: Int) {
@@ -75,7 +81,10 @@ final class FlightRecorder: Sendable {
     func grabChanged(device: Int, grabbed: Bool) {
         let time = now()
         state.withLock { state in
-            guard let log = state.devices[device] else { return }
+            guard let log = state.devices[device] else {
+                state.grabbedBeforeAdded[device] = grabbed ? time : nil
+                return
+            }
             if grabbed {
                 log.grabbedSince = time
             } else if log.grabbedSince != nil {

@@ -7,6 +7,7 @@ import threading
 import unittest
 
 from penkit.client import PenkitClient, candidate_sockets, discover
+from tests.one_connection_server import OneConnectionServer
 
 
 class ClientTests(unittest.TestCase):
@@ -23,87 +24,55 @@ class ClientTests(unittest.TestCase):
             self.assertIn("no socket there", str(raised.exception))
 
     def test_reads_hello_and_sends_subscribe(self):
-        with tempfile.TemporaryDirectory() as d:
-            path = os.path.join(d, "penkit.sock")
-            server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-            server.bind(path)
-            server.listen(1)
-            received = []
+        received = []
 
-            def serve():
-                conn, _ = server.accept()
-                conn.sendall(b'{"type":"hello","version":1,"server":"test","devices":[]}\n')
-                received.append(conn.makefile("rb").readline())
-                conn.sendall(b'not json\n{"type":"shutdown","reason":"done"}\n')
-                conn.close()
+        def serve(conn):
+            conn.sendall(b'{"type":"hello","version":1,"server":"test","devices":[]}\n')
+            received.append(conn.makefile("rb").readline())
+            conn.sendall(b'not json\n{"type":"shutdown","reason":"done"}\n')
 
-            thread = threading.Thread(target=serve)
-            thread.start()
-            client = PenkitClient(path)
+        with OneConnectionServer(serve) as server:
+            client = PenkitClient(server.path)
             messages = iter(client)
             self.assertEqual(next(messages)["type"], "hello")
             client.subscribe(["frames"], since=3)
             self.assertEqual([m["type"] for m in messages], ["shutdown"])  # the line that is not JSON is skipped
             client.close()
-            thread.join(timeout=10)
-            server.close()
-            self.assertEqual(json.loads(received[0]), {"type": "subscribe", "version": 1, "channels": ["frames"], "since": 3,
-                                                     "strokeParts": True})
+        self.assertEqual(json.loads(received[0]), {"type": "subscribe", "version": 1, "channels": ["frames"], "since": 3,
+                                                   "strokeParts": True})
 
     def test_request_status_sends_the_request_and_the_answer_comes_typed(self):
-        with tempfile.TemporaryDirectory() as d:
-            path = os.path.join(d, "penkit.sock")
-            server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-            server.bind(path)
-            server.listen(1)
-            received = []
+        received = []
 
-            def serve():
-                conn, _ = server.accept()
-                conn.sendall(b'{"type":"hello","version":1,"server":"test","devices":[]}\n')
-                received.append(conn.makefile("rb").readline())
-                conn.sendall(b'{"type":"status","version":1,"settings":[],"devices":[]}\n')
-                conn.close()
+        def serve(conn):
+            conn.sendall(b'{"type":"hello","version":1,"server":"test","devices":[]}\n')
+            received.append(conn.makefile("rb").readline())
+            conn.sendall(b'{"type":"status","version":1,"settings":[],"devices":[]}\n')
 
-            thread = threading.Thread(target=serve)
-            thread.start()
-            client = PenkitClient(path)
+        with OneConnectionServer(serve) as server:
+            client = PenkitClient(server.path)
             messages = client.messages()
             next(messages)
             client.request_status()
             status = next(messages)
             self.assertEqual((type(status).__name__, status.devices, status.config_file), ("Status", [], None))
             client.close()
-            thread.join(timeout=10)
-            server.close()
-            self.assertEqual(json.loads(received[0]), {"type": "status", "version": 1})
+        self.assertEqual(json.loads(received[0]), {"type": "status", "version": 1})
 
     def test_typed_messages_skip_lines_that_are_not_messages(self):
-        with tempfile.TemporaryDirectory() as d:
-            path = os.path.join(d, "penkit.sock")
-            server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-            server.bind(path)
-            server.listen(1)
+        def serve(conn):
+            conn.sendall(b'{"type":"action","action":"switchEraser","device":1,"t":5,"source":{"trigger":"stylus",'
+                         b'"kind":"stylus","button":331,"press":"single"}}\n'
+                         b'{"type":"pad","device":2,"t":6}\n'  # no event: refused, skipped
+                         b'{"type":"error","code":"overflow","message":"behind","fatal":true,"lastSentSeq":9}\n')
 
-            def serve():
-                conn, _ = server.accept()
-                conn.sendall(b'{"type":"action","action":"switchEraser","device":1,"t":5,"source":{"trigger":"stylus",'
-                             b'"kind":"stylus","button":331,"press":"single"}}\n'
-                             b'{"type":"pad","device":2,"t":6}\n'  # no event: refused, skipped
-                             b'{"type":"error","code":"overflow","message":"behind","fatal":true,"lastSentSeq":9}\n')
-                conn.close()
-
-            thread = threading.Thread(target=serve)
-            thread.start()
-            client = PenkitClient(path)
+        with OneConnectionServer(serve) as server:
+            client = PenkitClient(server.path)
             got = list(client.messages())
             client.close()
-            thread.join(timeout=10)
-            server.close()
-            self.assertEqual([type(m).__name__ for m in got], ["Action", "Overflow"])
-            self.assertEqual((got[0].action, got[0].button, got[0].double), ("switchEraser", 331, False))
-            self.assertEqual(got[1].last_sent_seq, 9)
-
+        self.assertEqual([type(m).__name__ for m in got], ["Action", "Overflow"])
+        self.assertEqual((got[0].action, got[0].button, got[0].double), ("switchEraser", 331, False))
+        self.assertEqual(got[1].last_sent_seq, 9)
 
 if __name__ == "__main__":
     unittest.main()

@@ -9,6 +9,7 @@ import threading
 import unittest
 
 from penkit.client import PenkitClient
+from tests.one_connection_server import OneConnectionServer
 from penkit.stroke_parts import StrokeAssembler, StrokePartsError, join_all
 
 FIXTURES = os.environ.get("PENKIT_FIXTURES") or os.path.join(os.path.dirname(__file__), "..", "..", "..", "Tests", "Fixtures")
@@ -68,33 +69,22 @@ class StrokePartsTests(unittest.TestCase):
             assembler.take({"type": "strokePart", "seq": 999, "stroke": 999, "part": 3, "points": []})
 
     def test_the_client_asks_for_parts_and_yields_whole_strokes(self):
-        with tempfile.TemporaryDirectory() as d:
-            path = os.path.join(d, "penkit.sock")
-            server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-            server.bind(path)
-            server.listen(1)
-            requests = []
+        requests = []
 
-            def serve():
-                conn, _ = server.accept()
-                requests.append(json.loads(conn.makefile("rb").readline()))
-                body = "".join(json.dumps(m) + "\n" for m in self.parts)
-                conn.sendall(body.encode() + b'{"type":"shutdown","reason":"done"}\n')
-                conn.close()
+        def serve(conn):
+            requests.append(json.loads(conn.makefile("rb").readline()))
+            body = "".join(json.dumps(m) + "\n" for m in self.parts)
+            conn.sendall(body.encode() + b'{"type":"shutdown","reason":"done"}\n')
 
-            thread = threading.Thread(target=serve)
-            thread.start()
-            client = PenkitClient(path)
+        with OneConnectionServer(serve) as server:
+            client = PenkitClient(server.path)
             client.subscribe(["strokes"])
             received = [m for m in client if m["type"] == "stroke"]
-            thread.join()
             client.close()
-            server.close()
-            self.assertEqual(requests[0]["strokeParts"], True)
-            self.assertEqual(received, self.whole)
-            self.assertEqual([s.seq for s in (m for m in map(__import__("penkit").parse_message, received))],
-                             [m["seq"] for m in self.whole])
-
+        self.assertEqual(requests[0]["strokeParts"], True)
+        self.assertEqual(received, self.whole)
+        self.assertEqual([s.seq for s in (m for m in map(__import__("penkit").parse_message, received))],
+                         [m["seq"] for m in self.whole])
 
 if __name__ == "__main__":
     unittest.main()

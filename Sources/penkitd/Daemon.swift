@@ -165,7 +165,7 @@ final class Daemon: Sendable {
                     live = try LiveSource(quirksDirectory: virtualTablet ? RawTabletQuirks.directory(logger: logger) : nil,
                                           pressure: server.hub.pressureInbox,
                                           unplugGrace: UInt64(config.unplugGraceMilliseconds) * 1000, recorder: recorder,
-                                          logger: logger)
+                                          activity: server.hub.activity, logger: logger)
                 } catch {
                     logger.error("live input failed; serving without devices", metadata: ["error": "\(error)"])
                 }

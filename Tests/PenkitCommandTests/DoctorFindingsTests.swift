@@ -78,6 +78,18 @@ import Testing
         #expect(findings.contains { $0.level == .ok && $0.message.hasPrefix("apps get penkit's pen through /dev/input/event12") })
         #expect(findings.contains { $0.level == .warning && $0.message.contains("quirk for the virtual tablet is not installed") })
         #expect(findings.contains { $0.subject.hasPrefix("/dev/input/event12") && $0.message.contains("penkitd never does") })
+
+        // The grab, as penkitd's status says it: held, or not yet (a pen twice for apps), with the fix.
+        func status(grabbed: Bool) -> StatusMessage {
+            StatusMessage(configFile: nil, settings: [], devices: [
+                .init(device: 1, name: real.name, source: "/dev/input/event5", proximity: "out", tool: nil, serial: nil, contact: false,
+                      reports: 0, reportRateHz: nil, lastReportAgeMilliseconds: nil, settings: [], tools: [], grabbed: grabbed)])
+        }
+        facts.daemon?.status = status(grabbed: true)
+        #expect(DoctorFindings.findings(facts).contains { $0.level == .ok && $0.message.hasPrefix("penkitd holds /dev/input/event5 for the virtual tablet") })
+        facts.daemon?.status = status(grabbed: false)
+        let loose = try #require(DoctorFindings.findings(facts).first { $0.area == "virtual-tablet" && $0.subject == "/dev/input/event5" })
+        #expect(loose.level == .warning && loose.message.contains("apps may get its pen twice") && loose.fix?.contains("takes the grab") == true)
     }
 
     @Test func kdeSettingsForTheVirtualTabletAreSaidToActTwice() {

@@ -55,10 +55,12 @@ public struct StatusMessage: Sendable, Hashable, Codable, WireMessage {
         /// Mapping (area, rotation, left-handed, output).
         public var settings: [Setting]
         public var tools: [Tool]
+        /// The virtual tablet holds the device (EVIOCGRAB): apps get the pen only through it.
+        public var grabbed: Bool
 
         public init(device: Int, name: String, source: String, proximity: String, tool: ToolType?, serial: UInt64?,
                     contact: Bool, reports: Int, reportRateHz: Double?, lastReportAgeMilliseconds: Double?,
-                    settings: [Setting], tools: [Tool]) {
+                    settings: [Setting], tools: [Tool], grabbed: Bool = false) {
             self.device = device
             self.name = name
             self.source = source
@@ -71,6 +73,7 @@ public struct StatusMessage: Sendable, Hashable, Codable, WireMessage {
             self.lastReportAgeMilliseconds = lastReportAgeMilliseconds
             self.settings = settings
             self.tools = tools
+            self.grabbed = grabbed
         }
     }
 

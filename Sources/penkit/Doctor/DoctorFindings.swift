@@ -159,6 +159,17 @@ enum DoctorFindings {
             out.append(DoctorFinding(level: .ok, area: "virtual-tablet", subject: node.devnode,
                                      message: "apps get penkit's pen through \(node.devnode) (\(node.name))"))
         }
+        // The grab, from penkitd's own answer: without it the compositor reads the real tablet too.
+        for device in daemon.status?.devices ?? [] where daemon.devices.first(where: { $0.id == device.device })?.geometry != nil {
+            if device.grabbed {
+                out.append(DoctorFinding(level: .ok, area: "virtual-tablet", subject: device.source,
+                                         message: "penkitd holds \(device.source) for the virtual tablet (EVIOCGRAB): no other reader gets its pen, so apps see one pen"))
+            } else {
+                out.append(DoctorFinding(level: .warning, area: "virtual-tablet", subject: device.source,
+                                         message: "penkitd does not hold \(device.source): apps may get its pen twice, from it and from the virtual tablet",
+                                         fix: "lift the pen out of range: penkitd takes the grab once no tool is near; if it stays, penkitd's log says why (`journalctl -u penkit`)"))
+            }
+        }
         if facts.virtualTabletQuirk == nil {
             out.append(DoctorFinding(level: .warning, area: "virtual-tablet", subject: VirtualTabletQuirk.fileName,
                                      message: "penkit's libinput quirk for the virtual tablet is not installed: the compositor smooths "

@@ -22,6 +22,8 @@ final class DeviceActivity: Sendable {
         var toolsSeen: [ToolIdentity] = []
         /// penkitd's clock (µs) at the last report, for a paced source.
         var lastReportClock: UInt64?
+        /// The virtual tablet holds the device (EVIOCGRAB): no other reader gets its events.
+        var grabbed = false
 
         /// One over the median spacing; nil before two reports in a row.
         var reportRateHz: Double? {
@@ -40,7 +42,16 @@ final class DeviceActivity: Sendable {
     func deviceAdded(_ id: Int) {
         var tablet = Tablet()
         tablet.spacings.reserveCapacity(Self.spacingsKept)
-        tablets.withLock { $0[id] = tablet }
+        tablets.withLock { tablets in
+            // The virtual tablet grabs as the pipeline adds the device, before this is told of it.
+            tablet.grabbed = tablets[id]?.grabbed ?? false
+            tablets[id] = tablet
+        }
+    }
+
+    /// The virtual tablet took (or let go of) its grab on the device (`TabletGrabs`).
+    func grabChanged(device: Int, grabbed: Bool) {
+        tablets.withLock { $0[device, default: Tablet()].grabbed = grabbed }
     }
 
     func deviceRemoved(_ id: Int) { _ = tablets.withLock { $0.removeValue(forKey: id) } }

@@ -34,7 +34,7 @@ struct LiveSource: InputSource {
     /// they arrive, not at the next pen event or tick.
     /// `unplugGrace` (µs): how long a lift straight out of proximity waits for its node to vanish.
     init(quirksDirectory: String? = nil, pressure: PressureInbox?, unplugGrace: UInt64, recorder: FlightRecorder? = nil,
-         logger: Logger) throws {
+         activity: DeviceActivity? = nil, logger: Logger) throws {
         self.pressure = pressure
         self.recorder = recorder
         unplugFilter = UnplugFilter(grace: unplugGrace)
@@ -53,7 +53,10 @@ struct LiveSource: InputSource {
                 case .error: logger.error("libinput: \(text)")
                 }
             })
-        grabs = TabletGrabs(context: context, changed: { device, grabbed in recorder?.grabChanged(device: device, grabbed: grabbed) })
+        grabs = TabletGrabs(context: context, changed: { device, grabbed in
+            recorder?.grabChanged(device: device, grabbed: grabbed)
+            activity?.grabChanged(device: device, grabbed: grabbed)
+        })
         fds = [pollfd(fd: context.fileDescriptor, events: Int16(POLLIN), revents: 0),
                pollfd(fd: monitor.fileDescriptor, events: Int16(POLLIN), revents: 0),
                pollfd(fd: pressure?.wakeup ?? -1, events: Int16(POLLIN), revents: 0)]

@@ -27,7 +27,8 @@ extension Hub {
                                         proximity: tablet.inProximity ? "in" : "out", tool: tablet.tool?.type,
                                         serial: tablet.tool?.serial, contact: tablet.contact, reports: tablet.reports,
                                         reportRateHz: tablet.reportRateHz, lastReportAgeMilliseconds: age,
-                                        settings: EffectiveSettings.device(device, config: config), tools: tools)
+                                        settings: EffectiveSettings.device(device, config: config), tools: tools,
+                                        grabbed: tablet.grabbed)
         }
         return StatusMessage(configFile: config.configFile, settings: EffectiveSettings.daemon(config), devices: described)
     }

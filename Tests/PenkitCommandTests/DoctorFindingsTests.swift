@@ -42,6 +42,23 @@ import Testing
         #expect(ignored.fix?.contains("AttrResolutionHint") == true)
     }
 
+    /// libwacom's own data files (Debian's libwacom-common, which libinput depends on) list the
+    /// Intuos4's styli; the doctor names them, the Art Pen among them.
+    @Test func libwacomsStyliForATabletItKnowsAreNamed() throws {
+        let intuos = try Self.description("wacom-intuos4-6x9-stylus-drag.evemu")
+        let database = try #require(LibwacomDatabase.installed, "libwacom's data files are installed with libinput")
+        let styli = database.styli(of: intuos)
+        // The Art Pen's id and name, read from libwacom.stylus itself.
+        let stylusFile = try String(contentsOfFile: LibwacomDatabase.defaultDirectory + "/libwacom.stylus", encoding: .utf8)
+        let section = try #require(stylusFile.components(separatedBy: "[0x804]").dropFirst().first?.components(separatedBy: "\n[").first)
+        #expect(section.contains("\nName=Art Pen\n"), "\(section)")
+        #expect(styli.contains("Art Pen (0x804)"), "\(styli)")
+        var node = Self.node("/dev/input/event5", intuos)
+        node.libwacomStyli = styli
+        let findings = DoctorFindings.findings(Self.facts(nodes: [node], reading: ["/dev/input/event5"]))
+        #expect(findings.contains { $0.area == "libinput" && $0.message.hasPrefix("libwacom's styli for /dev/input/event5") && $0.message.contains("Art Pen (0x804)") })
+    }
+
     @Test func aKeyboardIsNeverCalledATabletNorReadAndATabletTaggedAKeyboardIsSaidToBeLeftAlone() throws {
         let keyboard = Self.node("/dev/input/event2", nil, kinds: ["KEYBOARD", "KEY"], name: "AT Translated Set 2 keyboard")
         let both = Self.node("/dev/input/event9", try Self.description("wacom-intuos4-6x9-pad-buttons.evemu"), kinds: ["TABLET_PAD", "KEYBOARD"])

@@ -11,6 +11,7 @@ import PenKit
 /// turns smoothing off by default).
 public struct LibwacomDatabase: Sendable {
     struct Stylus: Sendable {
+        var name: String?
         var axes: Set<String>
         var isPuck: Bool
         var hasWheel: Bool
@@ -37,6 +38,7 @@ public struct LibwacomDatabase: Sendable {
         for section in stylusFile.sections {
             guard let id = KeyFile.integer(section.name) else { continue }
             styli[id] = Stylus(
+                name: section.value("Name"),
                 axes: Set(KeyFile.list(section.value("Axes"))),
                 isPuck: section.value("Type") == "Puck",
                 hasWheel: section.value("HasWheel") == "true",
@@ -87,6 +89,22 @@ public struct LibwacomDatabase: Sendable {
     /// libwacom's model name and integration flags for a device it knows.
     public func model(of d: DeviceDescription) -> (name: String?, integration: [String])? {
         tablet(for: d).map { ($0.name, $0.integration) }
+    }
+
+    /// The styli libwacom lists for a device it knows, as "NAME (0xID)" in id order, each `@group`
+    /// entry expanded to the styli of that group; empty for a device it does not know.
+    public func styli(of d: DeviceDescription) -> [String] {
+        guard let tablet = tablet(for: d) else { return [] }
+        var ids: Set<Int> = []
+        for entry in tablet.styli {
+            if entry.hasPrefix("@") {
+                let group = String(entry.dropFirst())
+                ids.formUnion(styli.filter { $0.value.group == group }.keys)
+            } else if let id = KeyFile.integer(entry) {
+                ids.insert(id)
+            }
+        }
+        return ids.sorted().map { "\(styli[$0]?.name ?? "stylus") (0x\(String($0, radix: 16)))" }
     }
 
     static func busName(_ bus: UInt16) -> String? {

@@ -41,6 +41,7 @@ extension DoctorFacts {
                         readable: access(node.devnode, R_OK) == 0, description: description,
                         quirks: description.map { Quirks.forTablet($0) },
                         libwacomModel: description.flatMap { LibwacomDatabase.installed?.model(of: $0)?.name },
+                        libwacomStyli: description.map { LibwacomDatabase.installed?.styli(of: $0) ?? [] } ?? [],
                         holders: holders[node.devnode] ?? [])
         }
         let quirk = ["/usr/share/libinput/\(VirtualTabletQuirk.fileName)", "/etc/libinput/\(VirtualTabletQuirk.fileName)"]

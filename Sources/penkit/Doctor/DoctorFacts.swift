@@ -36,6 +36,8 @@ struct DoctorFacts: Sendable {
         var quirks: Quirks?
         /// libwacom's model name, when it knows the tablet.
         var libwacomModel: String?
+        /// The styli libwacom lists for it ("NAME (0xID)").
+        var libwacomStyli: [String] = []
         /// Other processes that hold the node open (those this user may see).
         var holders: [String]
     }

@@ -103,6 +103,11 @@ enum DoctorFindings {
                 parts.append(node.libwacomModel.map { "libwacom: \($0)" } ?? "unknown to libwacom")
                 out.append(DoctorFinding(level: .info, area: "libinput", subject: subject,
                                          message: "libinput \(facts.libinputVersion ?? "") on \(subject): " + parts.joined(separator: ", ")))
+                if !node.libwacomStyli.isEmpty {
+                    // What libinput learns of each pen from libwacom: which axes, eraser and buttons it has.
+                    out.append(DoctorFinding(level: .info, area: "libinput", subject: subject,
+                                             message: "libwacom's styli for \(subject): " + node.libwacomStyli.joined(separator: ", ")))
+                }
             }
             let others = node.holders
             if !others.isEmpty {

@@ -30,7 +30,7 @@ struct BenchRecorderCommand: AsyncParsableCommand {
         let latency = try BenchLatencyCommand.parse(["--clients", "8", "--seconds", String(seconds)])
         let settings: [(name: String, extra: [String])] = [("on (60 s)", []), ("off", ["--flight-recorder", "0"])]
         var p50: [[UInt64]] = [[], []], p99: [[UInt64]] = [[], []]
-        var fps: [[Double]] = [[], []], cpu: [[Double]] = [[], []], rss: [[Int]] = [[], []]
+        var fps: [[Double]] = [[], []], cpu: [[Double]] = [[], []], rss: [[UInt64]] = [[], []]
         print("the flight recorder on and off, \(runs) run(s), each measuring both one after the other (\(latency.trace))")
         for _ in 0..<runs {
             for (index, setting) in settings.enumerated() {
@@ -43,7 +43,7 @@ struct BenchRecorderCommand: AsyncParsableCommand {
                 cpu[index].append(cpuPerFrame * 1e6)
                 let daemon = try BenchDaemon(binary: binary, arguments: ["--replay", latency.trace, "--loop", "--wait-clients", "1"] + setting.extra)
                 _ = try RawFrameReaders.measure(socket: daemon.socket, readers: 1, seconds: .infinity, frames: frames)
-                rss[index].append(daemon.settledMemory().rss)
+                rss[index].append(UInt64(daemon.settledMemory().rss))
                 daemon.stop()
             }
         }
@@ -51,14 +51,14 @@ struct BenchRecorderCommand: AsyncParsableCommand {
             print("recorder \(setting.name): latency to 8 clients p50 \(median(p50[index])) µs "
                   + "p99 \(median(p99[index])) µs; unpaced \(Int(BenchLatencyCommand.median(fps[index]))) frames/s, penkitd CPU "
                   + String(format: "%.2f", BenchLatencyCommand.median(cpu[index])) + " µs a frame; RSS after \(frames) frames "
-                  + BenchRSSCommand.size(rss[index].sorted()[rss[index].count / 2]))
+                  + BenchRSSCommand.size(Int(median(rss[index]))))
         }
         let onCPU = BenchLatencyCommand.median(cpu[0]), offCPU = BenchLatencyCommand.median(cpu[1])
         print("on against off: p50 \(BenchLatencyCommand.ratio(median(p50[0]), median(p50[1])))×, p99 "
               + "\(BenchLatencyCommand.ratio(median(p99[0]), median(p99[1])))×, CPU a frame "
               + String(format: "%.2f×", offCPU > 0 ? onCPU / offCPU : 0) + ", RSS "
-              + String(format: "+%.1f MiB", Double(rss[0].sorted()[rss[0].count / 2] - rss[1].sorted()[rss[1].count / 2]) / 1024))
+              + String(format: "%+.1f MiB", (Double(median(rss[0])) - Double(median(rss[1]))) / 1024))
     }
 
-    private func median(_ values: [UInt64]) -> UInt64 { values.sorted()[values.count / 2] }
+    private func median(_ values: [UInt64]) -> UInt64 { BenchLatencyCommand.percentile(values, 0.5) }
 }

@@ -15,13 +15,12 @@ final class DeviceActivity: Sendable {
         var tool: ToolIdentity?
         var contact = false
         var reports = 0
+        /// The last report's time (µs, the source's clock: CLOCK_MONOTONIC when paced).
         var lastReport: UInt64?
         /// The report times' spacings, a ring of `spacingsKept`.
         var spacings: [UInt64] = []
         var nextSpacing = 0
         var toolsSeen: [ToolIdentity] = []
-        /// penkitd's clock (µs) at the last report, for a paced source.
-        var lastReportClock: UInt64?
         /// The virtual tablet holds the device (EVIOCGRAB): no other reader gets its events.
         var grabbed = false
 
@@ -56,15 +55,17 @@ final class DeviceActivity: Sendable {
 
     func deviceRemoved(_ id: Int) { _ = tablets.withLock { $0.removeValue(forKey: id) } }
 
-    /// A tool event as the pipeline got it. `clock`: penkitd's clock now, for a paced source.
-    func observe(_ event: TabletEvent, device: Int, clock: UInt64?) {
+    /// A tool event as the pipeline got it.
+    func observe(_ event: TabletEvent, device: Int) {
         tablets.withLock { tablets in
             // In place (the dictionary's modify accessor): no copy of the spacings.
-            if tablets[device] != nil { Self.update(&tablets[device]!, with: event, clock: clock) }
+            if tablets[device] != nil { Self.update(&tablets[device]!, with: event) }
         }
     }
 
-    static func update(_ tablet: inout Tablet, with event: TabletEvent, clock: UInt64?) {
+    static func update(_ tablet: inout Tablet, with event: TabletEvent) {
+        // Spacings are between reports of one proximity: the first report after a proximity-in has none.
+        let wasInProximity = tablet.inProximity
         if event.kind == .proximity {
             tablet.inProximity = event.state == .proximityIn
             if tablet.inProximity {
@@ -76,8 +77,8 @@ final class DeviceActivity: Sendable {
         }
         tablet.contact = event.tipDown && tablet.inProximity
         // libinput makes one or more events of one evdev frame, all with its time: one report.
-        if let last = tablet.lastReport, event.time <= last { return }
-        if let last = tablet.lastReport {
+        if wasInProximity, let last = tablet.lastReport {
+            if event.time <= last { return }
             let spacing = event.time - last
             if spacing <= longestSpacing {
                 if tablet.spacings.count < spacingsKept {
@@ -89,8 +90,7 @@ final class DeviceActivity: Sendable {
             }
         }
         tablet.reports += 1
-        tablet.lastReport = event.kind == .proximity && event.state == .proximityOut ? nil : event.time
-        if let clock { tablet.lastReportClock = clock }
+        tablet.lastReport = event.time
     }
 
     func snapshot() -> [Int: Tablet] { tablets.withLock { $0 } }

@@ -121,7 +121,7 @@ struct InputLoop {
             logger.info("tablet removed", metadata: ["device": "\(id)", "warm_ups": "\(warmUpsRun)"])
             outlet.deviceRemoved(info)
         case .tool(let event, let device):
-            activity?.observe(event, device: device, clock: activity?.paced == true ? MonotonicClock.now() : nil)
+            activity?.observe(event, device: device)
             pipeline.consume(event, device: device, into: &batch)
             warmer?.observe(event, device: UInt32(device))
             publishThroughBoundaries()

@@ -19,7 +19,8 @@ extension Hub {
         let engine = EngineConfiguration()
         let described = devices.map { device -> StatusMessage.Device in
             let tablet = activity[device.id] ?? DeviceActivity.Tablet()
-            let age = paced ? tablet.lastReportClock.map { Double(now &- min(now, $0)) / 1000 } : nil
+            // A paced source's times are CLOCK_MONOTONIC, as `now` is; an unpaced replay's are the trace's.
+            let age = paced ? tablet.lastReport.map { Double(now - min(now, $0)) / 1000 } : nil
             let tools = tablet.toolsSeen.map {
                 StatusMessage.Tool(type: $0.type, serial: $0.serial, settings: EffectiveSettings.tool($0, config: config, engine: engine))
             }

@@ -60,4 +60,30 @@ import Testing
         #expect(!events.isEmpty)
         #expect(events.allSatisfy { $0.time >= base && $0.time <= end })
     }
+
+    /// Several devices are fed in one time order: by time, then by device, then as each device's
+    /// events were recorded, even where a device's times go back (a hostile or spliced trace).
+    @Test func devicesAreFedInTimeOrderThenDeviceThenRecordedOrder() throws {
+        let recorded = try Self.trace("wacom-intuos4-6x9-stylus-tap.evemu").devices[0]
+        var shifted = recorded.events.map { EvdevEvent(time: $0.time + 3_000, type: $0.type, code: $0.code, value: $0.value) }
+        // Two of the second device's events go back in time, onto times of the first device's.
+        shifted.swapAt(10, 40)
+        shifted[41].time = recorded.events[20].time
+        let trace = Trace(devices: [recorded, Trace.Device(description: recorded.description, events: shifted)])
+        var schedule = try ReplaySchedule(trace: trace, options: DecoderOptions())
+        var fed: [EvdevEvent] = []
+        var decoded: [TabletEvent] = []
+        while schedule.next() != nil {
+            schedule.step(into: &decoded)
+            if let event = schedule.lastFed { fed.append(event) }
+        }
+        // The order spelled out as a key, not left to a sort's stability.
+        let keyed = trace.devices.enumerated().flatMap { device, d in d.events.enumerated().map { (key: ($0.element.time, device, $0.offset), event: $0.element) } }
+        let expected = keyed.sorted { $0.key < $1.key }.map(\.event)
+        let first = expected[0].time
+        #expect(fed.count == expected.count)
+        #expect(fed.map { $0.time - schedule.base } == expected.map { $0.time - first })
+        #expect(fed.map(\.code) == expected.map(\.code))
+        #expect(fed.map(\.value) == expected.map(\.value))
+    }
 }

@@ -43,12 +43,19 @@ struct RecordCommand: AsyncParsableCommand {
                 throw RuntimeFailure("cannot write \(output): \(error.localizedDescription)")
             }
         }
+        FileHandle.standardError.write(Data("penkit record: \(Self.note(recording)) → \(output). It holds pen positions (handwriting): look before you share it.\n".utf8))
+    }
+
+    /// What the recording holds, and which devices the virtual tablet's grab kept out of it, each
+    /// by its node and penkitd's id: a tablet unplugged and plugged again in the window comes back
+    /// as a new device on the same node.
+    static func note(_ recording: Recording) -> String {
         let events = recording.devices.reduce(0) { $0 + $1.events.count }
-        let grabbed = recording.devices.filter(\.grabbed).map(\.node)
+        let grabbed = recording.devices.filter(\.grabbed).map { "\($0.node) (device \($0.id))" }
         var note = "\(recording.devices.count) device(s), \(events) events, \(recording.messages.count) messages"
         note += " from the last \(recording.seconds) s"
         if !grabbed.isEmpty { note += "; grabbed by the virtual tablet, so not recorded: \(grabbed.joined(separator: ", "))" }
-        FileHandle.standardError.write(Data("penkit record: \(note) → \(output). It holds pen positions (handwriting): look before you share it.\n".utf8))
+        return note
     }
 
     /// `30s`, `2m`, `45`: whole seconds from 1 to RecordRequest.maxSeconds.

@@ -66,7 +66,8 @@ enum RecordingYAML {
         y += "  deviceIDs: [\(devices.map { String($0.id) }.joined(separator: ", "))]\n"
         y += "  settings:\n"
         for (key, value) in recording.settings.sorted(by: { $0.key < $1.key }) { y += "    \(quoted(key)): \(quoted(value))\n" }
-        y += "  grabbed: [\(recording.devices.filter(\.grabbed).map { quoted($0.node) }.joined(separator: ", "))]\n"
+        // penkitd's ids of the devices the virtual tablet's grab held in the window (their events are not above).
+        y += "  grabbed: [\(recording.devices.filter(\.grabbed).map { String($0.id) }.joined(separator: ", "))]\n"
         // One item per line penkitd published, as a YAML string; a line longer than `partBytes` (a
         // long finalized stroke) as a list of parts to join, so that no line of the file is long
         // (trace readers refuse lines over 64 KiB).

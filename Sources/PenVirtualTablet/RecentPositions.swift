@@ -1,13 +1,14 @@
 /// The raw positions the jitter filter has seen since it last started afresh, newest first, and the
-/// least-squares fits it takes over them. A fixed buffer: penkitd's input thread runs this for
-/// every report, so nothing here allocates.
+/// least-squares fits it takes over them. A fixed buffer, two SIMD32 vectors (x and y), which any
+/// Swift 6 toolchain has: penkitd's input thread runs this for every report, so nothing here
+/// allocates.
 ///
 /// Time is counted in reports, the newest at t = 0 and the one `age` reports before it at t = −age
 /// (a tablet reports at a fixed rate; JitterFilter says why it counts reports, not seconds).
 struct RecentPositions: Sendable {
-    static let capacity = 32
+    static let capacity = SIMD32<Double>.scalarCount
 
-    private var ring = InlineArray<32, SIMD2<Double>>(repeating: .zero)
+    private var xs = SIMD32<Double>(), ys = SIMD32<Double>()
     private var newest = 0
     /// How many positions are held, at most `capacity`.
     private(set) var count = 0
@@ -18,13 +19,15 @@ struct RecentPositions: Sendable {
 
     mutating func append(_ position: SIMD2<Double>) {
         newest = (newest + 1) % Self.capacity
-        ring[newest] = position
+        xs[newest] = position.x
+        ys[newest] = position.y
         count = min(count + 1, Self.capacity)
     }
 
     /// The position `age` reports before the newest (0: the newest); `age` < `count`.
     subscript(age: Int) -> SIMD2<Double> {
-        ring[(newest - age + Self.capacity) % Self.capacity]
+        let index = (newest - age + Self.capacity) % Self.capacity
+        return SIMD2(xs[index], ys[index])
     }
 
     /// The mean of the newest `n` positions (1 ≤ `n` ≤ `count`).

@@ -65,7 +65,8 @@ package struct VirtualPen: Sendable {
         if touchingNow != touching { filter.reset() }
         // Every report advances the filter, also one that leaves x and y as they were (a pressure
         // change, say): the filter counts reports, and one that skipped them would move in stairs.
-        // A button event is not a report of its own: it follows the same frame's axis or tip event.
+        // A button event does not advance it: it follows its frame's axis or tip event, or comes
+        // alone in a frame where no axis changed (as the experiment the filter was chosen with).
         if entering || event.kind != .button {
             position = filter.filter(SIMD2(axes.x, axes.y))
         }

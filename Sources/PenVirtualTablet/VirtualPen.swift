@@ -59,14 +59,22 @@ package struct VirtualPen: Sendable {
 
         var axes = event.axes
         mapping?.apply(to: &axes)
-        if entering || !event.changedAxes.isDisjoint(with: [.x, .y]) {
+        // The filter starts afresh when contact changes, as libinput's smoothing does: a stroke's
+        // first position is where the pen touched, not a mean with the hover before it.
+        let touchingNow = contact(event, feel: feel)
+        if touchingNow != touching { filter.reset() }
+        // Every report advances the filter, also one that leaves x and y as they were (a pressure
+        // change, say): the filter counts reports, and one that skipped them would move in stairs.
+        // A button event does not advance it: it follows its frame's axis or tip event, or comes
+        // alone in a frame where no axis changed (as the experiment the filter was chosen with).
+        if entering || event.kind != .button {
             position = filter.filter(SIMD2(axes.x, axes.y))
         }
         delivered = position
         append(t, EV_ABS, ABS_X, clampedUnits(position.x, max: layout.description.absInfo[UInt16(ABS_X)]!.maximum), to: &out)
         append(t, EV_ABS, ABS_Y, clampedUnits(position.y, max: layout.description.absInfo[UInt16(ABS_Y)]!.maximum), to: &out)
 
-        touching = contact(event, feel: feel)
+        touching = touchingNow
         if layout.hasPressure {
             append(t, EV_ABS, ABS_PRESSURE, touching ? Self.pressureUnits(feel.force(fromRaw: axes.pressure)) : 0, to: &out)
         }

@@ -26,7 +26,7 @@ struct BenchVirtualTabletCommand: ParsableCommand {
     @Option(help: "The tool's tip-threshold (raw pressure at which the virtual pen touches); default: libinput's tip.")
     var tipThreshold: Double?
 
-    @Option(help: ArgumentHelp("Experimental: the jitter filter's MIN_CUTOFF,SPEED_COEFFICIENT,SPEED_REACH (per report), for tuning.", visibility: .hidden))
+    @Option(help: ArgumentHelp("Experimental: the jitter filter's MEAN_COUNT,FIT_REACH,MIN_CUTOFF,SPEED_COEFFICIENT,SPEED_REACH (per report), for tuning.", visibility: .hidden))
     var filter: String?
 
     @Flag(help: "One JSON object per path, pooled over the traces.")
@@ -52,8 +52,9 @@ struct BenchVirtualTabletCommand: ParsableCommand {
         var parameters = JitterFilter.Parameters.standard
         if let filter {
             let f = filter.split(separator: ",").compactMap { Double($0) }
-            guard f.count == 3 else { throw ValidationError("--filter takes three numbers") }
-            parameters = JitterFilter.Parameters(minimumCutoff: f[0], speedCoefficient: f[1], speedReach: Int(f[2]))
+            guard f.count == 5 else { throw ValidationError("--filter takes five numbers") }
+            parameters = JitterFilter.Parameters(meanCount: Int(f[0]), fitReach: Int(f[1]), minimumCutoff: f[2],
+                                                 speedCoefficient: f[3], speedReach: Int(f[4]))
         }
         var rows: [(trace: String, paths: VirtualTabletPaths)] = []
         for path in traces {

@@ -108,7 +108,7 @@ let package = Package(
             "PenInput", "PenInputRecord", "PenInputLinux", "PenOracle", "PenKit", "CLibevdev",
         ]),
         .testTarget(name: "PenEngineTests", dependencies: ["PenEngine", "PenEvaluation", "PenInput", "PenKit", "PenTestSupport"]),
-        .testTarget(name: "PenVirtualTabletTests", dependencies: ["PenVirtualTablet", "PenEngine", "PenInput", "PenKit", "CLibevdev"]),
+        .testTarget(name: "PenVirtualTabletTests", dependencies: ["PenVirtualTablet", "PenEngine", "PenEvaluation", "PenInput", "PenKit", "CLibevdev"]),
         // penkit's commands' own logic (penkit doctor's findings).
         .testTarget(name: "PenkitCommandTests", dependencies: ["penkit", "PenKit", "PenInput"]),
         // SurfacePairing on the real traces through the engine, and the vectors shared with the JS and Python clients.

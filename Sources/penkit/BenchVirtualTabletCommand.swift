@@ -98,6 +98,7 @@ struct BenchVirtualTabletCommand: ParsableCommand {
         print("goals: virtual lag ≤ 1 ms: \(verdict(pooledB.lagMilliseconds <= 1)); "
             + "virtual jitter ≤ libinput's: at rest \(verdict(pooledB.jitterRest <= pooledA.jitterRest)), "
             + "slow \(verdict(pooledB.jitterSlow <= pooledA.jitterSlow)), hover \(verdict(pooledB.jitterHover <= pooledA.jitterHover)); "
+            + "virtual slow RMSE ≤ libinput's (no calm bought by trailing): \(verdict(pooledB.rmseSlow <= pooledA.rmseSlow)); "
             + "pressure curve exact (within 2/65534): \(verdict(pooledB.pressureError <= 2.0 / 65534)); "
             + "contact as the real pen's: \(verdict(pooledB.contactMismatches == 0 || tipThreshold != nil))")
     }

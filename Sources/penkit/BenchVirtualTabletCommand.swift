@@ -52,12 +52,13 @@ struct BenchVirtualTabletCommand: ParsableCommand {
         var parameters = JitterFilter.Parameters.standard
         if let filter {
             let f = filter.split(separator: ",").compactMap { Double($0) }
-            let counts = [f.count > 0 ? f[0] : 0, f.count > 1 ? f[1] : 0, f.count > 4 ? f[4] : 0].compactMap { Int(exactly: $0) }
-            guard f.count == 5, counts.count == 3, counts.allSatisfy({ $0 >= 1 }), f[2].isFinite, f[2] > 0, f[3].isFinite, f[3] >= 0 else {
+            guard f.count == 5, let meanCount = Int(exactly: f[0]), let fitReach = Int(exactly: f[1]),
+                  let speedReach = Int(exactly: f[4]), min(meanCount, fitReach, speedReach) >= 1,
+                  f[2].isFinite, f[2] > 0, f[3].isFinite, f[3] >= 0 else {
                 throw ValidationError("--filter takes five numbers: MEAN_COUNT,FIT_REACH (whole, ≥ 1),MIN_CUTOFF (> 0),SPEED_COEFFICIENT (≥ 0),SPEED_REACH (whole, ≥ 1)")
             }
-            parameters = JitterFilter.Parameters(meanCount: counts[0], fitReach: counts[1], minimumCutoff: f[2],
-                                                 speedCoefficient: f[3], speedReach: counts[2])
+            parameters = JitterFilter.Parameters(meanCount: meanCount, fitReach: fitReach, minimumCutoff: f[2],
+                                                 speedCoefficient: f[3], speedReach: speedReach)
         }
         var rows: [(trace: String, paths: VirtualTabletPaths)] = []
         for path in traces {

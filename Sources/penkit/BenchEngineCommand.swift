@@ -177,7 +177,7 @@ struct BenchEngineCommand: ParsableCommand {
                         replay.run(input) { message in
                             writer.removeAll()
                             if case .stroke(let finalized) = message, let parted = PartedStroke.encode(finalized, pointsPerPart: points) {
-                                writer.append(parted.head)
+                                parted.head.withUnsafeBytes { writer.append($0) }
                                 bytes &+= parted.partedCount
                             } else {
                                 writer.line(message)

@@ -31,6 +31,55 @@ import Testing
         }
     }
 
+    /// A client that takes whole strokes gets the line one part's worth of pieces at a time
+    /// (`withWholeLineGroup`); those pieces in order are the line, and so are the journal's
+    /// (`forEachWholeLineGroup`), and the sizes counted when the stroke was made are theirs.
+    @Test func theWholeLineGroupByGroupIsTheLineAndTheCountsAreTheLines() throws {
+        for (finalized, line) in zip(try Self.strokes(), try Self.fixture("whole.jsonl")) {
+            for points in [1, 3, 8] {
+                guard let parted = PartedStroke.encode(finalized, pointsPerPart: points) else { continue }
+                var grouped: [UInt8] = []
+                for group in 0..<parted.wholeLineGroupCount {
+                    parted.withWholeLineGroup(group) { pieces in for piece in pieces { grouped.append(contentsOf: piece) } }
+                }
+                #expect(grouped == Array((line + "\n").utf8))
+                #expect(parted.wholeLineGroupCount == parted.partCount)
+                var partedBytes = 0
+                for index in 0..<parted.partedLineCount { partedBytes += parted.withPartedLine(index) { $0.count } }
+                #expect(partedBytes == parted.partedCount)
+            }
+        }
+    }
+
+    /// Parts are encoded when read, and kept only in a bounded cache that readers at the same place
+    /// share: two clients reading in step encode each part once; the cache never holds more than
+    /// its capacity, and lets a stroke's parts go with the stroke.
+    @Test func partsAreEncodedWhenReadAndTheCacheStaysBounded() throws {
+        let finalized = try #require(try Self.strokes().max { $0.stroke.points.count < $1.stroke.points.count })
+        let cache = EncodedPartCache(capacity: 4)
+        var parted = PartedStroke.encode(finalized, pointsPerPart: 2, cache: cache)
+        do {
+            let stroke = try #require(parted)
+            #expect(stroke.partCount > 8)
+            #expect(cache.lookups.hits == 0 && cache.lookups.misses == 0 && cache.heldBytes == 0)
+            var longest = 0
+            for index in 0..<stroke.partCount {
+                let first = stroke.withPartedLine(index) { Array($0) }
+                let second = stroke.withWholeLineGroup(index) { _ in stroke.withPartedLine(index) { Array($0) } }
+                #expect(first == second)
+                longest = max(longest, first.count)
+                #expect(cache.heldBytes <= 4 * longest)
+            }
+            // Each part encoded once (by the first reader), then found by the whole line's group
+            // and by the second reader inside it.
+            #expect(cache.lookups.misses == stroke.partCount)
+            #expect(cache.lookups.hits == 2 * stroke.partCount)
+            #expect(cache.heldBytes > 0)
+        }
+        parted = nil
+        #expect(cache.heldBytes == 0)
+    }
+
     @Test func partsHoldAtMostTheirSizeAndPutTogetherGiveTheWholeLine() throws {
         let whole = try Self.fixture("whole.jsonl")
         for (finalized, line) in zip(try Self.strokes(), whole) {
@@ -38,7 +87,7 @@ import Testing
             var assembler = StrokeAssembler()
             var out: [String] = []
             for index in 0..<parted.partedLineCount {
-                let text = String(decoding: parted.partedLine(index).dropLast(), as: UTF8.self)
+                let text = parted.withPartedLine(index) { String(decoding: $0.dropLast(), as: UTF8.self) }
                 if index < parted.partCount {
                     let fields = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] ?? [:]
                     let count = ((fields["points"] ?? fields["controlPoints"]) as? [Any])?.count ?? 0
@@ -56,7 +105,7 @@ import Testing
         for finalized in try Self.strokes() {
             if let parted = PartedStroke.encode(finalized, pointsPerPart: 8) {
                 for index in 0..<parted.partedLineCount {
-                    expected.append(String(decoding: parted.partedLine(index).dropLast(), as: UTF8.self))
+                    expected.append(parted.withPartedLine(index) { String(decoding: $0.dropLast(), as: UTF8.self) })
                 }
             } else {
                 expected.append(EngineMessage.stroke(finalized).jsonLine())

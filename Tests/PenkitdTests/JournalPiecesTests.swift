@@ -34,6 +34,44 @@ import Testing
         #expect(record.payload == payload && record.seq == 7 && record.strokeID == 9)
     }
 
+    /// A record whose payload comes a group of pieces at a time (a long stroke's whole line, never
+    /// whole in memory) goes out header first, its checksum written in last: the segment then
+    /// holds the record of the same bytes given in one buffer. A payload that comes short of the
+    /// length it was measured at is refused and leaves nothing of itself in the file.
+    @Test func aRecordWrittenGroupByGroupReadsBackAndAShortOneLeavesNothing() throws {
+        var generator = SystemRandomNumberGenerator()
+        let groups: [[[UInt8]]] = (0..<40).map { _ in
+            (0..<Int.random(in: 1...4, using: &generator)).map { _ in
+                (0..<Int.random(in: 0...300, using: &generator)).map { _ in UInt8.random(in: 32...126, using: &generator) }
+            }
+        }
+        let payload = groups.flatMap { $0.flatMap { $0 } }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("journal-groups-\(UUID().uuidString.prefix(8))").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        var options = JournalOptions()
+        options.fsync = .never
+        var writer = try JournalWriter(directory: directory, options: options, segments: [],
+                                       floor: try SeqFloor(directory: directory, seq: 0, strokeID: 0, sync: false))
+        func write(stating bytes: Int, seq: UInt64) throws(JournalError) {
+            try writer.append(kind: .stroke, seq: seq, strokeID: 9, payloadBytes: bytes, wallTime: 11) { write in
+                for group in groups {
+                    guard withPointers(group, [], { write($0) }) else { return }
+                }
+            }
+        }
+        try write(stating: payload.count, seq: 7)
+        #expect(throws: JournalError.self) { try write(stating: payload.count + 1, seq: 8) }
+        writer.close()
+
+        let recovery = try JournalRecovery.read(directory: directory)
+        #expect(recovery.repairs.isEmpty)
+        #expect(recovery.strokes == [JournalRecord(kind: .stroke, seq: 7, strokeID: 9, wallTime: 11, payload: payload)])
+        var one: [UInt8] = []
+        JournalFormat.encode(kind: .stroke, seq: 7, strokeID: 9, wallTime: 11, payload: payload, into: &one)
+        #expect(recovery.segments.map(\.bytes) == [JournalFormat.fileHeaderBytes + one.count])
+    }
+
     /// Pointers to every array's bytes at once, for as long as `body` runs.
     private func withPointers<R>(_ arrays: [[UInt8]], _ done: [UnsafeRawBufferPointer] = [],
                                  _ body: ([UnsafeRawBufferPointer]) throws -> R) rethrows -> R {

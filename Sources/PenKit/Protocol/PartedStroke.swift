@@ -1,31 +1,40 @@
-/// A finalized stroke too long for one bounded line, encoded as `strokePart` lines and a closing
-/// `stroke` line (docs/protocol.md, "Long strokes"), each part from its own slice of the points:
-/// the stroke's whole line is never built to make them.
+/// A finalized stroke too long for one bounded line, sent as `strokePart` lines and a closing
+/// `stroke` line (docs/protocol.md, "Long strokes"), each part from its own slice of the points.
 ///
-/// The same object also writes the whole line, byte for byte as `EngineMessage.stroke`'s, for
-/// clients that did not ask for parts and for the journal: its pieces are the skeleton (the whole
-/// line with empty `points` and `controlPoints`) and the parts' elements, joined by commas
-/// (`withWholeLine`), so no copy of the whole line is needed to send or journal it.
+/// The same object also gives the whole line, byte for byte as `EngineMessage.stroke`'s, for
+/// clients that did not ask for parts and for the journal: the skeleton (the whole line with empty
+/// `points` and `controlPoints`) and the parts' elements, joined by commas. Neither the whole line
+/// nor all the parts at once are ever held: a part's line is encoded when a reader comes to it
+/// (through `EncodedPartCache`, so readers at the same place share it) and let go after. A 600 s
+/// stroke is 19 MB of points but 47 MB of lines (docs/dataplane.md, "Long strokes in parts").
 ///
-/// Every line lives in a buffer of its own, allocated once and never moved, so that a `writev`
-/// or a slow client can hold its address while others read the same stroke. Immutable once made.
-public final class PartedStroke: @unchecked Sendable {
+/// Making one encodes every part once, to learn the lines' sizes (`wholeCount`, `partedCount`),
+/// which a client's queue and the history count, and keeps none of them. Immutable once made.
+public final class PartedStroke: Sendable {
     public let seq: UInt64
     public let strokeID: UInt64
-    /// The `strokePart` lines in order (points first, then control points), newline included.
-    private let partLines: [UnsafeMutableRawBufferPointer]
-    /// Where each part's array elements lie in its line.
-    private let elements: [Range<Int>]
+    private let finalized: FinalizedStroke
+    private let pointsPerPart: Int
     /// How many of the parts carry points; the rest carry control points.
     private let pointParts: Int
+    /// Bytes of each part's line, newline included, and where its array's elements lie in it.
+    private let lineCounts: [Int]
+    private let elements: [Range<Int>]
     /// The closing `stroke` line for clients that take parts: the whole line's fields, `"parts":N`,
     /// and empty arrays.
-    private let headLine: UnsafeMutableRawBufferPointer
+    private let headLine: [UInt8]
     /// The whole line without its arrays' elements, and where the points' and control points'
     /// elements go in it.
-    private let skeleton: UnsafeMutableRawBufferPointer
+    private let skeleton: [UInt8]
     private let pointsAt: Int
     private let controlPointsAt: Int
+    /// The whole line's pieces in order, in groups that each end with one part's elements (the
+    /// last group also holds the skeleton's tail): a reader that has one part's line at hand
+    /// writes one group.
+    private let groups: [[WholePiece]]
+    /// Where its parts are kept as they are read, and this stroke's key there.
+    private let cache: EncodedPartCache
+    private let cacheOwner: UInt64
     /// Bytes of the whole line (newline included), as a client that does not take parts gets it.
     public let wholeCount: Int
     /// Bytes of the parts and the closing line together, as a client that takes parts gets them.
@@ -37,76 +46,103 @@ public final class PartedStroke: @unchecked Sendable {
     /// The most points per part a server may choose (`stroke-part-points`): 256 KiB lines at most.
     public static let maxPointsPerPart = 512
 
+    /// A piece of the whole line: a slice of the skeleton, a comma between two parts' elements of
+    /// one array, or part `index`'s elements.
+    private enum WholePiece: Sendable {
+        case skeleton(Range<Int>)
+        case comma
+        case elements(Int)
+    }
+
     /// The stroke in parts of at most `pointsPerPart` points or control points, or nil when both
     /// arrays fit in one part: such a stroke goes out as one `stroke` line to every client.
     public static func encode(_ finalized: FinalizedStroke, pointsPerPart: Int) -> PartedStroke? {
+        encode(finalized, pointsPerPart: pointsPerPart, cache: .shared)
+    }
+
+    /// The same, its parts kept in `cache` as they are read.
+    package static func encode(_ finalized: FinalizedStroke, pointsPerPart: Int, cache: EncodedPartCache) -> PartedStroke? {
         precondition(pointsPerPart > 0, "pointsPerPart must be positive")
         let stroke = finalized.stroke
         guard stroke.points.count > pointsPerPart || stroke.path.controlPoints.count > pointsPerPart else { return nil }
-        return PartedStroke(finalized, pointsPerPart: pointsPerPart)
+        return PartedStroke(finalized, pointsPerPart: pointsPerPart, cache: cache)
     }
 
-    private init(_ finalized: FinalizedStroke, pointsPerPart: Int) {
+    private init(_ finalized: FinalizedStroke, pointsPerPart: Int, cache: EncodedPartCache) {
         seq = finalized.seq
         strokeID = finalized.stroke.id
-        let points = finalized.stroke.points
-        let controlPoints = finalized.stroke.path.controlPoints
-        let pointChunks = stride(from: 0, to: points.count, by: pointsPerPart).map { $0..<min($0 + pointsPerPart, points.count) }
-        let controlChunks = stride(from: 0, to: controlPoints.count, by: pointsPerPart)
-            .map { $0..<min($0 + pointsPerPart, controlPoints.count) }
-        pointParts = pointChunks.count
-        let partCount = pointChunks.count + controlChunks.count
+        self.finalized = finalized
+        self.pointsPerPart = pointsPerPart
+        let pointParts = Self.chunks(finalized.stroke.points.count, pointsPerPart)
+        let partCount = pointParts + Self.chunks(finalized.stroke.path.controlPoints.count, pointsPerPart)
+        self.pointParts = pointParts
 
         // One writer, reused for every line: it grows to one part's size, never to the stroke's.
         var w = JSONWriter(capacity: 64 << 10)
-        var lines: [UnsafeMutableRawBufferPointer] = []
+        var counts: [Int] = []
         var ranges: [Range<Int>] = []
-        lines.reserveCapacity(partCount)
+        counts.reserveCapacity(partCount)
         ranges.reserveCapacity(partCount)
-        func part(_ index: Int, key: StaticString, _ writeElements: (inout JSONWriter) -> Void) {
+        for index in 0..<partCount {
             w.removeAll()
-            w.raw("{")
-            w.field("type", plain: "strokePart")
-            w.field("seq", finalized.seq)
-            w.field("stroke", finalized.stroke.id)
-            w.field("part", index)
-            w.key(key); w.raw("[")
-            let start = w.count
-            writeElements(&w)
-            ranges.append(start..<w.count)
-            w.raw("]}")
-            w.byte(UInt8(ascii: "\n"))
-            lines.append(Self.copy(w.bytes))
+            ranges.append(Self.writePart(index, of: finalized, pointParts: pointParts, pointsPerPart: pointsPerPart, to: &w))
+            counts.append(w.count)
         }
-        for (index, chunk) in pointChunks.enumerated() {
-            part(index, key: "points") { w in for p in points[chunk] { w.separateElement(); w.write(p) } }
-        }
-        for (index, chunk) in controlChunks.enumerated() {
-            part(pointChunks.count + index, key: "controlPoints") { w in for p in controlPoints[chunk] { w.separateElement(); w.write(p) } }
-        }
-        partLines = lines
+        lineCounts = counts
         elements = ranges
 
         w.removeAll()
         let offsets = Self.writeMessage(finalized, parts: nil, to: &w)
-        skeleton = Self.copy(w.bytes)
+        skeleton = w.bytes
         pointsAt = offsets.points
         controlPointsAt = offsets.controlPoints
         w.removeAll()
         _ = Self.writeMessage(finalized, parts: partCount, to: &w)
-        headLine = Self.copy(w.bytes)
+        headLine = w.bytes
+        groups = Self.groups(partCount: partCount, pointParts: pointParts, skeletonCount: skeleton.count,
+                             pointsAt: offsets.points, controlPointsAt: offsets.controlPoints)
 
         let elementBytes = ranges.reduce(0) { $0 + $1.count }
         // A comma between consecutive parts' elements of the same array.
-        let commas = max(pointChunks.count - 1, 0) + max(controlChunks.count - 1, 0)
+        let commas = max(pointParts - 1, 0) + max(partCount - pointParts - 1, 0)
         wholeCount = skeleton.count + elementBytes + commas
-        partedCount = lines.reduce(headLine.count) { $0 + $1.count }
+        partedCount = counts.reduce(headLine.count, +)
+        self.cache = cache
+        cacheOwner = cache.newOwner()
     }
 
-    deinit {
-        for line in partLines { line.deallocate() }
-        headLine.deallocate()
-        skeleton.deallocate()
+    deinit { cache.forget(owner: cacheOwner) }
+
+    private static func chunks(_ count: Int, _ size: Int) -> Int { (count + size - 1) / size }
+
+    /// Writes part `index`'s line (newline included); returns where its elements lie in the writer.
+    private static func writePart(_ index: Int, of m: FinalizedStroke, pointParts: Int, pointsPerPart: Int,
+                                  to w: inout JSONWriter) -> Range<Int> {
+        let start = w.count
+        w.raw("{")
+        w.field("type", plain: "strokePart")
+        w.field("seq", m.seq)
+        w.field("stroke", m.stroke.id)
+        w.field("part", index)
+        let first: Int
+        if index < pointParts {
+            first = index * pointsPerPart
+            w.key("points"); w.raw("[")
+        } else {
+            first = (index - pointParts) * pointsPerPart
+            w.key("controlPoints"); w.raw("[")
+        }
+        let elementsStart = w.count
+        if index < pointParts {
+            for p in m.stroke.points[first..<min(first + pointsPerPart, m.stroke.points.count)] { w.separateElement(); w.write(p) }
+        } else {
+            let controlPoints = m.stroke.path.controlPoints
+            for p in controlPoints[first..<min(first + pointsPerPart, controlPoints.count)] { w.separateElement(); w.write(p) }
+        }
+        let elementsEnd = w.count
+        w.raw("]}")
+        w.byte(UInt8(ascii: "\n"))
+        return (elementsStart - start)..<(elementsEnd - start)
     }
 
     /// `EngineMessage.stroke`'s line with empty arrays (and `"parts":N` after `seq` when given);
@@ -124,56 +160,95 @@ public final class PartedStroke: @unchecked Sendable {
         return offsets
     }
 
-    private static func copy(_ bytes: [UInt8]) -> UnsafeMutableRawBufferPointer {
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: bytes.count, alignment: 1)
-        bytes.withUnsafeBytes { buffer.copyMemory(from: $0) }
-        return buffer
-    }
-
-    public var partCount: Int { partLines.count }
-
-    /// Part `index`'s line, newline included (valid while this object lives).
-    public func part(_ index: Int) -> UnsafeRawBufferPointer { UnsafeRawBufferPointer(partLines[index]) }
-
-    /// The closing `stroke` line a client that takes parts gets after them.
-    public var head: UnsafeRawBufferPointer { UnsafeRawBufferPointer(headLine) }
-
-    /// The lines a client that takes parts gets, in order: every part, then the closing line.
-    public func partedLine(_ index: Int) -> UnsafeRawBufferPointer { index < partCount ? part(index) : head }
-    public var partedLineCount: Int { partCount + 1 }
-
-    /// The whole line, as pieces in order (for writev and for checksums): never concatenated.
-    public func withWholeLine<R>(_ body: ([UnsafeRawBufferPointer]) throws -> R) rethrows -> R {
-        try body(wholePieces())
-    }
-
-    /// The whole line's pieces in order. They point into this object's buffers (and a literal),
-    /// which never move: valid while the object lives, so a holder of it may send them one by one.
-    public func wholePieces() -> [UnsafeRawBufferPointer] {
-        let all = UnsafeRawBufferPointer(skeleton)
-        var pieces: [UnsafeRawBufferPointer] = []
-        pieces.reserveCapacity(2 * partCount + 3)
-        pieces.append(UnsafeRawBufferPointer(rebasing: all[..<pointsAt]))
+    /// The whole line's pieces in order, grouped so that each group ends with one part's elements.
+    private static func groups(partCount: Int, pointParts: Int, skeletonCount: Int, pointsAt: Int,
+                               controlPointsAt: Int) -> [[WholePiece]] {
+        var groups: [[WholePiece]] = []
+        var group: [WholePiece] = [.skeleton(0..<pointsAt)]
         for index in 0..<partCount {
             if index == pointParts {
-                pieces.append(UnsafeRawBufferPointer(rebasing: all[pointsAt..<controlPointsAt]))
+                group.append(.skeleton(pointsAt..<controlPointsAt))
             } else if index > 0 {
-                pieces.append(Self.comma)
+                group.append(.comma)
             }
-            pieces.append(UnsafeRawBufferPointer(rebasing: part(index)[elements[index]]))
+            group.append(.elements(index))
+            groups.append(group)
+            group = []
         }
-        if pointParts == partCount { pieces.append(UnsafeRawBufferPointer(rebasing: all[pointsAt..<controlPointsAt])) }
-        pieces.append(UnsafeRawBufferPointer(rebasing: all[controlPointsAt...]))
-        return pieces
+        if pointParts == partCount { group.append(.skeleton(pointsAt..<controlPointsAt)) }
+        group.append(.skeleton(controlPointsAt..<skeletonCount))
+        groups[groups.count - 1].append(contentsOf: group)
+        return groups
     }
 
-    /// The whole line in one array: a copy, for a client that asked for whole strokes to hold.
+    public var partCount: Int { lineCounts.count }
+
+    /// The lines a client that takes parts gets, in order: every part, then the closing line.
+    public var partedLineCount: Int { partCount + 1 }
+
+    /// Line `index` of those a client that takes parts gets (newline included), for as long as
+    /// `body` runs.
+    public func withPartedLine<R>(_ index: Int, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        guard index < partCount else { return try headLine.withUnsafeBytes(body) }
+        return try part(index).withUnsafeBytes(body)
+    }
+
+    /// The closing `stroke` line a client that takes parts gets after the parts.
+    public var head: [UInt8] { headLine }
+
+    /// How many groups of pieces the whole line comes in (`withWholeLineGroup`): one per part.
+    public var wholeLineGroupCount: Int { groups.count }
+
+    /// Group `index` of the whole line's pieces, in order, for as long as `body` runs: what a
+    /// client that takes whole strokes gets next, one part's worth at a time.
+    public func withWholeLineGroup<R>(_ index: Int, _ body: ([UnsafeRawBufferPointer]) throws -> R) rethrows -> R {
+        guard case .elements(let part)? = groups[index].last(where: { if case .elements = $0 { true } else { false } }) else {
+            preconditionFailure("every group holds one part's elements")
+        }
+        return try self.part(part).withUnsafeBytes { line in try withPieces(groups[index], line: line, body) }
+    }
+
+    /// The whole line's pieces in order, one group (one part's worth) at a time, each part encoded
+    /// into one reused buffer and never kept: for a single reader that walks the whole line once
+    /// (the journal, the flight recorder), leaving the shared cache to clients.
+    public func forEachWholeLineGroup(_ body: ([UnsafeRawBufferPointer]) throws -> Void) rethrows {
+        var w = JSONWriter(capacity: 64 << 10)
+        for (index, group) in groups.enumerated() {
+            w.removeAll()
+            _ = Self.writePart(index, of: finalized, pointParts: pointParts, pointsPerPart: pointsPerPart, to: &w)
+            try w.bytes.withUnsafeBytes { line in try withPieces(group, line: line, body) }
+        }
+    }
+
+    /// The whole line in one array: a copy (tests, and a reader that must hold it).
     public func wholeLine() -> [UInt8] {
-        withWholeLine { pieces in
-            var line: [UInt8] = []
-            line.reserveCapacity(wholeCount)
-            for piece in pieces { line.append(contentsOf: piece) }
-            return line
+        var line: [UInt8] = []
+        line.reserveCapacity(wholeCount)
+        forEachWholeLineGroup { pieces in for piece in pieces { line.append(contentsOf: piece) } }
+        return line
+    }
+
+    /// Part `index`'s line, from the cache or encoded now.
+    private func part(_ index: Int) -> [UInt8] {
+        cache.line(owner: cacheOwner, index: index) {
+            var w = JSONWriter(capacity: lineCounts[index])
+            _ = Self.writePart(index, of: finalized, pointParts: pointParts, pointsPerPart: pointsPerPart, to: &w)
+            return w.bytes
+        }
+    }
+
+    /// A group's pieces, with `line` (the group's part's line) for its elements, for as long as
+    /// `body` runs.
+    private func withPieces<R>(_ group: [WholePiece], line: UnsafeRawBufferPointer,
+                               _ body: ([UnsafeRawBufferPointer]) throws -> R) rethrows -> R {
+        try skeleton.withUnsafeBytes { all in
+            try body(group.map { piece in
+                switch piece {
+                case .skeleton(let range): UnsafeRawBufferPointer(rebasing: all[range])
+                case .comma: Self.comma
+                case .elements(let index): UnsafeRawBufferPointer(rebasing: line[elements[index]])
+                }
+            })
         }
     }
 

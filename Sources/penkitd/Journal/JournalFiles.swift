@@ -109,6 +109,30 @@ enum JournalFiles {
         }
     }
 
+    /// Writes `bytes` over what the file holds at `offset` (a record's checksum, once its payload is
+    /// out). The segment is open with O_APPEND, under which pwrite(2) appends on Linux, so the flag
+    /// is lifted for this one write. On failure the file is cut back to `restoringTo`.
+    static func patch(_ fd: Int32, _ bytes: ArraySlice<UInt8>, at offset: Int, restoringTo start: Int, path: String) throws(JournalError) {
+        let flags = fcntl(fd, F_GETFL)
+        guard flags >= 0, fcntl(fd, F_SETFL, flags & ~O_APPEND) == 0 else {
+            let code = errno
+            _ = ftruncate(fd, off_t(start))
+            throw .system("cannot write \(path)", code)
+        }
+        defer { _ = fcntl(fd, F_SETFL, flags) }
+        var done = 0
+        while done < bytes.count {
+            let n = bytes.withUnsafeBytes { pwrite(fd, $0.baseAddress! + done, $0.count - done, off_t(offset + done)) }
+            if n < 0 {
+                let code = errno
+                if code == EINTR { continue }
+                _ = ftruncate(fd, off_t(start))
+                throw .system("cannot write \(path)", code)
+            }
+            done += n
+        }
+    }
+
     /// Linux's IOV_MAX (UIO_MAXIOV): the most pieces one writev(2) takes.
     static let maxVectors = 1024
 

@@ -45,22 +45,39 @@ enum JournalFormat {
         payload.withUnsafeBytes { encodeHeader(kind: kind, seq: seq, strokeID: strokeID, wallTime: wallTime, payload: [$0], into: &out) }
     }
 
-    /// The same for a payload in pieces (a long stroke's whole line, `PartedStroke.withWholeLine`):
-    /// the checksum runs over the pieces in order, as over the line they make.
+    /// The same for a payload in pieces: the checksum runs over the pieces in order, as over the
+    /// line they make.
     static func encodeHeader(kind: Kind, seq: UInt64, strokeID: UInt64, wallTime: UInt64, payload: [UnsafeRawBufferPointer],
                              into out: inout [UInt8]) {
         let start = out.count
-        append(UInt32(payload.reduce(0) { $0 + $1.count }), to: &out)
-        append(UInt32(0), to: &out)  // CRC, filled in below
+        let headerCRC = encodeHeader(kind: kind, seq: seq, strokeID: strokeID, wallTime: wallTime,
+                                     payloadBytes: payload.reduce(0) { $0 + $1.count }, into: &out)
+        let crc = payload.reduce(headerCRC) { CRC32C.checksum($1, seed: $0) }
+        setChecksum(crc, ofHeaderAt: start, in: &out)
+    }
+
+    /// A header whose checksum is not known yet (0 in its place): its payload is written after it
+    /// piece by piece (a long stroke's whole line, `PartedStroke`). Returns the checksum of the
+    /// header's own fields, which `CRC32C.checksum(_:seed:)` continues over the payload.
+    static func encodeHeader(kind: Kind, seq: UInt64, strokeID: UInt64, wallTime: UInt64, payloadBytes: Int,
+                             into out: inout [UInt8]) -> UInt32 {
+        let start = out.count
+        append(UInt32(payloadBytes), to: &out)
+        append(UInt32(0), to: &out)  // the CRC, once known
         out.append(kind.rawValue)
         out.append(contentsOf: [0, 0, 0])
         append(seq, to: &out)
         append(strokeID, to: &out)
         append(wallTime, to: &out)
-        let headerCRC = CRC32C.checksum(out[(start + 8)...])
-        let crc = payload.reduce(headerCRC) { CRC32C.checksum($1, seed: $0) }
+        return CRC32C.checksum(out[(start + 8)...])
+    }
+
+    /// Where a record's checksum lies in its header.
+    static let checksumOffset = 4
+
+    static func setChecksum(_ crc: UInt32, ofHeaderAt start: Int, in out: inout [UInt8]) {
         withUnsafeBytes(of: crc.littleEndian) { raw in
-            for i in 0..<4 { out[start + 4 + i] = raw[i] }
+            for i in 0..<4 { out[start + checksumOffset + i] = raw[i] }
         }
     }
 

@@ -63,7 +63,53 @@ struct JournalWriter {
             } catch { return error }
         }
         if let failure { throw failure }
-        segments[index].bytes += buffer.count + payloadBytes
+        try noteAppended(kind: kind, bytes: buffer.count + payloadBytes, wallTime: wallTime)
+    }
+
+    /// A record whose payload is never whole in memory (a long stroke's whole line, `PartedStroke`):
+    /// `groups` hands its `write` the payload's pieces a group at a time, and stops when `write`
+    /// returns false. The header goes first, with the payload's length and the checksum left 0;
+    /// the checksum is written into it once the payload is out. A crash in between leaves a last
+    /// record with a bad checksum or cut short, which recovery cuts off as any torn tail. On
+    /// failure nothing of the record stays in the file.
+    mutating func append(kind: JournalFormat.Kind, seq: UInt64, strokeID: UInt64, payloadBytes: Int, wallTime: UInt64,
+                         groups: (_ write: ([UnsafeRawBufferPointer]) -> Bool) -> Void) throws(JournalError) {
+        if kind == .stroke, let failure = backgroundSync?.takeFailure() { throw failure }
+        buffer.removeAll(keepingCapacity: true)
+        var crc = JournalFormat.encodeHeader(kind: kind, seq: seq, strokeID: strokeID, wallTime: wallTime,
+                                             payloadBytes: payloadBytes, into: &buffer)
+        try startSegmentIfNeeded(wallTime: wallTime)
+        let index = segments.count - 1
+        let (fd, start, segmentPath) = (self.fd, segments[index].bytes, path(segments[index].number))
+        try JournalFiles.writeAll(fd, buffer, restoringTo: start, path: segmentPath)
+        var failure: JournalError?
+        var written = 0
+        groups { pieces in
+            do throws(JournalError) {
+                for piece in pieces { crc = CRC32C.checksum(piece, seed: crc) }
+                written += pieces.reduce(0) { $0 + $1.count }
+                try JournalFiles.writeAll(fd, pieces: pieces, restoringTo: start, path: segmentPath)
+                return true
+            } catch {
+                failure = error
+                return false
+            }
+        }
+        if let failure { throw failure }
+        guard written == payloadBytes else {
+            _ = ftruncate(fd, off_t(start))
+            throw .system("a long stroke's line came to \(written) bytes, not the \(payloadBytes) it was measured at; not journaled", EIO)
+        }
+        JournalFormat.setChecksum(crc, ofHeaderAt: 0, in: &buffer)
+        try JournalFiles.patch(fd, buffer[JournalFormat.checksumOffset..<(JournalFormat.checksumOffset + 4)],
+                               at: start + JournalFormat.checksumOffset, restoringTo: start, path: segmentPath)
+        try noteAppended(kind: kind, bytes: buffer.count + payloadBytes, wallTime: wallTime)
+    }
+
+    /// Counts a written record in its segment and syncs a stroke as the policy says.
+    private mutating func noteAppended(kind: JournalFormat.Kind, bytes: Int, wallTime: UInt64) throws(JournalError) {
+        let index = segments.count - 1
+        segments[index].bytes += bytes
         segments[index].newestWallTime = wallTime
         guard kind == .stroke else { return }
         switch options.fsync {

@@ -13,17 +13,18 @@ enum JournaledStroke {
               case .stroke(let finalized)? = try? EngineMessage.decode(jsonLine: text),
               let parted = PartedStroke.encode(finalized, pointsPerPart: pointsPerPart) else { return .bytes(payload) }
         // Parts only if they make exactly the journaled line again; else the line as it was.
-        let same = parted.withWholeLine { pieces in
-            var offset = 0
+        guard parted.wholeCount == payload.count else { return .bytes(payload) }
+        var offset = 0
+        let same = (try? parted.forEachWholeLineGroup { pieces in
             for piece in pieces {
-                guard offset + piece.count <= payload.count,
-                      payload[offset..<(offset + piece.count)].elementsEqual(piece) else { return false }
+                guard payload[offset..<(offset + piece.count)].elementsEqual(piece) else { throw Differs() }
                 offset += piece.count
             }
-            return offset == payload.count
-        }
+        }) != nil
         return same ? .parted(parted) : .bytes(payload)
     }
+
+    private struct Differs: Error {}
 
     /// Fewer bytes than any stroke point's JSON: a line shorter than this many per part point
     /// cannot need parts.

@@ -115,22 +115,27 @@ final class StrokeJournal: Sendable {
         noteResult(result, seq: seq)
     }
 
-    /// Appends a long stroke's record: its whole line, written from the stroke's pieces.
+    /// Appends a long stroke's record: its whole line, written one part's worth of pieces at a
+    /// time as the stroke encodes them (`PartedStroke.forEachWholeLineGroup`), never whole in memory.
     func record(seq: UInt64, strokeID: UInt64, parted: PartedStroke) {
         let wall = Self.wallClock()
-        let result = parted.withWholeLine { pieces in
-            writer.withLock { writer -> JournalError? in
-                do throws(JournalError) {
-                    try writer.append(kind: .stroke, seq: seq, strokeID: strokeID, payload: pieces, wallTime: wall)
-                    return nil
-                } catch {
-                    writer.storeFloor(seq: seq, strokeID: strokeID)
-                    return error
+        let result = writer.withLock { writer -> JournalError? in
+            do throws(JournalError) {
+                try writer.append(kind: .stroke, seq: seq, strokeID: strokeID, payloadBytes: parted.wholeCount,
+                                  wallTime: wall) { write in
+                    // A write that failed stops the walk: the rest of the stroke is not encoded.
+                    try? parted.forEachWholeLineGroup { pieces in guard write(pieces) else { throw WriteStopped() } }
                 }
+                return nil
+            } catch {
+                writer.storeFloor(seq: seq, strokeID: strokeID)
+                return error
             }
         }
         noteResult(result, seq: seq)
     }
+
+    private struct WriteStopped: Error {}
 
     /// The current failure, nil while records are written.
     var failing: String? { failure.withLock { $0 } }

@@ -110,11 +110,10 @@ final class FlightRecorder: Sendable {
             state.withLock { state in
                 for (range, parted) in ranges {
                     if let parted {
-                        parted.withWholeLine { pieces in
-                            // Without the newline, which ends the last piece.
-                            var line = pieces
-                            if let last = line.popLast() { line.append(UnsafeRawBufferPointer(rebasing: last.dropLast())) }
-                            state.messages.append(pieces: line, time: time)
+                        // Without the newline, which ends the last piece: the ring keeps the
+                        // stated length. A stroke too long for the ring is not encoded for it.
+                        state.messages.append(count: parted.wholeCount - 1, time: time) { write in
+                            parted.forEachWholeLineGroup { pieces in for piece in pieces { write(piece) } }
                         }
                         continue
                     }

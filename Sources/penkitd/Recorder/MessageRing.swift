@@ -38,9 +38,18 @@ final class MessageRing: @unchecked Sendable {
         append(pieces: CollectionOfOne(line), time: time)
     }
 
-    /// One line given as consecutive pieces (a long stroke's whole line, `PartedStroke`).
+    /// One line given as consecutive pieces.
     func append(pieces: some Collection<UnsafeRawBufferPointer>, time: UInt64) {
-        let length = pieces.reduce(0) { $0 + $1.count }
+        append(count: pieces.reduce(0) { $0 + $1.count }, time: time) { write in
+            for piece in pieces { write(piece) }
+        }
+    }
+
+    /// One line of `length` bytes, which `fill` hands to its `write` in consecutive pieces, for a
+    /// line that is never whole in memory (a long stroke's, `PartedStroke`): `fill` is not called
+    /// for a line too long to keep. Bytes past `length` are not kept; a line that comes short is not
+    /// kept at all.
+    func append(count length: Int, time: UInt64, fill: (_ write: (UnsafeRawBufferPointer) -> Void) -> Void) {
         guard length <= capacity, length > 0 else {
             if length > capacity { tooLong += 1 }
             return
@@ -55,10 +64,14 @@ final class MessageRing: @unchecked Sendable {
         }
         while count > 0, count == entryCapacity || overlapsOldest(at: at, length: length) { dropOldest() }
         var to = at
-        for piece in pieces where !piece.isEmpty {
-            bytes.advanced(by: to).copyMemory(from: piece.baseAddress!, byteCount: piece.count)
-            to += piece.count
+        fill { piece in
+            let taken = min(piece.count, at + length - to)
+            guard taken > 0 else { return }
+            bytes.advanced(by: to).copyMemory(from: piece.baseAddress!, byteCount: taken)
+            to += taken
         }
+        // A fill shorter than it said is not kept (only lines already dropped were written over).
+        guard to == at + length else { return }
         entries[(firstEntry + count) % entryCapacity] = Entry(time: time, start: at, length: length)
         count += 1
         used += length

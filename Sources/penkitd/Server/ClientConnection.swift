@@ -33,13 +33,13 @@ final class ClientConnection {
     /// History strokes replayed for `since`, written as the client reads them: they are the
     /// history's own arrays (no copy), so they do not count toward `overflow`.
     private var replayBacklog: Deque<(seq: UInt64, line: ReliableLine)> = []
-    /// A long stroke going out: its lines (a client that takes parts) or the pieces of its whole
-    /// line (one that does not) are handed to the socket one at a time while the client keeps up,
-    /// so a slow client holds no copy of them beyond what `pending` already holds. Nothing else
-    /// reliable or live goes out until it is done. Like a line in `pending`, it no longer counts
-    /// toward `overflow` once its first piece is out. `pieces` holds its whole line's pieces,
-    /// valid while `stroke` is held (empty for parts).
-    private var inFlight: (seq: UInt64, stroke: PartedStroke, next: Int, pieces: [UnsafeRawBufferPointer])?
+    /// A long stroke going out: its lines (a client that takes parts) or its whole line, one part's
+    /// worth of pieces at a time (one that does not), handed to the socket while the client keeps
+    /// up. Each part is encoded when it is due (`PartedStroke`), so a slow client holds no copy of
+    /// the stroke's lines beyond what `pending` already holds. Nothing else reliable or live goes
+    /// out until it is done. Like a line in `pending`, it no longer counts toward `overflow` once
+    /// its first piece is out.
+    private var inFlight: (seq: UInt64, stroke: PartedStroke, next: Int, whole: Bool)?
     private var queuedBytes = 0
     private var dropped = DroppedMessage()
     private(set) var lastSentSeq: UInt64 = 0
@@ -172,9 +172,12 @@ final class ClientConnection {
             if let flight = inFlight {
                 // The next line of the stroke in parts (its closing line completes it), or the
                 // next piece of its whole line.
-                let whole = !flight.pieces.isEmpty
-                push(whole ? flight.pieces[flight.next] : flight.stroke.partedLine(flight.next))
-                if flight.next + 1 < (whole ? flight.pieces.count : flight.stroke.partedLineCount) {
+                if flight.whole {
+                    flight.stroke.withWholeLineGroup(flight.next) { pieces in for piece in pieces { push(piece) } }
+                } else {
+                    flight.stroke.withPartedLine(flight.next) { push($0) }
+                }
+                if flight.next + 1 < (flight.whole ? flight.stroke.wholeLineGroupCount : flight.stroke.partedLineCount) {
                     inFlight?.next += 1
                 } else {
                     inFlight = nil
@@ -200,11 +203,9 @@ final class ClientConnection {
             case .bytes(let line):
                 line.withUnsafeBytes { push($0) }
                 noteSent(seq: next.seq)
-            case .parted(let stroke) where strokeParts:
-                inFlight = (next.seq, stroke, 0, [])
             case .parted(let stroke):
                 // A client that takes whole strokes gets the whole line, from the parts' bytes.
-                inFlight = (next.seq, stroke, 0, stroke.wholePieces())
+                inFlight = (next.seq, stroke, 0, !strokeParts)
             }
         }
         let idle = queued.isEmpty && replayBacklog.isEmpty && inFlight == nil
@@ -215,9 +216,11 @@ final class ClientConnection {
     /// A whole line part way out is finished at once (into `pending`, as any accepted line)
     /// before a control or last line goes out: the client must never read half a line.
     private func finishWholeLine() {
-        guard let flight = inFlight, !flight.pieces.isEmpty else { return }
+        guard let flight = inFlight, flight.whole else { return }
         inFlight = nil
-        for piece in flight.pieces[flight.next...] { push(piece) }
+        for group in flight.next..<flight.stroke.wholeLineGroupCount {
+            flight.stroke.withWholeLineGroup(group) { pieces in for piece in pieces { push(piece) } }
+        }
         noteSent(seq: flight.seq)
     }
 

@@ -68,7 +68,7 @@ struct OutboundBatch: Sendable {
             return
         }
         let start = writer.count
-        writer.append(parted.head)
+        parted.head.withUnsafeBytes { writer.append($0) }
         messages.append(Outbound(channel: .strokes, range: start..<writer.count, seq: message.seq, sourceTime: 0, parted: parted))
     }
 

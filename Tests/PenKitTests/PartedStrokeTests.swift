@@ -36,17 +36,22 @@ import Testing
     /// (`forEachWholeLineGroup`), and the sizes counted when the stroke was made are theirs.
     @Test func theWholeLineGroupByGroupIsTheLineAndTheCountsAreTheLines() throws {
         for (finalized, line) in zip(try Self.strokes(), try Self.fixture("whole.jsonl")) {
+            // Parts kept from the pass that measured them, and parts encoded when read.
             for points in [1, 3, 8] {
-                guard let parted = PartedStroke.encode(finalized, pointsPerPart: points) else { continue }
-                var grouped: [UInt8] = []
-                for group in 0..<parted.wholeLineGroupCount {
-                    parted.withWholeLineGroup(group) { pieces in for piece in pieces { grouped.append(contentsOf: piece) } }
+                for kept in [0, PartedStroke.keptLineBytes] {
+                    guard let parted = PartedStroke.encode(finalized, pointsPerPart: points, keptLineBytes: kept,
+                                                           cache: EncodedPartCache(capacity: 4)) else { continue }
+                    var grouped: [UInt8] = []
+                    for group in 0..<parted.wholeLineGroupCount {
+                        parted.withWholeLineGroup(group) { pieces in for piece in pieces { grouped.append(contentsOf: piece) } }
+                    }
+                    #expect(grouped == Array((line + "\n").utf8))
+                    #expect(parted.wholeLine() == grouped)
+                    #expect(parted.wholeLineGroupCount == parted.partCount)
+                    var partedBytes = 0
+                    for index in 0..<parted.partedLineCount { partedBytes += parted.withPartedLine(index) { $0.count } }
+                    #expect(partedBytes == parted.partedCount)
                 }
-                #expect(grouped == Array((line + "\n").utf8))
-                #expect(parted.wholeLineGroupCount == parted.partCount)
-                var partedBytes = 0
-                for index in 0..<parted.partedLineCount { partedBytes += parted.withPartedLine(index) { $0.count } }
-                #expect(partedBytes == parted.partedCount)
             }
         }
     }
@@ -57,7 +62,7 @@ import Testing
     @Test func partsAreEncodedWhenReadAndTheCacheStaysBounded() throws {
         let finalized = try #require(try Self.strokes().max { $0.stroke.points.count < $1.stroke.points.count })
         let cache = EncodedPartCache(capacity: 4)
-        var parted = PartedStroke.encode(finalized, pointsPerPart: 2, cache: cache)
+        var parted = PartedStroke.encode(finalized, pointsPerPart: 2, keptLineBytes: 0, cache: cache)
         do {
             let stroke = try #require(parted)
             #expect(stroke.partCount > 8)

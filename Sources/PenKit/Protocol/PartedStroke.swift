@@ -9,7 +9,10 @@
 /// stroke is 19 MB of points but 47 MB of lines (docs/dataplane.md, "Long strokes in parts").
 ///
 /// Making one encodes every part once, to learn the lines' sizes (`wholeCount`, `partedCount`),
-/// which a client's queue and the history count, and keeps none of them. Immutable once made.
+/// which a client's queue and the history count. A stroke whose parts come to at most
+/// `keptLineBytes` (about 12 s of pen) keeps them from that pass, so a stroke of common length
+/// costs one encoding, as a short stroke's line does; a longer one keeps none and encodes each
+/// part again for each reader that comes to it. Immutable once made.
 public final class PartedStroke: Sendable {
     public let seq: UInt64
     public let strokeID: UInt64
@@ -19,6 +22,8 @@ public final class PartedStroke: Sendable {
     private let pointParts: Int
     /// Bytes of each part's line, newline included, and where its array's elements lie in it.
     private let lineCounts: [Int]
+    /// Every part's line, when they came to at most `keptLineBytes`; else empty.
+    private let keptLines: [[UInt8]]
     private let elements: [Range<Int>]
     /// The closing `stroke` line for clients that take parts: the whole line's fields, `"parts":N`,
     /// and empty arrays.
@@ -45,6 +50,9 @@ public final class PartedStroke: Sendable {
     public static let defaultPointsPerPart = 512
     /// The most points per part a server may choose (`stroke-part-points`): 256 KiB lines at most.
     public static let maxPointsPerPart = 512
+    /// The most bytes of part lines a stroke keeps from the pass that made it (1 MiB: a stroke
+    /// of about 12 s at 200 Hz); past it the parts are encoded when read.
+    public static let keptLineBytes = 1 << 20
 
     /// A piece of the whole line: a slice of the skeleton, a comma between two parts' elements of
     /// one array, or part `index`'s elements.
@@ -57,18 +65,20 @@ public final class PartedStroke: Sendable {
     /// The stroke in parts of at most `pointsPerPart` points or control points, or nil when both
     /// arrays fit in one part: such a stroke goes out as one `stroke` line to every client.
     public static func encode(_ finalized: FinalizedStroke, pointsPerPart: Int) -> PartedStroke? {
-        encode(finalized, pointsPerPart: pointsPerPart, cache: .shared)
+        encode(finalized, pointsPerPart: pointsPerPart, keptLineBytes: keptLineBytes, cache: .shared)
     }
 
-    /// The same, its parts kept in `cache` as they are read.
-    package static func encode(_ finalized: FinalizedStroke, pointsPerPart: Int, cache: EncodedPartCache) -> PartedStroke? {
+    /// The same, keeping its part lines if they come to at most `keptLineBytes`, else encoding
+    /// them when read, through `cache`.
+    package static func encode(_ finalized: FinalizedStroke, pointsPerPart: Int, keptLineBytes: Int,
+                               cache: EncodedPartCache) -> PartedStroke? {
         precondition(pointsPerPart > 0, "pointsPerPart must be positive")
         let stroke = finalized.stroke
         guard stroke.points.count > pointsPerPart || stroke.path.controlPoints.count > pointsPerPart else { return nil }
-        return PartedStroke(finalized, pointsPerPart: pointsPerPart, cache: cache)
+        return PartedStroke(finalized, pointsPerPart: pointsPerPart, keptLineBytes: keptLineBytes, cache: cache)
     }
 
-    private init(_ finalized: FinalizedStroke, pointsPerPart: Int, cache: EncodedPartCache) {
+    private init(_ finalized: FinalizedStroke, pointsPerPart: Int, keptLineBytes: Int, cache: EncodedPartCache) {
         seq = finalized.seq
         strokeID = finalized.stroke.id
         self.finalized = finalized
@@ -81,14 +91,25 @@ public final class PartedStroke: Sendable {
         var w = JSONWriter(capacity: 64 << 10)
         var counts: [Int] = []
         var ranges: [Range<Int>] = []
+        var kept: [[UInt8]] = []
+        var keeping = true
+        var total = 0
         counts.reserveCapacity(partCount)
         ranges.reserveCapacity(partCount)
         for index in 0..<partCount {
             w.removeAll()
             ranges.append(Self.writePart(index, of: finalized, pointParts: pointParts, pointsPerPart: pointsPerPart, to: &w))
             counts.append(w.count)
+            total += w.count
+            if keeping, total <= keptLineBytes {
+                kept.append(w.bytes)
+            } else if keeping {
+                keeping = false
+                kept = []
+            }
         }
         lineCounts = counts
+        keptLines = kept
         elements = ranges
 
         w.removeAll()
@@ -212,6 +233,10 @@ public final class PartedStroke: Sendable {
     /// into one reused buffer and never kept: for a single reader that walks the whole line once
     /// (the journal, the flight recorder), leaving the shared cache to clients.
     public func forEachWholeLineGroup(_ body: ([UnsafeRawBufferPointer]) throws -> Void) rethrows {
+        if !keptLines.isEmpty {
+            for (index, group) in groups.enumerated() { try keptLines[index].withUnsafeBytes { try withPieces(group, line: $0, body) } }
+            return
+        }
         var w = JSONWriter(capacity: 64 << 10)
         for (index, group) in groups.enumerated() {
             w.removeAll()
@@ -228,9 +253,10 @@ public final class PartedStroke: Sendable {
         return line
     }
 
-    /// Part `index`'s line, from the cache or encoded now.
+    /// Part `index`'s line: kept, from the cache, or encoded now.
     private func part(_ index: Int) -> [UInt8] {
-        cache.line(owner: cacheOwner, index: index) {
+        guard keptLines.isEmpty else { return keptLines[index] }
+        return cache.line(owner: cacheOwner, index: index) {
             var w = JSONWriter(capacity: lineCounts[index])
             _ = Self.writePart(index, of: finalized, pointParts: pointParts, pointsPerPart: pointsPerPart, to: &w)
             return w.bytes

@@ -59,7 +59,8 @@ struct BenchRSSCommand: ParsableCommand {
             print("after one \(Int(strokeSeconds)) s stroke (\(Int(strokeSeconds * 200)) samples) to a client that takes "
                   + (parts ? "parts" : "whole strokes") + " (\(stroke.bytes / 1024) KiB of lines, the longest \(stroke.longestLine / 1024) KiB): "
                   + "penkitd RSS \(Self.size(after.rss)), peak \(Self.size(after.peak)), "
-                  + String(format: "%.1f× the steady RSS after the frames", Double(after.peak) / Double(max(afterFrames.rss, 1))))
+                  + String(format: "%.1f× the steady RSS after the frames; its first line %.0f ms and its last %.0f ms after subscribing (the unpaced replay included)",
+                           Double(after.peak) / Double(max(afterFrames.rss, 1)), stroke.firstLineMilliseconds, stroke.lastLineMilliseconds))
         }
         return Memory(afterFrames: afterFrames.rss, afterStroke: settled[0].rss, strokePeakWhole: settled[0].peak,
                       strokePeakParts: settled[1].peak)

@@ -77,10 +77,14 @@ enum RawFrameReaders {
     }
 
     /// Subscribes to strokes (in parts when asked) and reads until the first finalized stroke is complete;
-    /// returns the bytes of its lines and the longest of them.
-    static func waitForStroke(socket: String, strokeParts: Bool = false) throws -> (bytes: Int, longestLine: Int) {
+    /// returns the bytes of its lines, the longest of them, and when its first and last lines came,
+    /// in ms after subscribing (the replay's own time included: it starts once this client is in).
+    static func waitForStroke(socket: String, strokeParts: Bool = false)
+        throws -> (bytes: Int, longestLine: Int, firstLineMilliseconds: Double, lastLineMilliseconds: Double) {
         let fd = try connect(socket, channels: [.strokes], strokeParts: strokeParts)
         defer { close(fd) }
+        let start = MonotonicClock.now()
+        var first: UInt64?
         // `strokePart` lines share the prefix; the stroke is complete at its `stroke` line.
         let part = Array(#"{"type":"stroke"#.utf8)
         let closing = Array(#"{"type":"stroke""#.utf8)
@@ -96,8 +100,12 @@ enum RawFrameReaders {
                     if line.starts(with: part) {
                         bytes += line.count + 1
                         longest = max(longest, line.count + 1)
+                        if first == nil { first = MonotonicClock.now() }
                     }
-                    if line.starts(with: closing) { return (bytes, longest) }
+                    if line.starts(with: closing) {
+                        let milliseconds = { (time: UInt64) in Double(time &- start) / 1000 }
+                        return (bytes, longest, milliseconds(first ?? start), milliseconds(MonotonicClock.now()))
+                    }
                     line.removeAll(keepingCapacity: true)
                 } else {
                     line.append(b)

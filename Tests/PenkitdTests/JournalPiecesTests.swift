@@ -70,6 +70,20 @@ import Testing
         var one: [UInt8] = []
         JournalFormat.encode(kind: .stroke, seq: 7, strokeID: 9, wallTime: 11, payload: payload, into: &one)
         #expect(recovery.segments.map(\.bytes) == [JournalFormat.fileHeaderBytes + one.count])
+
+        // Killed before its checksum was written in, a record is what the writer leaves: header
+        // with checksum 0, then the payload. Recovery cuts it off as a torn tail; the rest stands.
+        var torn: [UInt8] = []
+        JournalFormat.encode(kind: .stroke, seq: 8, strokeID: 10, wallTime: 12, payload: payload, into: &torn)
+        JournalFormat.setChecksum(0, ofHeaderAt: 0, in: &torn)
+        let segment = directory + "/" + JournalFiles.segmentName(try #require(recovery.segments.first).number)
+        let handle = try #require(FileHandle(forWritingAtPath: segment))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data(torn))
+        try handle.close()
+        let afterKill = try JournalRecovery.read(directory: directory)
+        #expect(afterKill.repairs.count == 1 && afterKill.repairs.first?.contains("bad checksum") == true)
+        #expect(afterKill.strokes == recovery.strokes)
     }
 
     /// Pointers to every array's bytes at once, for as long as `body` runs.

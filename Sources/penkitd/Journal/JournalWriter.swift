@@ -68,8 +68,8 @@ struct JournalWriter {
 
     /// A record whose payload is never whole in memory (a long stroke's whole line, `PartedStroke`):
     /// `groups` hands its `write` the payload's pieces a group at a time, and stops when `write`
-    /// returns false. The header goes first, with the payload's length and the checksum left 0;
-    /// the checksum is written into it once the payload is out. A crash in between leaves a last
+    /// returns false. The header goes first (in the first group's writev), with the payload's
+    /// length and the checksum left 0; the checksum is written into it once the payload is out. A crash in between leaves a last
     /// record with a bad checksum or cut short, which recovery cuts off as any torn tail. On
     /// failure nothing of the record stays in the file.
     mutating func append(kind: JournalFormat.Kind, seq: UInt64, strokeID: UInt64, payloadBytes: Int, wallTime: UInt64,
@@ -81,21 +81,25 @@ struct JournalWriter {
         try startSegmentIfNeeded(wallTime: wallTime)
         let index = segments.count - 1
         let (fd, start, segmentPath) = (self.fd, segments[index].bytes, path(segments[index].number))
-        try JournalFiles.writeAll(fd, buffer, restoringTo: start, path: segmentPath)
+        let header = buffer
+        var headerWritten = false
         var failure: JournalError?
         var written = 0
         groups { pieces in
-            do throws(JournalError) {
-                for piece in pieces { crc = CRC32C.checksum(piece, seed: crc) }
-                written += pieces.reduce(0) { $0 + $1.count }
-                try JournalFiles.writeAll(fd, pieces: pieces, restoringTo: start, path: segmentPath)
-                return true
-            } catch {
-                failure = error
-                return false
+            for piece in pieces { crc = CRC32C.checksum(piece, seed: crc) }
+            written += pieces.reduce(0) { $0 + $1.count }
+            // The header goes out in the first group's writev(2).
+            failure = header.withUnsafeBytes { h in
+                do throws(JournalError) {
+                    try JournalFiles.writeAll(fd, pieces: headerWritten ? pieces : [h] + pieces, restoringTo: start, path: segmentPath)
+                    return nil
+                } catch { return error }
             }
+            headerWritten = true
+            return failure == nil
         }
         if let failure { throw failure }
+        if !headerWritten { try JournalFiles.writeAll(fd, header, restoringTo: start, path: segmentPath) }
         guard written == payloadBytes else {
             _ = ftruncate(fd, off_t(start))
             throw .system("a long stroke's line came to \(written) bytes, not the \(payloadBytes) it was measured at; not journaled", EIO)

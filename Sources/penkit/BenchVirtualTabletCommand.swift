@@ -35,6 +35,9 @@ struct BenchVirtualTabletCommand: ParsableCommand {
     @Flag(help: "Print path (b)'s events as the compositor's libinput reports them (TabletEvent JSON lines), for the e2e VM's comparison.")
     var events = false
 
+    @Flag(help: "Also time the virtual tablet's own work per pen report (VirtualPen.translate; the write to /dev/uinput is not included).")
+    var timing = false
+
     func run() throws {
         let numbers = pressureCurve.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
         guard numbers.count == 4, numbers.allSatisfy({ (0...1).contains($0) }) else {
@@ -102,6 +105,9 @@ struct BenchVirtualTabletCommand: ParsableCommand {
             + "virtual slow RMSE ≤ libinput's (no calm bought by trailing): \(verdict(pooledB.rmseSlow <= pooledA.rmseSlow)); "
             + "pressure curve exact (within 2/65534): \(verdict(pooledB.pressureError <= 2.0 / 65534)); "
             + "contact as the real pen's: \(verdict(pooledB.contactMismatches == 0 || tipThreshold != nil))")
+        if timing {
+            for line in VirtualPenTiming.lines(rows.map { ($0.trace, $0.paths) }, feel: feel, filter: parameters) { print(line) }
+        }
     }
 
     static func line(_ path: String, _ m: VirtualTabletMetrics, _ trace: String) -> String {

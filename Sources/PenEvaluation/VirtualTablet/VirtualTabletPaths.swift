@@ -19,6 +19,8 @@ package struct VirtualTabletPaths: Sendable {
     /// What VirtualPen wrote, frame by frame (times: the raw events').
     package let written: [EvdevEvent]
     package let virtualDevice: DeviceDescription
+    /// The virtual tablet made for the device (what `VirtualPen` writes to).
+    package let layout: VirtualTabletLayout
 
     /// `quirksFile`: penkit's virtual-tablet quirk as installed (a file holding
     /// `VirtualTabletQuirk.contents`); `systemQuirks`: libinput's quirks for both paths.
@@ -34,6 +36,7 @@ package struct VirtualTabletPaths: Sendable {
             throw VirtualTabletBenchError("\(device.name): no pen tool, so no virtual tablet")
         }
         virtualDevice = layout.description
+        self.layout = layout
         var pen = VirtualPen(layout: layout, filter: filter)
         var written: [EvdevEvent] = []
         for event in real { pen.translate(event, mapping: nil, feel: feel, into: &written) }

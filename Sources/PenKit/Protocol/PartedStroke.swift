@@ -3,10 +3,11 @@
 ///
 /// The same object also gives the whole line, byte for byte as `EngineMessage.stroke`'s, for
 /// clients that did not ask for parts and for the journal: the skeleton (the whole line with empty
-/// `points` and `controlPoints`) and the parts' elements, joined by commas. Neither the whole line
-/// nor all the parts at once are ever held: a part's line is encoded when a reader comes to it
-/// (through `EncodedPartCache`, so readers at the same place share it) and let go after. A 600 s
-/// stroke is 19 MB of points but 47 MB of lines (docs/dataplane.md, "Long strokes in parts").
+/// `points` and `controlPoints`) and the parts' elements, joined by commas. The whole line is never
+/// built, and a stroke longer than `keptLineBytes` never holds all its parts at once: a part's line
+/// is encoded when a reader comes to it (through `EncodedPartCache`, so readers at the same place
+/// share it) and let go after. A 600 s stroke is 19 MB of points but 47 MB of lines
+/// (docs/dataplane.md, "Long strokes in parts").
 ///
 /// Making one encodes every part once, to learn the lines' sizes (`wholeCount`, `partedCount`),
 /// which a client's queue and the history count. A stroke whose parts come to at most
@@ -33,9 +34,9 @@ public final class PartedStroke: Sendable {
     private let skeleton: [UInt8]
     private let pointsAt: Int
     private let controlPointsAt: Int
-    /// The whole line's pieces in order, in groups that each end with one part's elements (the
-    /// last group also holds the skeleton's tail): a reader that has one part's line at hand
-    /// writes one group.
+    /// The whole line's pieces in order, in groups: group k ends with part k's elements (the last
+    /// group also holds the skeleton's tail), so a reader that has one part's line at hand writes
+    /// one group.
     private let groups: [[WholePiece]]
     /// Where its parts are kept as they are read, and this stroke's key there.
     private let cache: EncodedPartCache
@@ -223,10 +224,7 @@ public final class PartedStroke: Sendable {
     /// Group `index` of the whole line's pieces, in order, for as long as `body` runs: what a
     /// client that takes whole strokes gets next, one part's worth at a time.
     public func withWholeLineGroup<R>(_ index: Int, _ body: ([UnsafeRawBufferPointer]) throws -> R) rethrows -> R {
-        guard case .elements(let part)? = groups[index].last(where: { if case .elements = $0 { true } else { false } }) else {
-            preconditionFailure("every group holds one part's elements")
-        }
-        return try self.part(part).withUnsafeBytes { line in try withPieces(groups[index], line: line, body) }
+        try part(index).withUnsafeBytes { line in try withPieces(groups[index], line: line, body) }
     }
 
     /// The whole line's pieces in order, one group (one part's worth) at a time, each part encoded

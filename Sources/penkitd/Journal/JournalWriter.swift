@@ -69,9 +69,9 @@ struct JournalWriter {
     /// A record whose payload is never whole in memory (a long stroke's whole line, `PartedStroke`):
     /// `groups` hands its `write` the payload's pieces a group at a time, and stops when `write`
     /// returns false. The header goes first (in the first group's writev), with the payload's
-    /// length and the checksum left 0; the checksum is written into it once the payload is out. A crash in between leaves a last
-    /// record with a bad checksum or cut short, which recovery cuts off as any torn tail. On
-    /// failure nothing of the record stays in the file.
+    /// length and the checksum left 0; the checksum is written into it once the payload is out. A
+    /// crash in between leaves a last record with a bad checksum or cut short, which recovery cuts
+    /// off as any torn tail. On failure nothing of the record stays in the file.
     mutating func append(kind: JournalFormat.Kind, seq: UInt64, strokeID: UInt64, payloadBytes: Int, wallTime: UInt64,
                          groups: (_ write: ([UnsafeRawBufferPointer]) -> Bool) -> Void) throws(JournalError) {
         if kind == .stroke, let failure = backgroundSync?.takeFailure() { throw failure }

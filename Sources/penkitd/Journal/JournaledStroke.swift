@@ -17,7 +17,8 @@ enum JournaledStroke {
         var offset = 0
         let same = (try? parted.forEachWholeLineGroup { pieces in
             for piece in pieces {
-                guard payload[offset..<(offset + piece.count)].elementsEqual(piece) else { throw Differs() }
+                guard offset + piece.count <= payload.count,
+                      payload[offset..<(offset + piece.count)].elementsEqual(piece) else { throw Differs() }
                 offset += piece.count
             }
         }) != nil

@@ -171,7 +171,7 @@ final class ClientConnection {
         while writable {
             if let flight = inFlight {
                 // The next line of the stroke in parts (its closing line completes it), or the
-                // next piece of its whole line.
+                // next part's worth of its whole line.
                 if flight.whole {
                     flight.stroke.withWholeLineGroup(flight.next) { pieces in for piece in pieces { push(piece) } }
                 } else {

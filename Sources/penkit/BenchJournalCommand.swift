@@ -47,6 +47,10 @@ struct BenchJournalCommand: AsyncParsableCommand {
                 strokes = run.strokes
             }
         }
+        guard strokes > 0 else {
+            throw ValidationError("no stroke reached the client from \(trace) (a trace without strokes, or one so long that penkitd "
+                                  + "stopped after the replay before the client took it): nothing to time")
+        }
         let medians = seconds.map { $0.sorted()[$0.count / 2] }
         print("trace \(trace): \(strokes) strokes replayed unpaced to one client; median of \(rounds) rounds, policies interleaved")
         print("journal directory: \(directory ?? "a temporary directory (\(FileManager.default.temporaryDirectory.path))")")

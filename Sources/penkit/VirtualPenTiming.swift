@@ -51,9 +51,8 @@ enum VirtualPenTiming {
     }
 
     private static func line(_ name: String, reports: Int, cpu: Double, calls: [UInt64]) -> String {
-        let sorted = calls.sorted()
-        func percentile(_ p: Double) -> UInt64 { sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))] }
-        return String(format: "  %@: %d reports, %.0f ns CPU each; a call p50 %llu ns, p99 %llu ns, max %llu ns",
-                      name, reports, cpu / Double(max(reports, 1)) * 1e9, percentile(0.5), percentile(0.99), sorted.last ?? 0)
+        String(format: "  %@: %d reports, %.0f ns CPU each; a call p50 %llu ns, p99 %llu ns, max %llu ns",
+               name, reports, cpu / Double(max(reports, 1)) * 1e9, BenchLatencyCommand.percentile(calls, 0.5),
+               BenchLatencyCommand.percentile(calls, 0.99), calls.max() ?? 0)
     }
 }

@@ -208,18 +208,21 @@ final class BenchDaemon {
     private let directory: String
 
     var probePath: String { directory + "/latency-probe.json" }
+    /// Its state directory (journal), until the object goes away.
+    var stateDirectory: String { directory + "/state" }
 
     /// The penkitd a benchmark runs: the one given, else the one next to this penkit.
     static func binary(_ given: String?) -> String {
         given ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("penkitd").path
     }
 
-    init(binary: String, arguments: [String], probe: Bool = false) throws {
+    /// `stateDirectory`: another daemon's (`stateDirectory`), to start on its journal; default, one of its own.
+    init(binary: String, arguments: [String], probe: Bool = false, stateDirectory: String? = nil) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("penkit-bench-\(getpid())-\(UInt32.random(in: 0...UInt32.max))").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         socket = directory + "/penkit.sock"
         process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = ["--config", "/dev/null", "--socket", socket, "--state-dir", directory + "/state",
+        process.arguments = ["--config", "/dev/null", "--socket", socket, "--state-dir", stateDirectory ?? directory + "/state",
                              "--log-level", "warning"] + arguments
             + (probe ? ["--latency-probe", probePath] : [])
         try process.run()

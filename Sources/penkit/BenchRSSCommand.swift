@@ -41,6 +41,17 @@ struct BenchRSSCommand: ParsableCommand {
         looping.stop()
         print("after \(sent.first?.frames ?? 0) frames to one client (\(trace) looped, unpaced): "
               + "penkitd RSS \(Self.size(afterFrames.rss)), peak \(Self.size(afterFrames.peak))")
+        // The same again, by a penkitd started on the journal that run wrote (some 35 MiB after
+        // 10⁶ frames of the Cintiq trace): what a restart (an upgrade, a reboot) costs, the
+        // history it restores included.
+        let journalBytes = Self.bytes(under: looping.stateDirectory + "/journal")
+        let restarted = try BenchDaemon(binary: binary, arguments: ["--replay", trace, "--loop", "--wait-clients", "1"] + recorder,
+                                        stateDirectory: looping.stateDirectory)
+        let sentAgain = try RawFrameReaders.measure(socket: restarted.socket, readers: 1, seconds: .infinity, frames: frames)
+        let afterRestart = restarted.settledMemory()
+        restarted.stop()
+        print("after a restart on that run's journal (\(journalBytes >> 20) MiB) and \(sentAgain.first?.frames ?? 0) frames more: "
+              + "penkitd RSS \(Self.size(afterRestart.rss)), peak \(Self.size(afterRestart.peak))")
 
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("penkit-rss-\(getpid())").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -62,13 +73,22 @@ struct BenchRSSCommand: ParsableCommand {
                   + String(format: "%.1f× the steady RSS after the frames; its first line %.0f ms and its last %.0f ms after subscribing (the unpaced replay included)",
                            Double(after.peak) / Double(max(afterFrames.rss, 1)), stroke.firstLineMilliseconds, stroke.lastLineMilliseconds))
         }
-        return Memory(afterFrames: afterFrames.rss, afterStroke: settled[0].rss, strokePeakWhole: settled[0].peak,
-                      strokePeakParts: settled[1].peak)
+        return Memory(afterFrames: afterFrames.rss, afterRestart: afterRestart.rss, afterStroke: settled[0].rss,
+                      strokePeakWhole: settled[0].peak, strokePeakParts: settled[1].peak)
+    }
+
+    /// The bytes of the files in `directory` (not below it).
+    static func bytes(under directory: String) -> Int {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        return names.reduce(0) { total, name in
+            total + ((try? FileManager.default.attributesOfItem(atPath: directory + "/" + name)[.size] as? Int) ?? 0)
+        }
     }
 
     /// KiB, from /proc.
     struct Memory {
         var afterFrames: Int
+        var afterRestart: Int
         var afterStroke: Int
         var strokePeakWhole: Int
         var strokePeakParts: Int

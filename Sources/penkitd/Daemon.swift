@@ -38,7 +38,11 @@ final class Daemon: Sendable {
          reloadConfig: @escaping @Sendable () throws -> DaemonConfig) throws {
         self.stops = stops
         self.probe = probe
-        self.journal = journal
+        // Without its history: the hub holds the strokes it keeps, and a copy here would keep
+        // alive those the hub lets go.
+        var opened = journal
+        opened.history = []
+        self.journal = opened
         self.config = Mutex(config)
         self.inks = SharedInkChoice(config.inks)
         self.tablets = SharedSetting(config.tabletSettings)
@@ -77,6 +81,11 @@ final class Daemon: Sendable {
         self.server = try SocketServer(config: config, settings: settings, logger: logger, probe: probe,
                                        pressureInbox: takesSources ? try PressureInbox() : nil, recorder: recorder,
                                        paced: replay == nil || replay?.realtime == true)
+        // The journal's strokes, in the history before any client can ask for them with `since`.
+        server.hub.restoreHistory(journal.history.map {
+            (seq: $0.seq, line: JournaledStroke.line($0.payload, pointsPerPart: config.strokePartPoints,
+                                                     historyBytes: config.historyBytes))
+        })
     }
 
     func run(replay: ReplaySource?, waitClients: Int, exitAfterReplay: Bool) throws {
@@ -98,11 +107,6 @@ final class Daemon: Sendable {
         // Devices first, so that the first client's hello already lists them.
         let tabletSettings = config.withLock { $0.tabletSettings }
         for device in devices { server.hub.deviceAdded(tabletSettings.described(device)) }
-        // The journal's strokes, in the history before any client can ask for them with `since`.
-        let (partPoints, historyBytes) = config.withLock { ($0.strokePartPoints, $0.historyBytes) }
-        server.hub.restoreHistory(journal.history.map {
-            (seq: $0.seq, line: JournaledStroke.line($0.payload, pointsPerPart: partPoints, historyBytes: historyBytes))
-        })
 
         let group = ServiceGroup([reloadService(), socketService(), journalService(),
                                   inputService(replay: replay, devices: devices, waitClients: waitClients,

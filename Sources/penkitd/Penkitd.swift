@@ -154,7 +154,8 @@ struct Penkitd: ParsableCommand {
         let journal: StrokeJournal.Opened
         do {
             journal = try StrokeJournal.open(stateDirectory: StateDirectory.resolve(configured: config.stateDirectory),
-                                             options: journalOptions, historyStrokes: config.historyStrokes, logger: logger)
+                                             options: journalOptions, historyStrokes: config.historyStrokes,
+                                             historyBytes: config.historyBytes, logger: logger)
         } catch {
             throw DaemonError("cannot start: \(error)")
         }

@@ -10,8 +10,11 @@ struct JournalRecovery: Sendable {
         var newestWallTime: UInt64
     }
 
-    /// Stroke records, oldest first.
-    var strokes: [JournalRecord] = []
+    /// The newest stroke records, oldest first, as many as `read`'s `keeping` allows.
+    var kept = NewestStrokes()
+    var strokes: [JournalRecord] { Array(kept.records) }
+    /// Every stroke record read, kept or not.
+    var strokeCount = 0
     var lastSeq: UInt64 = 0
     var lastStrokeID: UInt64 = 0
     /// `began` records with no stroke record: strokes open when penkitd stopped.
@@ -20,11 +23,11 @@ struct JournalRecovery: Sendable {
     /// One line per repaired torn tail, for the log.
     var repairs: [String] = []
 
-    /// Reads every segment in `directory`. A torn tail (the newest segment ends inside a
+    /// Reads every segment in `directory`, keeping the stroke records `keeping` holds. A torn tail (the newest segment ends inside a
     /// record) is cut off and reported in `repairs`; anything else that is not a valid record
     /// throws `.corrupt`; a segment of a newer format throws `.newerFormat`.
-    static func read(directory: String) throws(JournalError) -> JournalRecovery {
-        var recovery = JournalRecovery()
+    static func read(directory: String, keeping: NewestStrokes = NewestStrokes()) throws(JournalError) -> JournalRecovery {
+        var recovery = JournalRecovery(kept: keeping)
         var open: [UInt64: JournalRecord] = [:]
         let numbers = try JournalFiles.segments(in: directory)
         for number in numbers {
@@ -94,7 +97,8 @@ struct JournalRecovery: Sendable {
         case .stroke:
             open[record.strokeID] = nil
             lastSeq = max(lastSeq, record.seq)
-            strokes.append(record)
+            strokeCount += 1
+            kept.append(record)
         }
     }
 

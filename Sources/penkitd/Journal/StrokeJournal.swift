@@ -20,7 +20,7 @@ final class StrokeJournal: Sendable {
     }
 
     /// What a start found: the journal (nil when disabled), the strokes to serve to `since`
-    /// (the newest `historyStrokes`, oldest first) and where numbering continues.
+    /// (the newest `historyStrokes` within `historyBytes`, oldest first) and where numbering continues.
     struct Opened: Sendable {
         var journal: StrokeJournal?
         var history: [JournalRecord] = []
@@ -37,11 +37,12 @@ final class StrokeJournal: Sendable {
     /// A state directory that cannot be created or written does not stop penkitd: it serves
     /// without a journal (nothing durable, `since` only within this run) and logs an error.
     /// A newer format does: its strokes are never overwritten by an older penkitd.
-    static func open(stateDirectory: String, options: JournalOptions, historyStrokes: Int,
+    static func open(stateDirectory: String, options: JournalOptions, historyStrokes: Int, historyBytes: Int,
                      logger: Logger) throws(JournalError) -> Opened {
         guard options.enabled else { return Opened(journal: nil, status: "off") }
         do {
-            return try recover(stateDirectory: stateDirectory, options: options, historyStrokes: historyStrokes, logger: logger)
+            return try recover(stateDirectory: stateDirectory, options: options,
+                               keeping: NewestStrokes(count: historyStrokes, bytes: historyBytes), logger: logger)
         } catch .system(let what, let code) {
             logger.error("journal unavailable; serving without it (strokes are not durable)",
                          metadata: ["error": "\(JournalError.system(what, code))"])
@@ -49,14 +50,14 @@ final class StrokeJournal: Sendable {
         }
     }
 
-    private static func recover(stateDirectory: String, options: JournalOptions, historyStrokes: Int,
+    private static func recover(stateDirectory: String, options: JournalOptions, keeping: NewestStrokes,
                                 logger: Logger) throws(JournalError) -> Opened {
         let directory = stateDirectory + "/journal"
         try JournalFiles.makeDirectory(directory)
         var status = "on"
         var recovery: JournalRecovery
         do {
-            recovery = try JournalRecovery.read(directory: directory)
+            recovery = try JournalRecovery.read(directory: directory, keeping: keeping)
         } catch .corrupt(let path, let offset, let reason) {
             let found = JournalRecovery.highestNumbers(directory: directory)
             let aside = directory + ".corrupt-\(time(nil))"
@@ -65,7 +66,7 @@ final class StrokeJournal: Sendable {
                 "file": "\(path)", "offset": "\(offset)", "reason": "\(reason)", "moved-to": "\(aside)",
                 "seq-continues-after": "\(found.seq)"])
             try JournalFiles.makeDirectory(directory)
-            recovery = JournalRecovery()
+            recovery = JournalRecovery(kept: keeping)
             recovery.lastSeq = found.seq
             recovery.lastStrokeID = found.strokeID
             status = "corrupt-started-without-history"
@@ -81,7 +82,7 @@ final class StrokeJournal: Sendable {
         writer.prune(now: Self.wallClock())
         let journal = StrokeJournal(directory: directory, writer: writer, logger: logger)
         var opened = Opened(journal: journal, lastSeq: recovery.lastSeq, lastStrokeID: recovery.lastStrokeID, status: status)
-        var strokes = recovery.strokes
+        var kept = recovery.kept
         // Strokes open at a crash were never finalized: each is reported as cancelled, once.
         for began in recovery.openStrokes {
             guard let line = OpenStrokeCancellation.line(began: began.payload, seq: opened.lastSeq + 1) else {
@@ -90,12 +91,13 @@ final class StrokeJournal: Sendable {
             }
             opened.lastSeq += 1
             journal.record(.stroke, seq: opened.lastSeq, strokeID: began.strokeID, line: line)
-            strokes.append(JournalRecord(kind: .stroke, seq: opened.lastSeq, strokeID: began.strokeID, wallTime: 0, payload: line))
+            kept.append(JournalRecord(kind: .stroke, seq: opened.lastSeq, strokeID: began.strokeID, wallTime: 0, payload: line))
             logger.notice("journal: a stroke open when penkitd stopped is reported cancelled",
                           metadata: ["stroke": "\(began.strokeID)", "seq": "\(opened.lastSeq)"])
         }
-        opened.history = Array(strokes.suffix(historyStrokes))
-        logger.info("journal opened", metadata: ["directory": "\(directory)", "strokes": "\(strokes.count)",
+        opened.history = Array(kept.records)
+        logger.info("journal opened", metadata: ["directory": "\(directory)", "strokes": "\(recovery.strokeCount)",
+                                                 "restored": "\(opened.history.count)",
                                                  "last-seq": "\(opened.lastSeq)", "fsync": "\(options.fsync.rawValue)"])
         return opened
     }

@@ -5,8 +5,8 @@
 // SurfacePairing (Swift) and the Python client's penkit.surface_pairing, checked against the
 // same vectors (Tests/Fixtures/surface-pairing/vectors.json); docs/apps.md explains it. Beyond
 // them, this module holds `ended` and early `update`s for the page's own pen, and settles no
-// stroke before its map is ready (scripts/surface-delivery-check.mjs; the Swift and Python
-// pairings do not yet).
+// stroke before its map is ready (scripts/surface-delivery-check.mjs), as the Python client's
+// does (scripts/surface-delivery-check.py); the Swift pairing does not yet.
 //
 //   import { SurfacePairing } from "./penkit-surface.js?token=…";
 //   const pairing = new SurfacePairing({ surfaceWidth: canvas.clientWidth, surfaceHeight: canvas.clientHeight });

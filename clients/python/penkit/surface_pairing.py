@@ -45,6 +45,12 @@ class SurfacePairingConfiguration:
     misses_before_search: int = 8
     lag_memory: int = 64
     lead: float = 50.0
+    # Delivery only (not in the shared vectors), as penkit-surface.js: how long (ms of penkit's
+    # clock) an `ended` waits for the app's own pen to catch up with its stroke, and how many
+    # `update`s wait for their stroke's first frame to be delivered here (before the map is
+    # ready, or while the app's pen runs behind penkit's feed).
+    ended_hold: float = 2000.0
+    update_memory: int = 4096
 
 
 @dataclass
@@ -181,6 +187,8 @@ class SurfacePairing:
         self._begans: Dict[int, Message] = {}
         self._owned: set = set()
         self._held: List[Message] = []
+        self._held_ended: List[Message] = []
+        self._waiting_updates: List[Message] = []
 
     # --- what is known ---
 
@@ -247,16 +255,24 @@ class SurfacePairing:
         elif kind == "update":
             link = self._devices.get(device)
             m = link.delivery_map if link else None
-            if m is None:
-                return out
             stroke = message.get("stroke")
             here = (stroke in self._owned) if stroke is not None else self._has_pen(device, message["sample"]["t"] / 1000.0)
-            if here:
+            if m is not None and here:
                 out.append(dict(message, sample=_map_sample(message["sample"], m)))
+            elif stroke is not None:
+                # Its stroke may still come here: the map is not ready yet, or the app's own pen
+                # has not reached the stroke. Delivered with the stroke's first frame here
+                # (_deliver), dropped when the stroke is settled without one (_release_strokes);
+                # the oldest go past the bound.
+                self._waiting_updates.append(message)
+                if len(self._waiting_updates) > self.configuration.update_memory:
+                    del self._waiting_updates[0]
         elif kind == "ended":
-            if message["stroke"] in self._owned:
-                out.append(message)
+            # Held until the app's own pen has caught up with the stroke's end (_release_ended):
+            # penkit's feed may run ahead of the app's pen events.
             self._begans.pop(message["stroke"], None)
+            self._held_ended.append(message)
+            self._release_ended(False, out)
         elif kind == "stroke":
             # Held even when none of its frames came here yet: the app's events may run behind.
             self._begans.pop(message["stroke"]["id"], None)
@@ -510,13 +526,49 @@ class SurfacePairing:
             return
         link.last_delivered = frame["sample"]["t"]
         stroke = frame.get("stroke")
+        waiting: List[Message] = []
         if stroke is not None and stroke not in self._owned:
             self._owned.add(stroke)
             if stroke in self._begans:
                 out.append(self._begans[stroke])
+            waiting = [u for u in self._waiting_updates if u.get("stroke") == stroke]
+            if waiting:
+                self._waiting_updates = [u for u in self._waiting_updates if u.get("stroke") != stroke]
         out.append(mapped)
+        # The stroke's updates that came before it was here, after its first frame (an app
+        # matches an update to its frame by updateIndex, and may get the update before the frame
+        # it refines).
+        for u in waiting:
+            out.append(dict(u, sample=_map_sample(u["sample"], m)))
+
+    def _release_ended(self, force: bool, out: List[Message], stroke: Optional[int] = None) -> None:
+        """An `ended` goes out once the app's own pen has been paired up to its time (or a frame
+        at or past it was delivered), so that it follows every frame of its stroke that comes
+        here; with `force` (the pen left, the input ended), or once penkit's frames are
+        `ended_hold` ms past it (the app's pen is not catching up), it goes out as it is. Only for
+        strokes delivered here; in penkit's order; always before its stroke's `stroke`."""
+        # Up to and including `stroke`'s own, whatever their state, when its `stroke` goes out.
+        through = -1
+        if stroke is not None:
+            through = next((i for i, e in enumerate(self._held_ended) if e["stroke"] == stroke), -1)
+        while self._held_ended:
+            first = self._held_ended[0]
+            link = self._devices.get(int(first.get("device", 0)))
+            end = first.get("t", 0)
+            newest = link.frames[-1].frame["sample"]["t"] if link and link.frames else 0
+            # (Only with the map ready: frames paired before it are delivered when it gets ready.)
+            caught_up = link is not None and link.ready and \
+                ((link.pairs[-1].frame_time if link.pairs else 0) >= end or link.last_delivered >= end)
+            if not (force or link is None or caught_up or through >= 0
+                    or newest - end > self.configuration.ended_hold * 1000):
+                return
+            del self._held_ended[0]
+            through -= 1
+            if first["stroke"] in self._owned:
+                out.append(first)
 
     def _release_strokes(self, force: bool, out: List[Message]) -> None:
+        self._release_ended(force, out)
         while self._held:
             first = self._held[0]
             link = self._devices.get(int(first.get("device", 0)))
@@ -525,9 +577,15 @@ class SurfacePairing:
                 continue
             points = first["stroke"].get("points", [])
             end = points[-1]["t"] if points else 0
-            if not force and (link.pairs[-1].frame_time if link.pairs else 0) < end:
+            # (Not before the map is ready: the frames paired so far are delivered when it gets
+            # ready, and a stroke settled before that would be dropped though its frames then come.)
+            if not force and (not link.ready or (link.pairs[-1].frame_time if link.pairs else 0) < end):
                 return
             del self._held[0]
+            stroke_id = first["stroke"]["id"]
+            if any(e["stroke"] == stroke_id for e in self._held_ended):
+                self._release_ended(False, out, stroke_id)
+            self._waiting_updates = [u for u in self._waiting_updates if u.get("stroke") != stroke_id]
             if first["stroke"]["id"] in self._owned:  # one of its frames was delivered here
                 self._owned.discard(first["stroke"]["id"])
                 out.append(_map_stroke(first, link))

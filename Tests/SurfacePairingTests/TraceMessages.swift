@@ -17,7 +17,8 @@ enum TraceMessages {
         return names.filter { $0.hasSuffix(".evemu") && !$0.contains("pad") }.sorted()
     }
 
-    static func messages(_ name: String) throws -> [EngineMessage] {
+    /// `latePressure`: as `penkit replay --late-pressure MS` (pressure from a second source, late).
+    static func messages(_ name: String, latePressure: LatePressure? = nil) throws -> [EngineMessage] {
         let trace = try TraceFile.load(path: repoRoot.appendingPathComponent("traces/\(name)").path)
         var inputs: [(Int, EngineReplay.Input)] = []
         for (index, device) in trace.devices.enumerated() {
@@ -25,7 +26,7 @@ enum TraceMessages {
             for e in events { inputs.append((inputs.count, EngineReplay.Input(device: UInt32(index + 1), event: e))) }
         }
         inputs.sort { ($0.1.event.time, $0.0) < ($1.1.event.time, $1.0) }
-        return EngineReplay(prediction: EnginePrediction.penkit(smoothed: true)).messages(inputs.map(\.1))
+        return EngineReplay(latePressure: latePressure, prediction: EnginePrediction.penkit(smoothed: true)).messages(inputs.map(\.1))
     }
 
     static var vectorsPath: String {

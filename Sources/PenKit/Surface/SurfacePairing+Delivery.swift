@@ -36,9 +36,21 @@ extension SurfacePairing {
         if let width = surfaceWidth, let height = surfaceHeight,
            !(0...width).contains(mapped.sample.x) || !(0...height).contains(mapped.sample.y) { return }
         link.lastDelivered = frame.sample.time
-        if let stroke = frame.stroke, owned.insert(stroke).inserted, let began = begans[stroke] {
-            out.append(.began(began))
+        var waiting: [SampleUpdate] = []
+        if let stroke = frame.stroke, owned.insert(stroke).inserted {
+            if let began = begans[stroke] { out.append(.began(began)) }
+            if waitingUpdates.contains(where: { $0.stroke == stroke }) {
+                waiting = waitingUpdates.filter { $0.stroke == stroke }
+                waitingUpdates.removeAll { $0.stroke == stroke }
+            }
         }
         out.append(.frame(mapped))
+        // The stroke's updates that came before it was here, after its first frame (an app matches
+        // an update to its frame by updateIndex, and may get the update before the frame it refines).
+        for update in waiting {
+            var mapped = update
+            mapped.sample = SurfaceMapping.sample(update.sample, map)
+            out.append(.update(mapped))
+        }
     }
 }

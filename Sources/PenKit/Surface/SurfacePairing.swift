@@ -40,6 +40,12 @@ public struct SurfacePairing: Sendable {
     /// a stroke before the compositor's events for its last reports arrive, and those say whether
     /// the stroke was drawn here and whether the window moved meanwhile.
     var heldStrokes: [FinalizedStroke] = []
+    /// `ended` messages waiting for the app's own pen to catch up with their stroke's end
+    /// (`releaseEnded`), in penkit's order.
+    var heldEnded: [StrokeEnded] = []
+    /// Updates of strokes none of whose frames was delivered here yet: delivered right after the
+    /// stroke's first frame here, dropped when it is settled without one.
+    var waitingUpdates: [SampleUpdate] = []
 
     public init(configuration: SurfacePairingConfiguration = SurfacePairingConfiguration(),
                 surfaceWidth: Double? = nil, surfaceHeight: Double? = nil) {
@@ -110,15 +116,23 @@ public struct SurfacePairing: Sendable {
         case .began(let began):
             begans[began.stroke] = began
         case .update(let update):
-            guard let map = devices[update.device]?.deliveryMap else { return }
             let here = update.stroke.map { owned.contains($0) } ?? hasPen(device: update.device, at: Double(update.sample.time) / 1000)
-            guard here else { return }
-            var mapped = update
-            mapped.sample = SurfaceMapping.sample(update.sample, map)
-            out.append(.update(mapped))
+            if here, let map = devices[update.device]?.deliveryMap {
+                var mapped = update
+                mapped.sample = SurfaceMapping.sample(update.sample, map)
+                out.append(.update(mapped))
+            } else if update.stroke != nil {
+                // Its stroke may still come here: the map is not ready yet, or the app's own pen
+                // has not reached the stroke.
+                waitingUpdates.append(update)
+                if waitingUpdates.count > configuration.updateMemory { waitingUpdates.removeFirst() }
+            }
         case .ended(let ended):
-            if owned.contains(ended.stroke) { out.append(.ended(ended)) }
+            // Held until the app's own pen has caught up with the stroke's end: penkit's feed may
+            // run ahead of the app's pen events.
             begans[ended.stroke] = nil
+            heldEnded.append(ended)
+            releaseEnded(force: false, into: &out)
         case .stroke(let finalized):
             begans[finalized.stroke.id] = nil
             // Held even when none of its frames came here yet: the app's events, which decide
@@ -138,15 +152,42 @@ public struct SurfacePairing: Sendable {
     /// the pen left, or the input ended), in the order penkit finalized them: delivered when one
     /// of their frames was delivered here, dropped when none was.
     mutating func releaseStrokes(force: Bool, into out: inout [SurfaceDelivery]) {
+        releaseEnded(force: force, into: &out)
         while let first = heldStrokes.first {
             guard let link = devices[first.device] else { heldStrokes.removeFirst(); continue }
             let end = first.stroke.points.last?.time ?? 0
-            guard force || (link.pairs.last?.frameTime ?? 0) >= end else { return }
+            // Not before the map is ready: the frames paired so far are delivered when it gets
+            // ready, and a stroke settled before that would be dropped though its frames then come.
+            guard force || (link.ready && (link.pairs.last?.frameTime ?? 0) >= end) else { return }
             heldStrokes.removeFirst()
-            guard owned.remove(first.stroke.id) != nil else { continue }
+            let id = first.stroke.id
+            if heldEnded.contains(where: { $0.stroke == id }) { releaseEnded(force: false, through: id, into: &out) }
+            waitingUpdates.removeAll { $0.stroke == id }
+            guard owned.remove(id) != nil else { continue }
             var mapped = first
             mapped.stroke = SurfaceMapping.stroke(first.stroke) { link.map(at: $0) }
             out.append(.stroke(mapped))
+        }
+    }
+
+    /// Hands over the held `ended`s, in penkit's order, whose app pen has been paired up to their
+    /// time (or a frame at or past it was delivered), so that each follows every frame of its
+    /// stroke that comes here; with `force` (the pen left, the input ended), or once penkit's
+    /// frames are `endedHold` ms past one (the app's pen is not catching up), as they are; and up
+    /// to and including `through`'s own whatever their state, when that stroke's `stroke` goes out.
+    /// Only those of strokes delivered here reach the app.
+    mutating func releaseEnded(force: Bool, through stroke: UInt64? = nil, into out: inout [SurfaceDelivery]) {
+        var through = stroke.flatMap { id in heldEnded.firstIndex { $0.stroke == id } } ?? -1
+        while let first = heldEnded.first {
+            let link = devices[first.device]
+            let newest = link?.frames.last?.frame.sample.time ?? 0
+            // Only with the map ready: frames paired before it are delivered when it gets ready.
+            let caughtUp = link.map { $0.ready && (($0.pairs.last?.frameTime ?? 0) >= first.time || $0.lastDelivered >= first.time) } ?? false
+            let givenUp = newest > first.time && Double(newest - first.time) > configuration.endedHold * 1000
+            guard force || link == nil || caughtUp || through >= 0 || givenUp else { return }
+            heldEnded.removeFirst()
+            through -= 1
+            if owned.contains(first.stroke) { out.append(.ended(first)) }
         }
     }
 

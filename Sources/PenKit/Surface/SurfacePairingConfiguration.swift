@@ -33,6 +33,12 @@ public struct SurfacePairingConfiguration: Sendable, Hashable {
     public var lead = 50.0
     /// Recent pairs whose smallest lag is the clock offset (so it can follow a drift).
     public var lagMemory = 64
+    /// Delivery only (not in the shared vectors): how long (ms of penkit's clock) an `ended` waits
+    /// for the app's own pen to catch up with its stroke before it goes out as it is.
+    public var endedHold = 2000.0
+    /// `update`s kept at most while they wait for their stroke's first frame to be delivered here
+    /// (before the map is ready, or while the app's pen runs behind penkit's feed); the oldest go.
+    public var updateMemory = 4096
 
     public init() {}
 }

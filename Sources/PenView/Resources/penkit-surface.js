@@ -4,9 +4,9 @@
 // coordinates while the pen is over this page's surface. The same algorithm as PenKit's
 // SurfacePairing (Swift) and the Python client's penkit.surface_pairing, checked against the
 // same vectors (Tests/Fixtures/surface-pairing/vectors.json); docs/apps.md explains it. Beyond
-// them, this module holds `ended` and early `update`s for the page's own pen, and settles no
-// stroke before its map is ready (scripts/surface-delivery-check.mjs), as the Python client's
-// does (scripts/surface-delivery-check.py); the Swift pairing does not yet.
+// them, all three hold `ended` and early `update`s for the page's own pen, and settle no stroke
+// before its map is ready (scripts/surface-delivery-check.mjs here, .py for Python,
+// SurfaceDeliveryTests for Swift).
 //
 //   import { SurfacePairing } from "./penkit-surface.js?token=…";
 //   const pairing = new SurfacePairing({ surfaceWidth: canvas.clientWidth, surfaceHeight: canvas.clientHeight });

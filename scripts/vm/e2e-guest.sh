@@ -793,6 +793,9 @@ touch "$OUT/keyboard.end"; wait $KBD 2>/dev/null
 # Informational: the warm-ups before pen reports penkitd ran on live input (docs/daemon.md), as
 # its last "tablet removed" line counts them; none would mean the live path never woke for one.
 echo "e2e: penkitd warm-ups run on live input: $(grep -o 'warm_ups=[0-9]*' "$OUT/penkitd.log" | tail -1)"
+# Informational (issue #27's memory goal, which `penkit bench rss` measures on a replay): the live
+# penkitd's memory after every scenario above, with its flight recorder at the default.
+echo "e2e: penkitd's memory on live input after $# traces and the scenarios: $(grep -E '^Vm(RSS|HWM):' /proc/$DAEMON/status 2>/dev/null | tr -s ' \t' ' ' | tr '\n' ' ')"
 kill -TERM $DAEMON; wait $DAEMON; echo "e2e: penkitd exit $?"
 [ -n "${E2E_SKIP_VIRTUAL:-}" ] || virtual_tablet
 return $status

@@ -23,9 +23,10 @@ struct JournalRecovery: Sendable {
     /// One line per repaired torn tail, for the log.
     var repairs: [String] = []
 
-    /// Reads every segment in `directory`, keeping the stroke records `keeping` holds. A torn tail (the newest segment ends inside a
-    /// record) is cut off and reported in `repairs`; anything else that is not a valid record
-    /// throws `.corrupt`; a segment of a newer format throws `.newerFormat`.
+    /// Reads every segment in `directory`, keeping the stroke records `keeping` holds. A torn
+    /// tail (the newest segment ends inside a record) is cut off and reported in `repairs`;
+    /// anything else that is not a valid record throws `.corrupt`; a segment of a newer format
+    /// throws `.newerFormat`.
     static func read(directory: String, keeping: NewestStrokes = NewestStrokes()) throws(JournalError) -> JournalRecovery {
         var recovery = JournalRecovery(kept: keeping)
         var open: [UInt64: JournalRecord] = [:]

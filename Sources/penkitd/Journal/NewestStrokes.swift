@@ -4,7 +4,7 @@ import DequeModule
 /// `bytes` of their lines, oldest leaving first, as `StrokeHistory` trims (a record's payload is
 /// its line). A full journal holds 64 MiB of strokes and the history keeps 16 MiB: reading them
 /// all and letting the history drop the rest left the rest's pages in glibc's heap, resident
-/// for the daemon's life (83 MB instead of 23 after a restart, docs/daemon.md).
+/// for the daemon's life (82 MiB instead of 28 after a restart on a full journal, docs/daemon.md).
 struct NewestStrokes: Sendable {
     let count: Int
     let bytes: Int

@@ -97,4 +97,28 @@ import Testing
         let object = try #require(try JSONSerialization.jsonObject(with: Data(first)) as? [String: Any])
         #expect(((object["devices"] as? [[String: Any]])?.first)?["grabbed"] as? Bool == true, "a grab taken before the device reached the recorder")
     }
+
+    /// A window under 30 s keeps all its seconds of lines in proportionally less than 8 MiB: fed
+    /// 20 s of lines at 270 KB/s (a pen drawing without pause, `penkit replay --json` of the
+    /// Intuos4 drag trace: 269 KB/s), a 10 s recorder reports every line of its 10 s, in 2.8 MB.
+    @Test func aShorterWindowKeepsItsSecondsOfLinesInProportionallyLess() throws {
+        let recorder = FlightRecorder(seconds: 10, paced: false)
+        #expect(FlightRecorder.messageBytes(seconds: 10) == 2_800_000)
+        #expect(FlightRecorder.messageBytes(seconds: 60) == 8 << 20 && FlightRecorder.messageBytes(seconds: 600) == 8 << 20)
+        let line = [UInt8](repeating: UInt8(ascii: "x"), count: 299) + [UInt8(ascii: "\n")]
+        let linesPerSecond = 900  // 900 × 300 B = 270 KB/s
+        let step = UInt64(1_000_000 / linesPerSecond)
+        var times: [UInt64] = []
+        var time: UInt64 = 1_000_000
+        for _ in 0..<(20 * linesPerSecond) {
+            time += step
+            times.append(time)
+            recorder.recordLines(line, ranges: [(range: 0..<line.count, parted: nil)], time: time)
+        }
+        let report = recorder.report(window: 10, now: time, settings: [:])
+        let end = try #require(report.last)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(end)) as? [String: Any])
+        // Every line from 10 s before the newest on (the window includes its start).
+        #expect(object["messages"] as? Int == times.filter { $0 >= time - 10_000_000 }.count)
+    }
 }

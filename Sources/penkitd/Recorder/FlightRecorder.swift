@@ -54,11 +54,18 @@ final class FlightRecorder: Sendable {
         }
     }
 
-    /// `seconds` > 0; `messageBytes`: the published lines kept (the newest that fit).
-    init(seconds: Int, paced: Bool, messageBytes: Int = 8 << 20) {
+    /// Bytes of published lines kept: 280 KB for each second of the window, a pen drawing without
+    /// pause (the Intuos4 drag trace: 269 KB/s by `penkit replay --json`), up to 8 MiB, which a
+    /// window of 30 s reaches. A shorter window keeps all its seconds in proportionally less
+    /// (`flight-recorder = 10`: 2.8 MB); a longer one the newest lines that fit in 8 MiB.
+    static func messageBytes(seconds: Int) -> Int { min(280_000 * max(seconds, 1), 8 << 20) }
+
+    /// `seconds` > 0; `messageBytes`: the published lines kept (the newest that fit; default
+    /// `messageBytes(seconds:)`).
+    init(seconds: Int, paced: Bool, messageBytes: Int? = nil) {
         self.seconds = seconds
         self.paced = paced
-        state = Mutex(State(messages: MessageRing(capacity: messageBytes)))
+        state = Mutex(State(messages: MessageRing(capacity: messageBytes ?? Self.messageBytes(seconds: seconds))))
     }
 
     /// A tablet came: its buffer is allocated now, not per event.

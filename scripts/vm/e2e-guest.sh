@@ -794,7 +794,8 @@ touch "$OUT/keyboard.end"; wait $KBD 2>/dev/null
 # its last "tablet removed" line counts them; none would mean the live path never woke for one.
 echo "e2e: penkitd warm-ups run on live input: $(grep -o 'warm_ups=[0-9]*' "$OUT/penkitd.log" | tail -1)"
 # Informational (issue #27's memory goal, which `penkit bench rss` measures on a replay): the live
-# penkitd's memory after every scenario above, with its flight recorder at the default.
+# penkitd's memory after every scenario above, with its flight recorder at the default (and the
+# 16 MiB client live buffer this guest gives it, above).
 echo "e2e: penkitd's memory on live input after $# traces and the scenarios: $(grep -E '^Vm(RSS|HWM):' /proc/$DAEMON/status 2>/dev/null | tr -s ' \t' ' ' | tr '\n' ' ')"
 kill -TERM $DAEMON; wait $DAEMON; echo "e2e: penkitd exit $?"
 [ -n "${E2E_SKIP_VIRTUAL:-}" ] || virtual_tablet

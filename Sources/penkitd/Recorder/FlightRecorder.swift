@@ -60,12 +60,11 @@ final class FlightRecorder: Sendable {
     /// (`flight-recorder = 10`: 2.8 MB); a longer one the newest lines that fit in 8 MiB.
     static func messageBytes(seconds: Int) -> Int { min(280_000 * max(seconds, 1), 8 << 20) }
 
-    /// `seconds` > 0; `messageBytes`: the published lines kept (the newest that fit; default
-    /// `messageBytes(seconds:)`).
-    init(seconds: Int, paced: Bool, messageBytes: Int? = nil) {
+    /// `seconds` > 0.
+    init(seconds: Int, paced: Bool) {
         self.seconds = seconds
         self.paced = paced
-        state = Mutex(State(messages: MessageRing(capacity: messageBytes ?? Self.messageBytes(seconds: seconds))))
+        state = Mutex(State(messages: MessageRing(capacity: Self.messageBytes(seconds: seconds))))
     }
 
     /// A tablet came: its buffer is allocated now, not per event.

@@ -586,6 +586,6 @@ class SurfacePairing:
             if any(e["stroke"] == stroke_id for e in self._held_ended):
                 self._release_ended(False, out, stroke_id)
             self._waiting_updates = [u for u in self._waiting_updates if u.get("stroke") != stroke_id]
-            if first["stroke"]["id"] in self._owned:  # one of its frames was delivered here
-                self._owned.discard(first["stroke"]["id"])
+            if stroke_id in self._owned:  # one of its frames was delivered here
+                self._owned.discard(stroke_id)
                 out.append(_map_stroke(first, link))

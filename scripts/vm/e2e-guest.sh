@@ -89,6 +89,11 @@ start() {
     local trace=$1 name=$2 speed=$3 with_record=${4:-} log=$OUT/$2.replay.txt
     "$BIN/penkit" events --socket "$SOCK" --json >"$OUT/$name.messages.jsonl" 2>"$OUT/$name.client.err" &
     CLIENT=$!
+    # The device must come after the client's hello: a client that connects later finds the tablet
+    # in the hello's devices, never as the device "added" that the checks below wait for.
+    client_connected() { grep -q '"type":"hello"' "$OUT/$name.messages.jsonl" 2>/dev/null || ! kill -0 $CLIENT 2>/dev/null; }
+    await client_connected
+    grep -q '"type":"hello"' "$OUT/$name.messages.jsonl" || { fail "$name: the client got no hello: $(cat "$OUT/$name.client.err")"; return 1; }
     rm -f "$OUT/$name.go" "$OUT/$name.end"
     PENKIT_UINPUT_START_FILE=$OUT/$name.go PENKIT_UINPUT_END_FILE=$OUT/$name.end \
         "$BIN/penkit" replay "$trace" --uinput --speed "$speed" >"$log" 2>&1 &

@@ -100,7 +100,10 @@ play() {   # play NAME CLIENT_LOG
     REPLAY=$!
     wait_until 120 grep -q '^uinput: /dev/input/event' "$OUT/$name.replay.txt" || { fail "$name: no uinput device: $(cat "$OUT/$name.replay.txt")"; return 1; }
     NODE=$(node_in "$OUT/$name.replay.txt")
-    wait_until 300 grep -q "\"change\":\"added\".*\"source\":\"$NODE\"" "$log" || {
+    # The tablet reaches the client as a device "added", or in the hello's devices when the
+    # client connected after penkitd had it (a busy host can start the client that late).
+    seen() { grep -qE "\"change\":\"added\".*\"source\":\"$NODE\"|^\{\"type\":\"hello\".*\"source\":\"$NODE\"" "$log"; }
+    wait_until 300 seen || {
         fail "$name: the client never saw $NODE added; penkitd: $(journalctl -u penkit.service -o cat --no-pager | tail -3 | tr '\n' ' ')"
         kill $REPLAY 2>/dev/null; return 1; }
     # The node's owner, mode and ACL while the reader has it (the device goes when the replay ends).
@@ -188,6 +191,7 @@ doctor_check() {
 }
 runuser -u alice -- env -u XDG_RUNTIME_DIR penkit events --json >"$OUT/alice-doctor.jsonl" 2>"$OUT/alice-doctor.err" &
 ALICE=$!
+wait_until 300 grep -q '"type":"hello"' "$OUT/alice-doctor.jsonl" || fail "alice (doctor) got no hello: $(cat "$OUT/alice-doctor.err")"
 PLAY_HOOK=doctor_check play doctor "$OUT/alice-doctor.jsonl" || true
 kill $ALICE 2>/dev/null; wait $ALICE 2>/dev/null
 kill $KBD 2>/dev/null; wait $KBD 2>/dev/null

@@ -34,7 +34,22 @@ run() {
     return "$status"
 }
 
-run FuzzEvemuReader traces/*.evemu Tests/Fixtures/malformed/*.evemu
-run FuzzLibinputRecordReader Tests/Fixtures/libinput-record/*.yml Tests/Fixtures/malformed/*.yml
-run FuzzReplayLoop traces/*.evemu Tests/Fixtures/malformed/*.evemu
-run FuzzClientProtocol Fuzz/Seeds/client-protocol/* Tests/Fixtures/e2e/*.jsonl
+# Two targets at a time: each fuzzer is one process on one core, and the machine has two. Each
+# keeps its full time; their outputs are printed whole, one after the other.
+pids=() logs=() failed=0
+start() { local log; log=$(mktemp); run "$@" >"$log" 2>&1 & pids+=($!); logs+=("$log"); }
+finish() {
+    local i
+    for i in "${!pids[@]}"; do
+        wait "${pids[$i]}" || failed=1
+        cat "${logs[$i]}"; rm -f "${logs[$i]}"
+    done
+    pids=() logs=()
+}
+start FuzzEvemuReader traces/*.evemu Tests/Fixtures/malformed/*.evemu
+start FuzzLibinputRecordReader Tests/Fixtures/libinput-record/*.yml Tests/Fixtures/malformed/*.yml
+finish
+start FuzzReplayLoop traces/*.evemu Tests/Fixtures/malformed/*.evemu
+start FuzzClientProtocol Fuzz/Seeds/client-protocol/* Tests/Fixtures/e2e/*.jsonl
+finish
+exit "$failed"

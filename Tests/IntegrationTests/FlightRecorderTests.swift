@@ -15,9 +15,9 @@ struct FlightRecorderTests {
     static let trace = "wacom-cintiq-22hdt-pen.evemu"
     static let penkit = URL(fileURLWithPath: penkitdPath).deletingLastPathComponent().appendingPathComponent("penkit").path
 
-    /// A penkitd that has replayed `trace` whole (unpaced) and stays up, with its devices' removal read.
-    static func replayed() throws -> DaemonProcess {
-        let daemon = try DaemonProcess(["--replay", tracePath(trace), "--wait-clients", "1", "--flight-recorder", "120"])
+    /// A penkitd that has replayed `path` whole (unpaced) and stays up, with its devices' removal read.
+    static func replayed(_ path: String = tracePath(trace)) throws -> DaemonProcess {
+        let daemon = try DaemonProcess(["--replay", path, "--wait-clients", "1", "--flight-recorder", "120"])
         let reader = try daemon.connect()
         try reader.subscribe(["devices"])
         _ = try reader.read(until: { type($0) == "device" && object($0)["change"] as? String == "removed" }, timeout: 120)
@@ -89,6 +89,71 @@ struct FlightRecorderTests {
             if xByTime[UInt64((seconds * 1000).rounded())] == x { matched += 1 }
         }
         #expect(matched > 500, "\(matched) rows of libinput analyze recording matched the trace's X; output starts: \(rows.prefix(600))")
+    }
+
+    /// A window that starts after samples which expected updates: the Cintiq's pen waits for its
+    /// tilt at three proximities, 15.7, 17.4 and 18.7 s into the trace, whose last event is at
+    /// 79.9 s. A 63 s window of the unpaced replay (the trace's own clock, so the same whatever
+    /// the host's speed) starts at 16.9 s: after the first, before the other two. penkitd numbers
+    /// their update indexes 2 and 3, the replay 1 and 2. The check rebases the indexes, and still
+    /// catches one that is off by one.
+    @Test func aWindowAfterEarlierEstimatedSamplesChecks() throws {
+        let daemon = try Self.replayed()
+        defer { _ = daemon.stop() }
+        let report = daemon.directory + "/estimated.yml"
+        let (recorded, recordOutput) = try run(Self.penkit, ["record", "--socket", daemon.socket, "--last", "63s", "-o", report])
+        #expect(recorded == 0, "\(recordOutput)")
+        let text = try String(contentsOfFile: report, encoding: .utf8)
+        #expect(text.contains("fromStart: false"), "the window starts after penkitd opened the tablet")
+        let windowIndexes = Self.numbers(after: #"\"updateIndex\":"#, in: text)
+        #expect(Set(windowIndexes) == [2, 3], "the window holds the later estimated samples only: \(windowIndexes)")
+
+        let (checked, checkOutput) = try run(Self.penkit, ["replay", report, "--check"])
+        #expect(checked == 0 && checkOutput.contains("reproduces") && checkOutput.contains("update indexes by 1)"), "\(checkOutput)")
+
+        // One update index made one higher, in the last update: the rebased check names it.
+        let last = try #require(text.range(of: #"\"type\":\"update\""#, options: .backwards))
+        let key = try #require(text.range(of: #"\"updateIndex\":"#, range: last.upperBound..<text.endIndex))
+        let digits = text[key.upperBound...].prefix { $0.isNumber }
+        let altered = daemon.directory + "/estimated-altered.yml"
+        try text.replacingCharacters(in: key.upperBound..<digits.endIndex, with: String(Int(digits)! + 1))
+            .write(toFile: altered, atomically: true, encoding: .utf8)
+        let (alteredStatus, alteredOutput) = try run(Self.penkit, ["replay", altered, "--check"])
+        #expect(alteredStatus == 1 && alteredOutput.contains("updateIndex"), "\(alteredOutput)")
+    }
+
+    /// A pen that never names itself (no tool id, no serial: the Genius tablet's, like most
+    /// non-Wacom pens) is checked from the window's first proximity-in, as any other. The trace
+    /// twice, 2 s apart, and a window that starts in the gap: after penkitd opened the tablet.
+    @Test func aReportOfAPenWithoutSerialChecks() throws {
+        let twice = try MutatedTrace.twice("genius-easypen-i405x.evemu", gap: 2_000_000)
+        let daemon = try Self.replayed(twice.path)
+        defer { _ = daemon.stop() }
+        let report = daemon.directory + "/unnamed.yml"
+        let (recorded, recordOutput) = try run(Self.penkit, ["record", "--socket", daemon.socket, "--last", "11s", "-o", report])
+        #expect(recorded == 0, "\(recordOutput)")
+        let window = try TraceFile.load(path: report, readers: .all)
+        let events = try #require(window.devices.first?.events)
+        #expect(!events.contains { ($0.type == 3 && $0.code == 0x28) || ($0.type == 4 && $0.code == 0) },
+                "the report's pen sends no tool id and no serial")
+        #expect(try String(contentsOfFile: report, encoding: .utf8).contains("fromStart: false"))
+        let (checked, checkOutput) = try run(Self.penkit, ["replay", report, "--check"])
+        #expect(checked == 0 && checkOutput.contains("reproduces"), "\(checkOutput)")
+        // The first pass ended with the pen's own release, which libinput remembers: no forced
+        // proximity-out in the second, and the check decodes the window knowing that.
+        #expect(checkOutput.contains("release the pen by itself"), "\(checkOutput)")
+    }
+
+    /// Every whole number after `key` in `text`.
+    static func numbers(after key: String, in text: String) -> [Int] {
+        var found: [Int] = []
+        var rest = Substring(text)
+        while let range = rest.range(of: key) {
+            let digits = rest[range.upperBound...].prefix { $0.isNumber }
+            if let n = Int(digits) { found.append(n) }
+            rest = rest[range.upperBound...]
+        }
+        return found
     }
 
     @Test func aRecorderThatIsOffSaysSoAndHelloSaysWhetherItRecords() throws {

@@ -11,10 +11,15 @@ public struct DecoderOptions: Sendable, Hashable {
     public var libwacomDirectory: String?
     /// libinput quirks files or directories; empty applies no quirks.
     public var quirksPaths: [String]
+    /// Decode as a libinput that has already seen this device release BTN_TOOL_PEN by itself, so
+    /// it never forces a proximity-out (libinput learns that once per device and keeps it). For
+    /// a replay of a window cut from a longer session (`penkit replay REPORT --check`).
+    public var sendsOwnProximityOut: Bool
 
     public init(smoothing: Bool? = nil, fallbackResolution: Int32? = nil,
                 libwacomDirectory: String? = LibwacomDatabase.defaultDirectory,
-                quirksPaths: [String] = Quirks.defaultPaths) {
+                quirksPaths: [String] = Quirks.defaultPaths, sendsOwnProximityOut: Bool = false) {
+        self.sendsOwnProximityOut = sendsOwnProximityOut
         self.smoothing = smoothing
         self.fallbackResolution = fallbackResolution
         self.libwacomDirectory = libwacomDirectory

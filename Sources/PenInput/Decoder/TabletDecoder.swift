@@ -57,6 +57,7 @@ public struct TabletDecoder: Sendable {
         currentValue = Array(repeating: 0, count: Code.absCount)
         history = Array(repeating: RawAxes(), count: self.device.historySize)
         proximityOutForced = self.device.lacksToolPen
+        if options.sendsOwnProximityOut { needToForceProximityOut = false }
     }
 
     /// Whether x, y and tilt are averaged over the last 4 samples for this device.

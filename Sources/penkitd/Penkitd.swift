@@ -99,8 +99,10 @@ struct Penkitd: ParsableCommand {
     /// cannot be read (it is skipped); one given with --config that cannot be read is an error.
     func loadConfig(isStopping: () -> Bool = { false }, warn: (String) -> Void = { _ in }) throws -> DaemonConfig {
         var config = DaemonConfig()
-        config.configFile = self.config ?? ConfigFile.defaultPath()
-        if let skipped = try ConfigFile.apply(path: self.config ?? ConfigFile.defaultPath(), required: self.config != nil,
+        // Relative to where penkitd was started, also when a reload reads it again.
+        let file = WorkingDirectory.absolute(self.config ?? ConfigFile.defaultPath())
+        config.configFile = file
+        if let skipped = try ConfigFile.apply(path: file, required: self.config != nil,
                                               to: &config, isStopping: isStopping) {
             warn("\(skipped); using the defaults")
         }

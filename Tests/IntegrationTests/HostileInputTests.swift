@@ -117,10 +117,11 @@ struct HostileInputTests {
 }
 
 /// Runs a program to its exit: (status, its output).
-func run(_ executable: String, _ arguments: [String]) throws -> (Int32, String) {
+func run(_ executable: String, _ arguments: [String], in directory: String? = nil) throws -> (Int32, String) {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
+    if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
     let pipe = Pipe()
     process.standardError = pipe
     process.standardOutput = pipe

@@ -175,7 +175,7 @@ enum ConfigFile {
             let grace = try positive()
             guard grace <= 10_000 else { throw ConfigValueError("unplug-grace-ms must be from 1 to 10000, not \(grace)") }
             config.unplugGraceMilliseconds = grace
-        case "state-dir": config.stateDirectory = value.isEmpty ? nil : value
+        case "state-dir": config.stateDirectory = value.isEmpty ? nil : WorkingDirectory.absolute(value)
         case "journal": config.journal.enabled = try boolean()
         case "journal-fsync":
             guard let policy = JournalOptions.Fsync(rawValue: value) else {

@@ -27,19 +27,23 @@ enum JournalFiles {
         return numbers.sorted()
     }
 
-    /// Creates `path` and its parents (mode 0700: strokes are the user's handwriting).
+    /// Creates `path` and its parents (mode 0700: strokes are the user's handwriting). One that
+    /// cannot be created is `.system` (penkitd then serves without a journal); one that is there,
+    /// or whose parent is there, but is no directory penkitd can use is `.unusable`.
     static func makeDirectory(_ path: String) throws(JournalError) {
-        var prefix = ""
+        // A relative path's first component is made in the working directory, not at the root.
+        var prefix = path.hasPrefix("/") ? "" : "."
         for component in path.split(separator: "/", omittingEmptySubsequences: true) {
             prefix += "/" + component
             if mkdir(prefix, 0o700) != 0, errno != EEXIST {
+                if errno == ENOTDIR { throw .unusable(path: path, reason: "a parent of it is not a directory") }
                 throw .system("cannot create state directory \(prefix)", errno)
             }
         }
         var st = stat()
-        guard stat(path, &st) == 0, st.st_mode & S_IFMT == S_IFDIR else {
-            throw .system("state directory \(path) is not a directory", ENOTDIR)
-        }
+        guard stat(path, &st) == 0 else { throw .system("cannot create state directory \(path)", errno) }
+        guard st.st_mode & S_IFMT == S_IFDIR else { throw .unusable(path: path, reason: "it is not a directory") }
+        guard access(path, R_OK | W_OK | X_OK) == 0 else { throw .unusable(path: path, reason: String(cString: strerror(errno))) }
     }
 
     static func readAll(_ path: String) throws(JournalError) -> [UInt8] {
@@ -146,6 +150,8 @@ enum JournalError: Error, CustomStringConvertible, Equatable {
     case system(String, Int32)
     case newerFormat(path: String, version: UInt32)
     case corrupt(path: String, offset: Int, reason: String)
+    /// The state directory is there but penkitd cannot keep its journal in it: a mistake to fix, not to serve around.
+    case unusable(path: String, reason: String)
 
     var description: String {
         switch self {
@@ -153,6 +159,7 @@ enum JournalError: Error, CustomStringConvertible, Equatable {
         case .newerFormat(let path, let version):
             "\(path) is journal format \(version); this penkitd reads format \(JournalFormat.version) and will not overwrite it (move the state directory aside or upgrade penkitd)"
         case .corrupt(let path, let offset, let reason): "\(path) is corrupt at byte \(offset): \(reason)"
+        case .unusable(let path, let reason): "state directory \(path) cannot be used: \(reason)"
         }
     }
 }

@@ -53,6 +53,7 @@ final class StrokeJournal: Sendable {
     private static func recover(stateDirectory: String, options: JournalOptions, keeping: NewestStrokes,
                                 logger: Logger) throws(JournalError) -> Opened {
         let directory = stateDirectory + "/journal"
+        try JournalFiles.makeDirectory(stateDirectory)
         try JournalFiles.makeDirectory(directory)
         var status = "on"
         var recovery: JournalRecovery

@@ -14,11 +14,14 @@ struct SlowPeerSignalTests {
         let fifo = directory.path + "/trace.fifo"
         #expect(mkfifo(fifo, 0o600) == 0)
         let bytes = try Data(contentsOf: URL(fileURLWithPath: tracePath(Self.trace)))
+        // The writer is there before penkitd opens the FIFO (O_RDWR does not wait for a reader),
+        // as a pipeline's is: penkitd refuses a FIFO nobody writes to.
+        let fd = open(fifo, O_RDWR | O_CLOEXEC)
+        #expect(fd >= 0)
+        let writer = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
         let daemon = try StartedProcess(penkitdPath, ["--config", "/dev/null", "--socket", directory.path + "/s.sock",
                                                       "--state-dir", directory.path + "/state", "--replay", fifo])
-        // The writer's open(2) returns only once penkitd has the FIFO open for reading, and a FIFO
-        // holds 64 KiB: once half the trace is written, penkitd has read most of it.
-        let writer = try #require(FileHandle(forWritingAtPath: fifo))
+        // A FIFO holds 64 KiB: once half the trace is written, penkitd has read most of it.
         writer.write(bytes.prefix(bytes.count / 2))
         let elapsed = try daemon.terminate()
         print("SIGTERM → exit, penkitd reading a FIFO whose writer stalled halfway: \(elapsed) ms")
@@ -66,29 +69,33 @@ struct SlowPeerSignalTests {
             #expect((object(last)["lastSentSeq"] as? NSNumber)?.intValue == heldSeqs.count)
         }
     }
-    /// `penkit replay` waits on a FIFO for a writer (for at most `TraceFile.fifoWriterWait`,
-    /// tested in PenInputTests' TraceFifoTests), which the default disposition of SIGTERM still
-    /// ends at once, and replays what the writer sends.
-    @Test func penkitReplayWaitsForAFifoWriterInterruptiblyAndReadsWhatItSends() throws {
+    /// `penkit replay` reads a FIFO whose writer is there (as a pipeline's is): a stalled writer
+    /// is waited for, which the default disposition of SIGTERM still ends at once, and what the
+    /// writer sends is replayed as the file is. (A FIFO nobody writes to is refused at once:
+    /// TraceFifoCommandTests.)
+    @Test func penkitReplayReadsAFifoWithItsWriterAndSigtermEndsAStall() throws {
         let penkit = URL(fileURLWithPath: penkitdPath).deletingLastPathComponent().appendingPathComponent("penkit").path
         let directory = try TemporaryDirectory()
         let fifo = directory.path + "/trace.fifo"
         #expect(mkfifo(fifo, 0o600) == 0)
+        // O_RDWR does not wait for a reader: the writer is there before penkit opens the FIFO.
+        func writer() -> FileHandle { FileHandle(fileDescriptor: open(fifo, O_RDWR | O_CLOEXEC), closeOnDealloc: true) }
 
+        let stalled = writer()
         let waiting = try StartedProcess(penkit, ["replay", fifo, "--json"])
         try waitFor { holdsOpen(waiting.process.processIdentifier, fifo) }
         let elapsed = try waiting.terminate()
-        print("SIGTERM → exit, penkit replay waiting for a FIFO writer: \(elapsed) ms")
+        print("SIGTERM → exit, penkit replay waiting on a FIFO writer that sends nothing: \(elapsed) ms")
         #expect(waiting.process.terminationReason == .uncaughtSignal)
+        try? stalled.close()
 
         let (_, fromFile) = try run(penkit, ["replay", tracePath(Self.trace), "--json"])
-        let writer = Thread {
-            if let handle = FileHandle(forWritingAtPath: fifo) {
-                handle.write(try! Data(contentsOf: URL(fileURLWithPath: tracePath(Self.trace))))
-                try? handle.close()
-            }
-        }
-        writer.start()
+        let sending = writer()
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: tracePath(Self.trace)))
+        Thread {
+            sending.write(bytes)
+            try? sending.close()
+        }.start()
         let (status, fromFifo) = try run(penkit, ["replay", fifo, "--json"])
         #expect(status == 0)
         #expect(fromFifo == fromFile)

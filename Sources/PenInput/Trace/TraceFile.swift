@@ -8,15 +8,11 @@ public enum TraceFile {
     }
 
     /// The most penkit reads of one file: far beyond any real recording (an hour of a 200 Hz pen
-    /// is ~60 MB of evemu), and a bound on a file that never ends (a FIFO, /dev/zero).
+    /// is ~60 MB of evemu), and a bound on a pipe that never ends.
     public static let maximumSize = 256 << 20
 
-    /// How long a FIFO is waited on for a writer: far longer than a pipe's writer takes to
-    /// start, short enough that a named FIFO nobody opens gets an error rather than a hang.
-    public static let fifoWriterWait: Duration = .seconds(10)
-
-    public static func load(path: String, writerWait: Duration = fifoWriterWait, readers: TraceReaders = .evemuOnly) throws -> Trace {
-        let bytes = try BoundedFileReader.read(path: path, limit: maximumSize, writerWait: writerWait)
+    public static func load(path: String, readers: TraceReaders = .evemuOnly) throws -> Trace {
+        let bytes = try BoundedFileReader.read(path: path, limit: maximumSize)
         return try parse(bytes: bytes, name: path, readers: readers)
     }
 

@@ -52,9 +52,10 @@ enum ReplayCheck {
     }
 
     static func run(_ command: ReplayCommand) throws {
+        // The trace first: it refuses what is no file (a FIFO nobody writes to) at once, by name.
+        let trace = try TraceFile.load(path: command.trace, readers: .all)
         let report = try load(command.trace)
         let smoothing = report.settings["smoothing"] != "false"
-        let trace = try TraceFile.load(path: command.trace, readers: .all)
         // A window from the start holds everything penkitd's decoder saw; otherwise the pen is
         // known from its first proximity-in that names it as the pen names itself.
         let start = report.fromStart ? 0 : Self.firstKnownProximity(trace) ?? .max

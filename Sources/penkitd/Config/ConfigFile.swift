@@ -126,6 +126,7 @@ enum ConfigFile {
             case .open(ENOENT): throw .missing(cannotRead(ENOENT))
             case .open(let code), .read(let code): throw .unreadable(cannotRead(code))
             case .tooLarge: throw .invalid(Error(path: path, line: 0, message: "cannot be read: it is larger than 1 MiB"))
+            case .refused(let reason): throw .unreadable(Error(path: path, line: 0, message: reason))
             }
         }
     }

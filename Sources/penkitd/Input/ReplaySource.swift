@@ -28,17 +28,20 @@ final class ReplaySource: Sendable {
         self.options = options
     }
 
-    /// Reads the trace (interruptibly: `isStopping` is checked every 25 ms, so a FIFO without a
-    /// writer does not hold penkitd) and checks it can be decoded, so that errors surface before
+    /// Reads the trace (interruptibly: `isStopping` is checked every 25 ms, so a slow pipe writer
+    /// does not hold penkitd; a FIFO without a writer is refused at once) and checks it can be decoded, so that errors surface before
     /// the daemon says READY. Every error names the trace file.
     func validate(isStopping: () -> Bool = { false }) throws -> [DeviceInfo] {
         let bytes: [UInt8]
         do {
-            bytes = try InterruptibleRead.read(path: path, limit: TraceFile.maximumSize, isStopping: isStopping)
+            bytes = try InterruptibleRead.read(path: path, limit: TraceFile.maximumSize, isStopping: isStopping,
+                                               refusal: { TraceFileKind.refusal($0, first: &$1) })
         } catch .stopped {
             throw StoppedWhileStarting()
         } catch .tooLarge {
             throw DaemonError("\(path): larger than \(TraceFile.maximumSize >> 20) MiB, the most penkitd reads: not a trace")
+        } catch .refused(let reason) {
+            throw DaemonError("\(path): \(reason)")
         } catch .open(let code) {
             throw DaemonError("\(path): cannot open the trace: \(String(cString: strerror(code)))")
         } catch .read(let code) {

@@ -210,7 +210,8 @@ final class Daemon: Sendable {
 
     /// SIGHUP: re-reads the config file (flags still win) and applies what can change at run
     /// time: log level, allowed peers, socket mode and group, history size, client limits and
-    /// buffers, inks (from the next stroke), preferred actions (from the next press). The socket path and smoothing need a restart; a change to them is logged.
+    /// buffers, inks (from the next stroke), preferred actions (from the next press). A change to
+    /// a key read at start only (`ConfigKey.Applies.afterRestart`) is logged as taking a restart.
     private func reload() {
         // systemd shows the unit as reloading until READY=1 (MONOTONIC_USEC: what systemd 253+ asks of Type=notify-reload).
         SdNotify.send("RELOADING=1\nMONOTONIC_USEC=\(MonotonicClock.now())")
@@ -231,14 +232,7 @@ final class Daemon: Sendable {
                 }
             }
             if new.actions != old.actions { actions.replace(new.actions) }
-            var restart: [String] = []
-            if new.socketPath != old.socketPath { restart.append("socket") }
-            if new.smoothing != old.smoothing { restart.append("smoothing") }
-            if new.warmUp != old.warmUp { restart.append("warm-up") }
-            if new.virtualTablet != old.virtualTablet { restart.append("virtual-tablet") }
-            if new.unplugGraceMilliseconds != old.unplugGraceMilliseconds { restart.append("unplug-grace-ms") }
-            if new.readingsAfterEndMilliseconds != old.readingsAfterEndMilliseconds { restart.append("pressure-wait-after-end-ms") }
-            for key in restart {
+            for key in ConfigKeys.needingRestart(from: old, to: new) {
                 logger.warning("setting changed in the config file; it takes effect after a restart",
                                metadata: ["key": "\(key)"])
             }

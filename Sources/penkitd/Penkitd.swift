@@ -106,7 +106,18 @@ struct Penkitd: ParsableCommand {
                                               to: &config, isStopping: isStopping) {
             warn("\(skipped); using the defaults")
         }
-        var flags: [(String, String?)] = [
+        for case let (key, value?) in configFlags {
+            do { try ConfigFile.set(key: key, value: value, in: &config) } catch {
+                throw ValidationError("--\(key): \(error.message)")
+            }
+            config.origins.record(flag: key)
+        }
+        return config
+    }
+
+    /// The flags that set a config key (each named as its key), with the value given, if any.
+    var configFlags: [(key: String, value: String?)] {
+        var flags: [(key: String, value: String?)] = [
             ("socket", socket), ("socket-group", socketGroup), ("socket-mode", socketMode),
             ("allow-users", allowUsers), ("allow-groups", allowGroups),
             ("history-strokes", historyStrokes.map(String.init)),
@@ -120,13 +131,7 @@ struct Penkitd: ParsableCommand {
         if let warmUp { flags.append(("warm-up", warmUp ? "true" : "false")) }
         if virtualTablet { flags.append(("virtual-tablet", "true")) }
         if let journal { flags.append(("journal", journal ? "true" : "false")) }
-        for case let (key, value?) in flags {
-            do { try ConfigFile.set(key: key, value: value, in: &config) } catch {
-                throw ValidationError("--\(key): \(error.message)")
-            }
-            config.origins.record(flag: key)
-        }
-        return config
+        return flags
     }
 
     func run() throws {

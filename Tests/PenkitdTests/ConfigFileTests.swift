@@ -85,7 +85,7 @@ import Testing
         ("socket-mode = 01777", 1, "socket-mode must be octal"),
         ("smoothing = maybe", 1, "smoothing must be true or false"),
         ("log-level = loud", 1, "log-level must be one of"),
-        ("journal-max-age-days = 36501", 1, "journal-max-age-days must be at most 36500"),
+        ("journal-max-age-days = 36501", 1, "journal-max-age-days must be from 1 to 36500, not 36501"),
         ("histroy-strokes = 5", 1, "unknown key \"histroy-strokes\""),
         ("# ok\njust words", 2, "expected key = value"),
     ])

@@ -132,72 +132,10 @@ enum ConfigFile {
     }
 
     static func set(key: String, value: String, in config: inout DaemonConfig) throws(ConfigValueError) {
-        func list() -> [String] {
-            value.split(separator: ",").map { $0.trimmingWhitespace() }.filter { !$0.isEmpty }
-        }
-        func positive() throws(ConfigValueError) -> Int {
-            guard let n = Int(value), n > 0 else { throw ConfigValueError("\(key) must be a positive integer, not \"\(value)\"") }
-            return n
-        }
-        func boolean() throws(ConfigValueError) -> Bool { try ConfigValues.boolean(key, value) }
-        switch key {
-        case "socket": config.socketPath = value.isEmpty ? nil : value
-        case "socket-group": config.socketGroup = value.isEmpty ? nil : value
-        case "socket-mode":
-            guard let mode = UInt32(value, radix: 8), mode <= 0o777 else { throw ConfigValueError("socket-mode must be octal, like 0660") }
-            config.socketMode = mode
-        case "allow-users": config.allowUsers = list()
-        case "allow-groups": config.allowGroups = list()
-        case "pressure-sources": config.pressureSources = list()
-        case "history-strokes": config.historyStrokes = try positive()
-        case "history-bytes": config.historyBytes = try positive()
-        case "client-buffer-bytes": config.clientBufferBytes = try positive()
-        case "client-live-buffer-bytes": config.clientLiveBufferBytes = try positive()
-        case "max-clients": config.maxClients = try positive()
-        case "stroke-part-points":
-            let points = try positive()
-            guard points <= PartedStroke.maxPointsPerPart else {
-                throw ConfigValueError("stroke-part-points must be 1 to \(PartedStroke.maxPointsPerPart), not \(points)")
-            }
-            config.strokePartPoints = points
-        case "smoothing": config.smoothing = try boolean()
-        case "warm-up": config.warmUp = try boolean()
-        case "virtual-tablet": config.virtualTablet = try boolean()
-        case "flight-recorder":
-            guard let seconds = Int(value), seconds >= 0, seconds <= RecordRequest.maxSeconds else {
-                throw ConfigValueError("flight-recorder must be seconds from 0 (off) to \(RecordRequest.maxSeconds), not \"\(value)\"")
-            }
-            config.flightRecorderSeconds = seconds
-        case "pressure-wait-after-end-ms":
-            let wait = try positive()
-            guard wait <= 10_000 else { throw ConfigValueError("pressure-wait-after-end-ms must be from 1 to 10000, not \(wait)") }
-            config.readingsAfterEndMilliseconds = wait
-        case "unplug-grace-ms":
-            let grace = try positive()
-            guard grace <= 10_000 else { throw ConfigValueError("unplug-grace-ms must be from 1 to 10000, not \(grace)") }
-            config.unplugGraceMilliseconds = grace
-        case "state-dir": config.stateDirectory = value.isEmpty ? nil : WorkingDirectory.absolute(value)
-        case "journal": config.journal.enabled = try boolean()
-        case "journal-fsync":
-            guard let policy = JournalOptions.Fsync(rawValue: value) else {
-                throw ConfigValueError("journal-fsync must be one of \(JournalOptions.Fsync.allCases.map(\.rawValue).joined(separator: ", "))")
-            }
-            config.journal.fsync = policy
-        case "journal-fsync-interval-ms": config.journal.fsyncIntervalMilliseconds = try positive()
-        case "journal-max-bytes": config.journal.maxBytes = try positive()
-        case "journal-max-age-days":
-            let days = try positive()
-            guard days <= 36_500 else { throw ConfigValueError("journal-max-age-days must be at most 36500") }
-            config.journal.maxAgeSeconds = days * 86_400
-        case "log-level":
-            let levels = ["trace", "debug", "info", "notice", "warning", "error", "critical"]
-            guard levels.contains(value) else { throw ConfigValueError("log-level must be one of \(levels.joined(separator: ", "))") }
-            config.logLevel = value
-        default:
-            if try config.inks.set(key: key, value: value) { return }
-            if try config.actions.set(key: key, value: value) { return }
-            throw ConfigValueError("unknown key \"\(key)\" (known: \(DaemonConfig.keys.joined(separator: ", ")))")
-        }
+        if let declared = ConfigKeys.byName[key] { return try declared.read(&config, value) }
+        if try config.inks.set(key: key, value: value) { return }
+        if try config.actions.set(key: key, value: value) { return }
+        throw ConfigValueError("unknown key \"\(key)\" (known: \(DaemonConfig.keys.joined(separator: ", ")))")
     }
 }
 

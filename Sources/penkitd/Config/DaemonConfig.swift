@@ -66,9 +66,6 @@ struct DaemonConfig: Sendable, Equatable {
     /// The config file read (or looked for), as `status` names it.
     var configFile: String?
 
-    static let keys = ["socket", "socket-group", "socket-mode", "allow-users", "allow-groups",
-                       "history-strokes", "history-bytes", "client-buffer-bytes", "client-live-buffer-bytes",
-                       "stroke-part-points", "max-clients", "smoothing", "warm-up", "virtual-tablet", "flight-recorder", "unplug-grace-ms", "pressure-wait-after-end-ms", "log-level", "state-dir", "journal", "journal-fsync",
-                       "journal-fsync-interval-ms", "journal-max-bytes", "journal-max-age-days",
-                       "ink-TOOL", "ink-serial-SERIAL", "pressure-sources"] + ActionMap.keys
+    /// Every key the file's top takes, families as `ink-TOOL`, for the unknown-key error.
+    static let keys = ConfigKeys.all.map(\.name) + ["ink-TOOL", "ink-serial-SERIAL"] + ActionMap.keys
 }

@@ -67,14 +67,8 @@ enum EffectiveSettings {
     /// always, then the preferred actions that are set.
     static func daemon(_ config: DaemonConfig) -> [Setting] {
         func setting(_ key: String, _ value: String) -> Setting { Setting(key: key, value: value, origin: config.origins.origin(key)) }
-        var out = [
-            setting("virtual-tablet", config.virtualTablet ? "true" : "false"),
-            setting("smoothing", config.smoothing ? "true" : "false"),
-            setting("flight-recorder", String(config.flightRecorderSeconds)),
-            setting("pressure-wait-after-end-ms", String(config.readingsAfterEndMilliseconds)),
-            setting("unplug-grace-ms", String(config.unplugGraceMilliseconds)),
-            setting("action-double-press-ms", String(config.actions.doublePressMicroseconds / 1_000)),
-        ]
+        var out = ConfigKeys.all.filter(\.inStatus).map { setting($0.name, $0.shown(config)) }
+        out.append(setting("action-double-press-ms", String(config.actions.doublePressMicroseconds / 1_000)))
         for (trigger, action) in config.actions.actions.sorted(by: { $0.key.name < $1.key.name }) {
             out.append(setting("action-\(trigger.name)", action))
         }

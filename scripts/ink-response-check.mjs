@@ -39,6 +39,8 @@ if (typeof process !== "undefined" && process.argv && import.meta.url === `file:
   const penkit = process.argv[2];
   if (!penkit) { console.error("usage: node scripts/ink-response-check.mjs PENKIT_BINARY"); process.exit(2); }
   const table = JSON.parse(execFileSync(penkit, ["ink-response"], { maxBuffer: 64 << 20 }).toString());
+  // The module reads its ink table from the page's server; here, from the same binary.
+  globalThis.PENKIT_INK_TABLE = table.inks;
   const inks = await import(new URL("../Sources/PenView/Resources/canvas-inks.js", import.meta.url).href);
   const { checked, problems } = checkInkResponse(table, inks);
   console.log(`ink response: ${checked} cases of ${Object.keys(table.inks).length} inks against PenKit's, ${problems.length} differ`);

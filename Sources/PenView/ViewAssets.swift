@@ -1,4 +1,5 @@
 import Foundation
+import PenKit
 
 /// The pages, their scripts and style, as served: embedded in the binary (no CDN, no files).
 /// The token is written into the pages' own links so that the script and style requests carry it.
@@ -20,6 +21,8 @@ struct ViewAssets: Sendable {
             "/canvas.css": Asset(contentType: "text/css; charset=utf-8", text: CanvasStyle.text),
             "/canvas.js": script(PackageResources.canvas_js),
             "/canvas-inks.js": script(PackageResources.canvas_inks_js),
+            // PenKit's ink table (InkDefinition.swift), which canvas-inks.js draws with.
+            "/inks.json": Asset(contentType: "application/json", text: InkDefinition.tableJSON()),
             "/canvas-drawing.js": script(PackageResources.canvas_drawing_js),
             "/canvas-picker.js": script(PackageResources.canvas_picker_js),
             // The tablet-space debug view: what a client receives, with the panel (ViewScript).

@@ -24,12 +24,8 @@ struct InkResponseCommand: ParsableCommand {
     static let alphas = [1.0, 0.4]
 
     func run() throws {
-        var inks: [String] = []
         var cases: [String] = []
         for type in Self.inks {
-            let range = type.validWidthRange
-            inks.append("\"\(type.rawValue)\":{\"defaultWidth\":\(n(type.defaultWidth)),\"range\":[\(n(range.lowerBound)),\(n(range.upperBound))],"
-                        + "\"nibAspect\":\(n(type.nibAspect)),\"nibAngle\":\(n(type.nibAngle))}")
             for width in Self.widths {
                 for alpha in Self.alphas {
                     let ink = Ink(type, color: InkColor(red: 0, green: 0, blue: 0, alpha: alpha), width: width)
@@ -49,7 +45,7 @@ struct InkResponseCommand: ParsableCommand {
                 }
             }
         }
-        print("{\"inks\":{\(inks.joined(separator: ","))},\n\"cases\":[\n\(cases.joined(separator: ",\n"))\n]}")
+        print("{\"inks\":\(InkDefinition.tableJSON(Self.inks)),\n\"cases\":[\n\(cases.joined(separator: ",\n"))\n]}")
     }
 
     /// Round-trip exact: JSON numbers JavaScript reads back as the same doubles.

@@ -22,16 +22,5 @@ public struct InkLook: Sendable, Hashable {
 }
 
 extension Ink.InkType {
-    public var look: InkLook {
-        switch self {
-        case .pen, .monoline, .fountainPen, .eraser: InkLook()
-        // Graphite: a fine grain, about a fifth of a millimetre.
-        case .pencil: InkLook(grain: 0.2, grainFloor: 0.35)
-        // Wax on paper: a coarser grain that leaves more paper showing.
-        case .crayon: InkLook(grain: 0.45, grainFloor: 0.1)
-        case .marker: InkLook(multiply: true)
-        // Watercolour: translucent wash whose edges fade over about a tenth of the stroke's width.
-        case .watercolor: InkLook(softness: 0.04)
-        }
-    }
+    public var look: InkLook { definition.look }
 }

@@ -4,23 +4,12 @@
 /// along it (StrokeOutline turns them with the stroke's direction).
 extension Ink.InkType {
     /// `height / size` of the nib: 1 for a round nib.
-    public var nibAspect: Double {
-        switch self {
-        case .marker: 0.3
-        case .fountainPen: 0.25
-        case .pen, .pencil, .eraser, .monoline, .watercolor, .crayon: 1
-        }
-    }
+    public var nibAspect: Double { definition.nibAspect }
 
-    /// The angle of the nib's axis (the `size` direction) from the drawing's x axis
-    /// towards its y axis, radians, with the barrel at roll 0 (a point's `roll` turns it further). A chisel held at 45° (tip of the axis up and to the
-    /// right on a y-down page) draws its thinnest line along that diagonal; an italic
-    /// nib at 30°, the calligrapher's usual pen angle, its thinnest line rising at 30°.
-    public var nibAngle: Double {
-        switch self {
-        case .marker: -Double.pi / 4
-        case .fountainPen: -Double.pi / 6
-        case .pen, .pencil, .eraser, .monoline, .watercolor, .crayon: 0
-        }
-    }
+    /// The angle of the nib's axis (the `size` direction) from the drawing's x axis towards its y
+    /// axis, radians, with the barrel at roll 0 (a point's `roll` turns it further). A chisel held
+    /// at 45° (tip of the axis up and to the right on a y-down page) draws its thinnest line along
+    /// that diagonal; an italic nib at 30°, the calligrapher's usual pen angle, its thinnest line
+    /// rising at 30°.
+    public var nibAngle: Double { definition.nibAngle }
 }

@@ -44,25 +44,8 @@ public struct Ink: Sendable, Hashable {
 }
 
 extension Ink.InkType {
-    public var defaultWidth: Double {
-        switch self {
-        case .pen: 1.0
-        case .pencil: 0.8
-        case .marker: 4.0
-        case .eraser: 6.0
-        case .monoline: 1.0
-        case .fountainPen: 1.5
-        case .watercolor: 6.0
-        case .crayon: 3.0
-        }
-    }
+    public var defaultWidth: Double { definition.defaultWidth }
 
     /// The base widths an ink of this type accepts, mm.
-    public var validWidthRange: ClosedRange<Double> {
-        switch self {
-        case .pen, .pencil, .monoline, .fountainPen: 0.1...20
-        case .marker, .watercolor, .crayon: 1...40
-        case .eraser: 0.5...50
-        }
-    }
+    public var validWidthRange: ClosedRange<Double> { definition.widthRange }
 }

@@ -1,4 +1,4 @@
-/// How each ink turns pen input into appearance. Symbols: w the ink's width
+/// How each ink turns pen input into appearance (the numbers: InkDefinition.swift). Symbols: w the ink's width
 /// (mm), α its color's alpha, f force [0, 1], v speed (mm/s), az azimuth,
 /// roll the barrel roll (radians, 0 without a rotation axis),
 /// tilt = 1 − altitude/(π/2) (0 upright, 1 lying flat).
@@ -27,41 +27,15 @@
 /// the fountain pen's nib instead: StrokeOutline).
 extension Ink {
     public func size(force f: Double, altitude: Double, azimuth az: Double, roll: Double = 0, speed v: Double) -> Double {
-        let force = clamp01(f), speed = max(v, 0)
-        switch type {
-        case .pen:
-            return width * (0.25 + 1.5 * force) / (1 + speed / 1000)
-        case .pencil:
-            return width * (0.5 + force) * (1 + 3 * tilt(altitude))
-        case .marker:
-            return width * (0.8 + 0.4 * force)
-        case .monoline, .eraser:
-            return width
-        case .fountainPen:
-            return width * (0.4 + 1.2 * force)
-        case .watercolor:
-            return width * (0.6 + 0.8 * force) * (1 + tilt(altitude))
-        case .crayon:
-            return width * (0.7 + 0.6 * force) * (1 + 2 * tilt(altitude))
-        }
+        let rule = type.definition.size
+        let sized = width * (rule.base + rule.force * clamp01(f)) * (1 + rule.tilt * tilt(altitude))
+        return rule.speedScale > 0 ? sized / (1 + max(v, 0) / rule.speedScale) : sized
     }
 
     public func opacity(force f: Double, altitude: Double, azimuth az: Double, roll: Double = 0, speed v: Double) -> Double {
-        let alpha = clamp01(color.alpha), force = clamp01(f)
-        switch type {
-        case .pen, .monoline, .fountainPen:
-            return alpha
-        case .pencil:
-            return alpha * min(1, 0.1 + 1.2 * force)
-        case .marker:
-            return alpha * 0.6 * (1 - min(max(v, 0) / 2000, 0.5))
-        case .watercolor:
-            return alpha * (0.25 + 0.35 * force)
-        case .crayon:
-            return alpha * min(1, 0.5 + 0.6 * force)
-        case .eraser:
-            return 0
-        }
+        let rule = type.definition.opacity
+        let shown = clamp01(color.alpha) * min(1, rule.base + rule.force * clamp01(f))
+        return rule.fadeSpeed > 0 ? shown * (1 - min(max(v, 0) / rule.fadeSpeed, rule.fadeCap)) : shown
     }
 
     private func tilt(_ altitude: Double) -> Double {

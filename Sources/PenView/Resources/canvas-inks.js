@@ -1,6 +1,6 @@
 // canvas-inks.js: the canvas's inks in canvas 2D, in the spirit of PencilKit's. Each ink turns a
 // point's force, altitude, speed and the stroke's direction into a width and an opacity with
-// PenKit's own formulas (Sources/PenKit/Stroke/InkResponse.swift and Ink+Nib.swift; the stroke
+// PenKit's own formulas and numbers (Sources/PenKit/Stroke/InkResponse.swift, InkDefinition.swift; the stroke
 // model is the truth, so live ink looks as the saved drawing will): `appearance` is checked
 // against `penkit ink-response` by scripts/ink-response-check.mjs. `drawStroke` draws a stroke of
 // page-px points with them.
@@ -19,25 +19,24 @@
 
 export const PX_PER_MM = 96 / 25.4;
 
-// Widths in mm: PenKit's default width and valid range of each ink (Ink.swift; a width outside
-// it would be clamped when saved); the colours a new picker starts with.
-export const INKS = Object.freeze({
-  pen: { width: 1.0, range: [0.1, 20], color: "#000000", alpha: 1 },
-  pencil: { width: 0.8, range: [0.1, 20], color: "#3a3a3a", alpha: 1 },
-  marker: { width: 4, range: [1, 40], color: "#ffd000", alpha: 1 },
-  monoline: { width: 1.0, range: [0.1, 20], color: "#000000", alpha: 1 },
-  fountainPen: { width: 1.5, range: [0.1, 20], color: "#1b2a80", alpha: 1 },
-  watercolor: { width: 6, range: [1, 40], color: "#2f7fd0", alpha: 1 },
-  crayon: { width: 3, range: [1, 40], color: "#d62828", alpha: 1 },
-});
-// PenKit's chisel nibs (Ink+Nib.swift): thickness along the nib's axis as a fraction of its
-// length, and the axis's angle from the page's x axis towards y, turned by each point's barrel
-// roll as PenKit's StrokeOutline turns it (the width follows the stroke's direction and the roll,
-// not the pen's azimuth).
-export const NIBS = Object.freeze({
-  marker: { aspect: 0.3, angle: -Math.PI / 4 },
-  fountainPen: { aspect: 0.25, angle: -Math.PI / 6 },
-});
+// PenKit's ink table (Sources/PenKit/Stroke/InkDefinition.swift), as `penkit view` serves it at
+// /inks.json: each ink's default width and valid range in mm (a width outside it would be clamped
+// when saved), its nib, how its size and opacity follow the pen, and the colour a new picker
+// starts it with. A page of another origin (node's check) sets globalThis.PENKIT_INK_TABLE first.
+const TABLE = globalThis.PENKIT_INK_TABLE
+  ?? await (await fetch(new URL("./inks.json" + new URL(import.meta.url).search, import.meta.url))).json();
+const DRAWN = Object.entries(TABLE).filter(([type]) => type !== "eraser");
+// The eraser erases: drawn (a live preview), it is a plain line of its width.
+const RULES = Object.fromEntries(DRAWN);
+
+export const INKS = Object.freeze(Object.fromEntries(DRAWN.map(([type, d]) =>
+  [type, Object.freeze({ width: d.defaultWidth, range: d.range, color: d.canvasColor, alpha: 1 })])));
+// The chisel nibs: thickness along the nib's axis as a fraction of its length, and the axis's
+// angle from the page's x axis towards y, turned by each point's barrel roll as PenKit's
+// StrokeOutline turns it (the width follows the stroke's direction and the roll, not the pen's
+// azimuth).
+export const NIBS = Object.freeze(Object.fromEntries(DRAWN.filter(([, d]) => d.nibAspect !== 1)
+  .map(([type, d]) => [type, Object.freeze({ aspect: d.nibAspect, angle: d.nibAngle })])));
 export const INK_NAMES = Object.freeze(Object.keys(INKS));
 
 const clamp01 = (v) => (Number.isFinite(v) ? Math.min(Math.max(v, 0), 1) : 0);
@@ -50,19 +49,17 @@ const tiltOf = (altitude) => clamp01(1 - (altitude ?? Math.PI / 2) / (Math.PI / 
 export function appearance(ink, p, speed) {
   const w = ink.width * PX_PER_MM, f = clamp01(p.force ?? 0.5), a = clamp01(ink.alpha ?? 1), tilt = tiltOf(p.altitude);
   const v = Math.max(Number.isFinite(speed) ? speed : 0, 0);
-  switch (ink.type) {
-    case "pen": return { size: w * (0.25 + 1.5 * f) / (1 + v / 1000), opacity: a };
-    case "pencil": return { size: w * (0.5 + f) * (1 + 3 * tilt), opacity: a * Math.min(1, 0.1 + 1.2 * f) };
-    case "marker": return { size: w * (0.8 + 0.4 * f), opacity: a * 0.6 * (1 - Math.min(v / 2000, 0.5)) };
-    case "monoline": return { size: w, opacity: a };
-    case "fountainPen": return { size: w * (0.4 + 1.2 * f), opacity: a };
-    case "watercolor": return { size: w * (0.6 + 0.8 * f) * (1 + tilt), opacity: a * (0.25 + 0.35 * f) };
-    case "crayon": return { size: w * (0.7 + 0.6 * f) * (1 + 2 * tilt), opacity: a * Math.min(1, 0.5 + 0.6 * f) };
-    default: return { size: w, opacity: a };
-  }
+  const rule = RULES[ink.type];
+  if (!rule) return { size: w, opacity: a };
+  const { size: s, opacity: o } = rule;
+  const sized = w * (s.base + s.force * f) * (1 + s.tilt * tilt);
+  const shown = a * Math.min(1, o.base + o.force * f);
+  return { size: s.speedScale > 0 ? sized / (1 + v / s.speedScale) : sized,
+           opacity: o.fadeSpeed > 0 ? shown * (1 - Math.min(v / o.fadeSpeed, o.fadeCap)) : shown };
 }
 
-const MULTIPLY = new Set(["marker", "watercolor"]);
+// Inks PenKit multiplies onto what is below (a highlighter); the canvas multiplies watercolour too, for its wash.
+const MULTIPLY = new Set([...DRAWN.filter(([, d]) => d.multiply).map(([type]) => type), "watercolor"]);
 const GRAIN = { pencil: 0.45, crayon: 0.35 };
 
 /** mm/s at point i from its neighbours (page px, t in µs), as PenKit's stroke assembly measures it. */

@@ -19,7 +19,7 @@ struct AnyPredictorTests {
         var parameters = PenkitPredictor.Parameters()
         parameters.travelGain = 0.8
         let predictor = try PenkitPredictor(parameters: parameters)
-        var seam = PredictionStage(predictor: AnyPredictor(predictor), configuration: .standard(smoothed: true))
+        var seam = LabStage(predictor: predictor, configuration: .standard(smoothed: true))
         var own = EnginePrediction(predictor, configuration: .standard(smoothed: true))
         var compared = 0
         for sample in strokeWithTouchdown() {

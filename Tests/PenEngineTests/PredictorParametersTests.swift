@@ -125,7 +125,7 @@ struct BadParameter<Parameters: Sendable>: Sendable, CustomTestStringConvertible
             case ("correctionMemory", _): _ = try PredictionConfiguration(correctionMemory: .seconds(601))
             case ("correctionShrinkCount", "-1"): _ = try PredictionConfiguration(correctionShrinkCount: -1)
             case ("correctionShrinkCount", _): _ = try PredictionConfiguration(correctionShrinkCount: .nan)
-            default: _ = try PredictionConfiguration(experimental: ExperimentalPrediction(blendWeight: -0.5))
+            default: _ = try ExperimentalPrediction(blendWeight: -0.5)
             }
         } throws: { error in
             "\(error)".hasPrefix("prediction \(name) must be ")

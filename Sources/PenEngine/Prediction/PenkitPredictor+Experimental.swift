@@ -3,18 +3,18 @@ extension PenkitPredictor {
     /// ink-stroke-modeler keeps its ExperimentalParams apart): `penkit bench predict-tune`
     /// explores them, and the product ships each at its neutral value. Checked with the rest
     /// of `Parameters` by `validated()`.
-    public struct ExperimentalParameters: Sendable, Hashable {
+    package struct ExperimentalParameters: Sendable, Hashable {
         /// Share of the fitted change of speed kept, in [0, 1] (0: constant speed, as shipped).
-        public var tangentialGain = 0.0
+        package var tangentialGain = 0.0
         /// Speed (mm/s, in [0, 10 000]) at which `motionSmoothing`'s time constant has halved,
         /// as a 1€ filter's cutoff rises with speed: slow pens, whose velocity estimates are
         /// mostly noise, are smoothed most, fast ones, whose changes of speed cost most when
         /// followed late, least. 0: constant, as shipped.
-        public var motionSmoothingSpeedMMPerSecond = 0.0
+        package var motionSmoothingSpeedMMPerSecond = 0.0
         /// Start raw samples' predictions from the fitted position, as smoothed samples' always
         /// do, instead of from the newest sample itself (which carries the pen's and the
         /// sensor's noise into every prediction). Off, as shipped.
-        public var rawOriginFromFit = false
-        public init() {}
+        package var rawOriginFromFit = false
+        package init() {}
     }
 }

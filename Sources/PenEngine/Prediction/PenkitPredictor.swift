@@ -18,42 +18,42 @@ import Musl
 ///   estimate, and overshoot is as visible as lag), and grows predictions in over the first
 ///   milliseconds of a stroke, when velocity estimates swing from frame to frame.
 /// Parameters were chosen on the shared traces; see docs/prediction.md.
-public struct PenkitPredictor: Predictor {
+package struct PenkitPredictor: Predictor {
     /// Every tunable, with its unit; checked once by `validated()` (`init(parameters:)` calls it).
-    public struct Parameters: Sendable, Hashable {
+    package struct Parameters: Sendable, Hashable {
         /// History fitted.
-        public var window: Duration = .milliseconds(100)
+        package var window: Duration = .milliseconds(100)
         /// Age at which a sample's weight has fallen to 1/e. 4 ms: a short fit follows changes
         /// of speed with little lag; its noise is damped after extrapolation, by the stage's
         /// output damping (PredictionConfiguration). Chosen from 4, 5 and 7 ms together with
         /// that damping, leave one trace out (`penkit bench predict-tune --motion`; docs/prediction.md).
-        public var decay: Duration = .milliseconds(4)
+        package var decay: Duration = .milliseconds(4)
         /// The same for smoothed samples fitted through libinput's filter (`.model`): each
         /// already averages four raw positions, so it weighs more of the past than a raw one.
         /// Chosen from 7, 4, 3 and 2.5 ms on the shared traces (in-sample; docs/prediction.md).
-        public var smoothedDecay: Duration = .milliseconds(3)
+        package var smoothedDecay: Duration = .milliseconds(3)
         /// Share of the fitted turn rate kept.
-        public var turnGain = 0.5
+        package var turnGain = 0.5
         /// Largest turn (radians) the arc may make over any horizon.
-        public var maxTurnRadians = 0.8
+        package var maxTurnRadians = 0.8
         /// Share of the extrapolated travel kept.
-        public var travelGain = 0.9
+        package var travelGain = 0.9
         /// Time after a stroke starts over which predictions grow to full length (0: at once).
-        public var ramp: Duration = .milliseconds(40)
+        package var ramp: Duration = .milliseconds(40)
         /// Fit against evenly spaced times instead of the timestamps.
-        public var uniformTime = true
+        package var uniformTime = true
         /// Gain of the force and orientation trend.
-        public var attributeGain = 0.75
+        package var attributeGain = 0.75
         /// Time constant of an exponential filter on the fitted velocity and acceleration
         /// across real samples: it damps how much the prediction changes from frame to frame
         /// (jitter), at the cost of following changes of speed that much later. 0: no filter.
         /// A time, not a count of samples, so it means the same at every report rate. 8 ms: chosen by
         /// `penkit bench predict-tune --structural --no-worse` from 0, 4, 8 and 16 ms, the same
         /// choice with any one trace left out (docs/prediction.md).
-        public var motionSmoothing: Duration = .milliseconds(8)
+        package var motionSmoothing: Duration = .milliseconds(8)
         /// What research runs explore and the product leaves neutral (PenkitPredictor+Experimental).
-        public var experimental = ExperimentalParameters()
-        public init() {}
+        package var experimental = ExperimentalParameters()
+        package init() {}
     }
 
     /// The parameters' times in seconds, converted once at init: the per-sample path does no
@@ -70,7 +70,7 @@ public struct PenkitPredictor: Predictor {
         }
     }
 
-    public let parameters: Parameters
+    package let parameters: Parameters
     private let seconds: Seconds
     private var history = SampleHistory(capacity: 32)
     private var startTime: UInt64?
@@ -83,12 +83,12 @@ public struct PenkitPredictor: Predictor {
     private var motionTime: UInt64?
 
     /// penkit's predictor as shipped (its defaults are checked by a test).
-    public init() {
+    package init() {
         self.init(checked: Parameters())
     }
 
     /// penkit's predictor with other parameters, or the first one out of its range.
-    public init(parameters: Parameters) throws(ParameterError) {
+    package init(parameters: Parameters) throws(ParameterError) {
         self.init(checked: try parameters.validated())
     }
 
@@ -97,9 +97,9 @@ public struct PenkitPredictor: Predictor {
         seconds = Seconds(parameters)
     }
 
-    public var name: String { "penkit" }
+    package var name: String { "penkit" }
 
-    public mutating func reset() {
+    package mutating func reset() {
         history.removeAll()
         startTime = nil
         fit = nil
@@ -108,9 +108,9 @@ public struct PenkitPredictor: Predictor {
     }
 
     /// The motion before a pen-down (or a lift) carries on: the hand was already moving.
-    public mutating func contactChanged() {}
+    package mutating func contactChanged() {}
 
-    public mutating func update(_ sample: PredictionSample) {
+    package mutating func update(_ sample: PredictionSample) {
         history.append(sample)
         if startTime == nil { startTime = sample.time }
         let decay = sample.smoothingWindow > 1 ? seconds.smoothedDecay : seconds.decay
@@ -144,7 +144,7 @@ public struct PenkitPredictor: Predictor {
         motionTime = time
     }
 
-    public func extrapolate(by dt: Double) -> PredictionSample? {
+    package func extrapolate(by dt: Double) -> PredictionSample? {
         let p = parameters
         guard let newest = history.last, let fit else { return nil }
         let v = velocity

@@ -1,10 +1,10 @@
 extension PenkitPredictor.Parameters {
     /// The longest any of the predictor's times may be: it predicts at most 50 ms ahead from
     /// 32 samples, so a second of history, decay or smoothing is already far past anything useful.
-    public static let longestTime: Duration = .seconds(1)
+    package static let longestTime: Duration = .seconds(1)
 
     /// These parameters, or the first one out of its range. Nothing is clamped later.
-    public func validated() throws(ParameterError) -> Self {
+    package func validated() throws(ParameterError) -> Self {
         let check = ParameterCheck(owner: "penkit")
         try check.time("window", window, longest: Self.longestTime)
         try check.time("decay", decay, longest: Self.longestTime)

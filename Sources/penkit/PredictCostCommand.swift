@@ -54,7 +54,7 @@ struct PredictCostCommand: ParsableCommand {
             case .linear: (nanos, perFrame) = measure(peer(LinearPredictor()), strokes)
             case .leastSquares: (nanos, perFrame) = measure(peer(LeastSquaresPredictor()), strokes)
             case .kalman: (nanos, perFrame) = measure(peer(KalmanPredictor()), strokes)
-            case .penkit: (nanos, perFrame) = measure(LabStage(predictor: PenkitPredictor(), configuration: configuration), strokes)
+            case .penkit: (nanos, perFrame) = measure(LabStage(predictor: kind.make(), configuration: configuration), strokes)
             }
             row(kind.rawValue, nanos, perFrame)
         }

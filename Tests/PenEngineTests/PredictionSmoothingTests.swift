@@ -53,7 +53,7 @@ struct PredictionSmoothingTests {
         // penkit's fit without its deliberate shrinkage (it keeps 90 % of the travel by default).
         var parameters = PenkitPredictor.Parameters()
         parameters.travelGain = 1
-        var stage = LabStage(predictor: try PenkitPredictor(parameters: parameters),
+        var stage = LabStage(predictor: try LabPenkitPredictor(parameters: parameters),
                              configuration: try PredictionConfiguration(inputSmoothing: 4, correctionMemory: .zero),
                              experimental: try ExperimentalPrediction(compensation: compensation))
         for sample in samples { stage.add(sample) }
@@ -63,7 +63,7 @@ struct PredictionSmoothingTests {
         #expect(distance(tip.x - real[0], tip.y - real[1]) < 0.05)
         // Without compensation the same predictor is about 1.5 reports (0.8 mm) behind (the
         // residual correction, off in both, would learn to take back part of that lag).
-        var lagging = LabStage(predictor: try PenkitPredictor(parameters: parameters),
+        var lagging = LabStage(predictor: try LabPenkitPredictor(parameters: parameters),
                                configuration: try PredictionConfiguration(inputSmoothing: 4, correctionMemory: .zero),
                                experimental: try ExperimentalPrediction(compensation: .none))
         for sample in samples { lagging.add(sample) }

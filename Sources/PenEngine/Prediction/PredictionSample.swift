@@ -20,7 +20,8 @@ package struct PredictionSample: Sendable, Hashable {
     /// How x and y were observed: the mean of `smoothingWindow` history entries holding this
     /// sample's and the `smoothedSamples - 1` real samples before it, the oldest of them
     /// repeated to fill the window (libinput's filter after a reset). 1 and 1: the raw position.
-    /// Set by `PredictionStage` for predictors that model the smoothing lag themselves.
+    /// Set only by the lab (PenEvaluation's `LabPrediction`, `.model`), for a predictor that models the
+    /// smoothing lag itself; the product's stage hands its predictor raw positions, 1 and 1.
     package var smoothingWindow: UInt8 = 1
     package var smoothedSamples: UInt8 = 1
 

@@ -124,7 +124,8 @@ package struct TunedPenkitPredictor<Tuning: PenkitTuning>: Predictor {
         if startTime == nil { startTime = sample.time }
         let decay = tuning.fitDecay(for: sample, decay: seconds.decay)
         fit = PolynomialFit.fit(history, maxSamples: history.capacity, window: seconds.window, degree: 2,
-                                uniformTime: parameters.uniformTime, weight: { age in exp(-age / decay) })
+                                uniformTime: parameters.uniformTime, weight: { age in exp(-age / decay) },
+                                basis: tuning.basis)
         attributeReference = AttributeTrend.reference(in: history)
         smoothMotion(at: sample.time)
     }

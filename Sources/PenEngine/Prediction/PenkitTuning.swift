@@ -9,6 +9,9 @@ package protocol PenkitTuning: Sendable, Hashable {
     func validated() throws(ParameterError) -> Self
     /// The fit's decay (s) for `sample`, given the parameters' `decay`.
     func fitDecay(for sample: PredictionSample, decay: Double) -> Double
+    /// What the fit takes `sample`, `age` (s) old, reports `step` (s) apart, to have observed of
+    /// the path: φ = (1, t, t²) or a mean of such (`PolynomialFit`).
+    func basis(age: Double, step: Double, sample: PredictionSample) -> SIMD3<Double>
     /// The motion smoothing's time constant (s), given the parameters' and the smoothed velocity (mm/s).
     func motionTimeConstant(_ timeConstant: Double, velocity: SIMD2<Double>) -> Double
     /// Whether predictions from `newest` start at the fitted position rather than at the sample.
@@ -24,6 +27,10 @@ package struct ShippedPenkitTuning: PenkitTuning {
     package init() {}
     package func validated() -> Self { self }
     package func fitDecay(for sample: PredictionSample, decay: Double) -> Double { decay }
+    @inline(__always)
+    package func basis(age: Double, step: Double, sample: PredictionSample) -> SIMD3<Double> {
+        PolynomialFit.rawBasis(age: age, step: step, sample: sample)
+    }
     package func motionTimeConstant(_ timeConstant: Double, velocity: SIMD2<Double>) -> Double { timeConstant }
     package func startsFromFit(_ newest: PredictionSample) -> Bool { false }
     /// None, yet still multiplied in (not left out): the product computes exactly what it did

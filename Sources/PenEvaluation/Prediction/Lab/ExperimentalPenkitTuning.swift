@@ -43,6 +43,22 @@ package struct ExperimentalPenkitTuning: PenkitTuning {
         sample.smoothingWindow > 1 ? smoothedDecaySeconds : decay
     }
 
+    /// For a smoothed sample, (1, t, t²) averaged over the history entries libinput averaged:
+    /// this sample and the `smoothedSamples − 1` before it (one `step` apart), the oldest
+    /// repeated to fill the window. Fitting these fits the raw path itself: its running mean is
+    /// what was observed (`.model`, `.blend`). A raw sample's is its own.
+    package func basis(age: Double, step: Double, sample: PredictionSample) -> SIMD3<Double> {
+        let window = Int(sample.smoothingWindow)
+        guard window > 1 else { return PolynomialFit.rawBasis(age: age, step: step, sample: sample) }
+        let distinct = min(max(Int(sample.smoothedSamples), 1), window)
+        var sum = SIMD3<Double>(0, 0, 0)
+        for j in 0..<window {
+            let a = age + Double(min(j, distinct - 1)) * step
+            sum += SIMD3(1, -a, a * a)
+        }
+        return sum / Double(window)
+    }
+
     package func motionTimeConstant(_ timeConstant: Double, velocity: SIMD2<Double>) -> Double {
         guard motionSmoothingSpeedMMPerSecond > 0 else { return timeConstant }
         let speed = (velocity * velocity).sum().squareRoot()

@@ -42,8 +42,9 @@ struct PredictCostCommand: ParsableCommand {
         let configuration = try PredictionConfiguration(horizon: .milliseconds(horizon), inputSmoothing: 4)
         let peers = try PredictionConfiguration(horizon: .milliseconds(horizon), inputSmoothing: 4, dampingMinCutoffHz: 0)
         let uncompensated = try ExperimentalPrediction(compensation: .none)
-        func peer(_ predictor: any Predictor) -> LabStage {
-            LabStage(predictor: predictor, configuration: peers, experimental: uncompensated)
+        // Each in a stage of its own type, called directly, as the engine calls penkit's.
+        func peer<P: Predictor>(_ predictor: P) -> PredictionStage<LabPrediction<P>> {
+            PredictionStage(model: LabPrediction(predictor, experimental: uncompensated, configuration: peers), configuration: peers)
         }
         print("frames per run: \(frames) (contact and hover), horizon \(Int(horizon)) ms, median of \(repeats) runs")
         print("predictor   ns/frame   predicted samples/frame")
@@ -54,7 +55,9 @@ struct PredictCostCommand: ParsableCommand {
             case .linear: (nanos, perFrame) = measure(peer(LinearPredictor()), strokes)
             case .leastSquares: (nanos, perFrame) = measure(peer(LeastSquaresPredictor()), strokes)
             case .kalman: (nanos, perFrame) = measure(peer(KalmanPredictor()), strokes)
-            case .penkit: (nanos, perFrame) = measure(LabStage(predictor: kind.make(), configuration: configuration), strokes)
+            case .penkit: (nanos, perFrame) = measure(PredictionStage(model: LabPrediction(LabPenkitPredictor(), experimental: ExperimentalPrediction(),
+                                                                                            configuration: configuration),
+                                                                      configuration: configuration), strokes)
             }
             row(kind.rawValue, nanos, perFrame)
         }
@@ -70,7 +73,7 @@ struct PredictCostCommand: ParsableCommand {
         row("pk-round3", roundThree.0, roundThree.1)
         // What the engine runs: the default predictor in the engine's own stage type
         // (EnginePrediction, a PredictionStage<PenkitPrediction>); `penkit` above is the lab's
-        // stage around the same predictor, as `bench predict` scores it.
+        // model around the lab's tuning of the same predictor, as `bench predict` scores it.
         let engine = measure(EnginePrediction(PenkitPredictor(), configuration: configuration), strokes)
         row("engine", engine.0, engine.1)
     }

@@ -3,21 +3,21 @@ import PenEngine
 /// The lab's prediction model: any predictor (penkit's, a baseline, a test's) with any of the
 /// ways of undoing libinput's smoothing that the lab compares (`ExperimentalPrediction`). With
 /// penkit's predictor and `.estimate` it computes what the product's `PenkitPrediction` does,
-/// through the same predictor and `SmoothingRecovery`.
-package struct LabPrediction: PredictionModel {
-    package private(set) var predictor: AnyPredictor
+/// through the same predictor and `SmoothingRecovery`. The benchmark runs it around
+/// `AnyPredictor` (`LabStage`); `penkit bench predict-cost` around each predictor's own type.
+package struct LabPrediction<P: Predictor>: PredictionModel {
+    package private(set) var predictor: P
     /// A second copy of the predictor fed the inverted raw path, for `.blend` only.
-    private var invertedPredictor: AnyPredictor
+    private var invertedPredictor: P
     package let experimental: ExperimentalPrediction
     /// Inverts libinput's filter, for every compensation but `.estimate`.
     private var inverse: SmoothingInverse
     /// Estimates the raw path instead, for `.estimate`.
     private var recovery: SmoothingRecovery
 
-    package init(_ predictor: any Predictor, experimental: ExperimentalPrediction, configuration: PredictionConfiguration) {
-        // An AnyPredictor given is taken as it is, not wrapped again.
-        self.predictor = predictor as? AnyPredictor ?? AnyPredictor(predictor)
-        invertedPredictor = self.predictor
+    package init(_ predictor: P, experimental: ExperimentalPrediction, configuration: PredictionConfiguration) {
+        self.predictor = predictor
+        invertedPredictor = predictor
         self.experimental = experimental
         inverse = SmoothingInverse(window: configuration.inputSmoothing)
         recovery = SmoothingRecovery(window: configuration.inputSmoothing, jerkNoise: configuration.estimationJerkNoise)

@@ -1,13 +1,15 @@
 import PenEngine
 
-/// The lab's stage: the product's contracts around any predictor and compensation.
-package typealias LabStage = PredictionStage<LabPrediction>
+/// The lab's stage: the product's contracts around any predictor, chosen at run time, and compensation.
+package typealias LabStage = PredictionStage<LabPrediction<AnyPredictor>>
 
-extension PredictionStage where Model == LabPrediction {
+extension PredictionStage where Model == LabPrediction<AnyPredictor> {
     /// `predictor` in the product's stage, undoing libinput's smoothing as `experimental` says.
     package init(predictor: any Predictor, configuration: PredictionConfiguration = .standard(),
                  experimental: ExperimentalPrediction = ExperimentalPrediction()) {
-        self.init(model: LabPrediction(predictor, experimental: experimental, configuration: configuration),
+        // An AnyPredictor given is taken as it is, not wrapped again.
+        let any = predictor as? AnyPredictor ?? AnyPredictor(predictor)
+        self.init(model: LabPrediction(any, experimental: experimental, configuration: configuration),
                   configuration: configuration)
     }
 

@@ -4,14 +4,9 @@ import PackageDescription
 let package = Package(
     name: "penkit",
     products: [
+        // The one library for clients. The other modules' API is `package`: the fuzz targets are
+        // targets of this package (below), so nothing outside it needs them.
         .library(name: "PenKit", targets: ["PenKit"]),
-        // For Fuzz/, the libFuzzer package, which builds the trace readers with -sanitize=fuzzer: pure
-        // Swift, so the fuzz build links no C library of the project.
-        .library(name: "PenInput", targets: ["PenInput"]),
-        // For Fuzz/ too: the `libinput record` reader, with Yams.
-        .library(name: "PenInputRecord", targets: ["PenInputRecord"]),
-        // For Fuzz/ too: the replay fuzzer runs the engine on what the replay schedule decodes.
-        .library(name: "PenEngine", targets: ["PenEngine"]),
         .executable(name: "penkitd", targets: ["penkitd"]),
         .executable(name: "penkit", targets: ["penkit"]),
     ],
@@ -63,7 +58,12 @@ let package = Package(
         .target(name: "PenOracle", dependencies: ["PenKit", "PenInput", "PenInputLinux", "CLibevdev"]),
         // Tool code, never linked by penkitd: traces replayed through the engine, stroke comparison,
         // prediction evaluation (penkit replay, compare, bench, and the tests).
-        .target(name: "PenEvaluation", dependencies: ["PenKit", "PenEngine", "PenInput", "PenVirtualTablet"]),
+        // The prediction lab lives here too: the baselines and the other ways of undoing libinput's
+        // smoothing (LabPrediction), run in the product's PredictionStage.
+        .target(name: "PenEvaluation", dependencies: [
+            "PenKit", "PenEngine", "PenInput", "PenVirtualTablet",
+            .product(name: "DequeModule", package: "swift-collections"),
+        ]),
         .executableTarget(name: "penkitd", dependencies: [
             "CLinuxCalls", "CChecksum",
             "PenKit", "PenEngine", "PenInput", "PenInputLinux", "PenVirtualTablet",
@@ -100,6 +100,23 @@ let package = Package(
             "PenView", "PenVirtualTablet",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
+
+        // libFuzzer targets for the trace readers, the replay schedule and the client protocol.
+        // A plain build compiles and links them without the fuzzer (they then refuse to run);
+        // Fuzz/run.sh (`make fuzz`) builds them with -sanitize=fuzzer in its own scratch path,
+        // so the normal build never sees the sanitizer.
+        .target(name: "CFuzzEntry", path: "Fuzz/Sources/CFuzzEntry"),
+        .target(name: "FuzzDriver", dependencies: ["CFuzzEntry"], path: "Fuzz/Sources/FuzzDriver"),
+        .executableTarget(name: "FuzzEvemuReader", dependencies: ["FuzzDriver", "PenInput"],
+                          path: "Fuzz/Sources/FuzzEvemuReader"),
+        .executableTarget(name: "FuzzLibinputRecordReader", dependencies: ["FuzzDriver", "PenInput", "PenInputRecord"],
+                          path: "Fuzz/Sources/FuzzLibinputRecordReader"),
+        // penkitd's replay: its schedule's time computations, looping, into the engine.
+        .executableTarget(name: "FuzzReplayLoop", dependencies: ["FuzzDriver", "PenInput", "PenEngine", "PenKit"],
+                          path: "Fuzz/Sources/FuzzReplayLoop"),
+        // The client protocol: request lines as penkitd parses them, server lines as clients decode them.
+        .executableTarget(name: "FuzzClientProtocol", dependencies: ["FuzzDriver", "PenKit"],
+                          path: "Fuzz/Sources/FuzzClientProtocol"),
 
         // Reference code the tests share, written apart from what it checks.
         .target(name: "PenTestSupport", dependencies: ["PenKit"], path: "Tests/PenTestSupport"),

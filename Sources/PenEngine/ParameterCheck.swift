@@ -1,8 +1,8 @@
 /// A setting out of its range, the engine's or prediction's: the message names it, its unit
 /// and the range allowed. (The engine and prediction had one type each, of the same shape.)
-public struct ParameterError: Error, CustomStringConvertible, Equatable {
-    public let description: String
-    public init(_ description: String) { self.description = description }
+package struct ParameterError: Error, CustomStringConvertible, Equatable {
+    package let description: String
+    package init(_ description: String) { self.description = description }
 }
 
 /// The one validator every parameter type checks its ranges with (EngineConfiguration,

@@ -5,7 +5,7 @@ extension StrokeEngine {
     /// `horizon` seconds (0: none), for clients that asked for their own horizon. The
     /// predictor's motion state is unchanged; only the frame's own predictions (made with the
     /// frame) are scored to learn the expected error, whatever horizon is asked for here.
-    public mutating func repredicted(_ frame: Frame, horizon: Double) -> Frame {
+    package mutating func repredicted(_ frame: Frame, horizon: Double) -> Frame {
         var result = frame
         guard horizon > 0, prediction != nil else {
             result.predicted = []

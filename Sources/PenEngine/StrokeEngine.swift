@@ -11,17 +11,17 @@ import PenKit
 /// Lifecycle per stroke: `began` at tip down, `frame`s, `ended` at tip up (or
 /// cancellation), `update`s for samples that expected one (possibly after
 /// `ended`), and one `stroke` once nothing is pending, in the order strokes began.
-public struct StrokeEngine {
-    public var configuration: EngineConfiguration
+package struct StrokeEngine {
+    package var configuration: EngineConfiguration
     /// Fills each frame's predicted samples; nil: frames carry none.
-    public var prediction: EnginePrediction?
+    package var prediction: EnginePrediction?
 
     /// The engine's clock: the latest event time or `advance(to:)` seen, µs.
-    public private(set) var now: UInt64 = 0
+    package private(set) var now: UInt64 = 0
     /// Samples left out of finalized strokes by `maxSamplesPerStroke`.
-    public internal(set) var droppedSamples = 0
+    package internal(set) var droppedSamples = 0
     /// Pressure reports that matched no sample waiting for one.
-    public internal(set) var unmatchedPressureReports = 0
+    package internal(set) var unmatchedPressureReports = 0
 
     var nextStrokeID: UInt64 = 1
     var nextSeq: UInt64 = 1
@@ -40,7 +40,7 @@ public struct StrokeEngine {
 
     /// `configuration` must be valid: what a user sets is checked with `validated()` where it is
     /// read (a command's options, the config file), so one out of range here is a programming error.
-    public init(configuration: EngineConfiguration = EngineConfiguration(), prediction: EnginePrediction? = nil) {
+    package init(configuration: EngineConfiguration = EngineConfiguration(), prediction: EnginePrediction? = nil) {
         do {
             self.configuration = try configuration.validated()
         } catch {
@@ -50,11 +50,11 @@ public struct StrokeEngine {
     }
 
     /// Strokes begun but not yet published.
-    public var unpublishedStrokes: Int { publicationOrder.count }
+    package var unpublishedStrokes: Int { publicationOrder.count }
 
     // MARK: - Input
 
-    public mutating func handle(_ event: TabletEvent, device: UInt32 = 0, into out: inout [EngineMessage]) {
+    package mutating func handle(_ event: TabletEvent, device: UInt32 = 0, into out: inout [EngineMessage]) {
         var event = event
         // Mapped first, so samples, predictions, azimuth and strokes all live in the mapped space.
         if let mapping = configuration.mappings[device] { mapping.apply(to: &event.axes) }
@@ -91,7 +91,7 @@ public struct StrokeEngine {
     }
 
     /// A pressure value from the second stream, arriving at `arrival` (µs).
-    public mutating func handlePressure(_ report: PressureReport, arrival: UInt64, into out: inout [EngineMessage]) {
+    package mutating func handlePressure(_ report: PressureReport, arrival: UInt64, into out: inout [EngineMessage]) {
         advance(to: arrival, into: &out)
         let tolerance: UInt64
         if let source = pressureSources[report.device] {
@@ -131,7 +131,7 @@ public struct StrokeEngine {
 
     /// Moves the clock to `time` (never back) and lets every expectation whose
     /// deadline has passed expire, then publishes what became final.
-    public mutating func advance(to time: UInt64, into out: inout [EngineMessage]) {
+    package mutating func advance(to time: UInt64, into out: inout [EngineMessage]) {
         if time > now { now = time }
         // Deadlines differ between devices (each source states its own latency), so every
         // entry is checked; few wait at once (latency / sample interval per device).
@@ -153,7 +153,7 @@ public struct StrokeEngine {
     }
 
     /// Ends every stroke of `device` as cancelled and forgets its tools (device removed).
-    public mutating func removeDevice(_ device: UInt32, at time: UInt64, into out: inout [EngineMessage]) {
+    package mutating func removeDevice(_ device: UInt32, at time: UInt64, into out: inout [EngineMessage]) {
         advance(to: time, into: &out)
         for key in tools.keys.sorted(by: Self.keyOrder) where key.device == device {
             proximityOut(key, at: now, into: &out)
@@ -162,7 +162,7 @@ public struct StrokeEngine {
     }
 
     /// Ends every open stroke as cancelled (shutdown, or the end of a recording).
-    public mutating func cancelAll(at time: UInt64, into out: inout [EngineMessage]) {
+    package mutating func cancelAll(at time: UInt64, into out: inout [EngineMessage]) {
         advance(to: time, into: &out)
         for key in tools.keys.sorted(by: Self.keyOrder) {
             proximityOut(key, at: now, into: &out)
@@ -172,7 +172,7 @@ public struct StrokeEngine {
 
     /// Gives up on every pending update ("no update coming") and publishes
     /// every ended stroke: what a replay does when its input is exhausted.
-    public mutating func flush(into out: inout [EngineMessage]) {
+    package mutating func flush(into out: inout [EngineMessage]) {
         let latest = max(now, pendingForce.map(\.deadline).max() ?? 0)
         let horizon = max(configuration.updateTimeout, configuration.tiltTimeout).wholeMicroseconds
         advance(to: latest.saturatingAdd(horizon).saturatingAdd(1), into: &out)

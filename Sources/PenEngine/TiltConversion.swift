@@ -6,8 +6,8 @@ import PenKit
 /// straight up is azimuth 0, altitude π/2; any ±90° tilt is altitude 0, with
 /// azimuth 0 unless the other tilt is 0. libinput's signs match the spec's
 /// (positive x to the right, positive y towards the user).
-public enum TiltConversion {
-    public static func azimuthAltitude(tiltX: Double, tiltY: Double) -> (azimuth: Double, altitude: Double) {
+package enum TiltConversion {
+    package static func azimuthAltitude(tiltX: Double, tiltY: Double) -> (azimuth: Double, altitude: Double) {
         let radX = tiltX * Double.pi / 180
         let radY = tiltY * Double.pi / 180
         let atRightAngle = abs(tiltX) == 90 || abs(tiltY) == 90
@@ -39,5 +39,5 @@ public enum TiltConversion {
     }
 
     /// What a tool without (measured) tilt reports: upright, azimuth 0.
-    public static let upright = (azimuth: 0.0, altitude: Double.pi / 2)
+    package static let upright = (azimuth: 0.0, altitude: Double.pi / 2)
 }

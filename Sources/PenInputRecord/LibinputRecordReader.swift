@@ -19,16 +19,16 @@ import Yams
 ///
 /// Keys penkit does not use (`libinput:`, `system:`, `hid:`, `udev:`, `quirks:`, libinput events
 /// recorded with --with-libinput, ...) are ignored. EV_SYN codes are implied, as in EvemuReader.
-public enum LibinputRecordReader {
+package enum LibinputRecordReader {
     /// Yams builds a tree of every node, tens of bytes per byte of YAML; this keeps that tree well
     /// inside memory while allowing hours of recording.
-    public static let maximumSize = 64 << 20
+    package static let maximumSize = 64 << 20
 
-    public static func parse(_ bytes: [UInt8], file: String) throws -> Trace {
+    package static func parse(_ bytes: [UInt8], file: String) throws -> Trace {
         try bytes.withUnsafeBufferPointer { try parse($0, file: file) }
     }
 
-    public static func parse(_ bytes: UnsafeBufferPointer<UInt8>, file: String) throws -> Trace {
+    package static func parse(_ bytes: UnsafeBufferPointer<UInt8>, file: String) throws -> Trace {
         guard bytes.count <= maximumSize else {
             throw TraceError(file: file, line: 0, message: "libinput record YAML larger than \(maximumSize >> 20) MiB, the most penkit reads")
         }

@@ -2,5 +2,5 @@ import PenInput
 
 extension TraceReaders {
     /// evemu and `libinput record` YAML: what the penkit tool and the tests read.
-    public static let all = TraceReaders(libinputRecord: { bytes, name in try LibinputRecordReader.parse(bytes, file: name) })
+    package static let all = TraceReaders(libinputRecord: { bytes, name in try LibinputRecordReader.parse(bytes, file: name) })
 }

@@ -5,7 +5,7 @@ import PenEvaluation
 import PenInput
 
 /// `penkit bench predict-cost TRACES…`: time per frame of each predictor, as the live path
-/// runs it (a concrete PredictionStage producing the frame's predicted samples). Build with
+/// runs it (a PredictionStage producing the frame's predicted samples). Build with
 /// `-c release` for figures that mean anything.
 struct PredictCostCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -40,35 +40,41 @@ struct PredictCostCommand: ParsableCommand {
         // the path they receive (as `bench predict` scores them), so they skip the compensation
         // and the output damping.
         let configuration = try PredictionConfiguration(horizon: .milliseconds(horizon), inputSmoothing: 4)
-        let peers = try PredictionConfiguration(horizon: .milliseconds(horizon), inputSmoothing: 4, experimental: ExperimentalPrediction(compensation: .none),
-                                                dampingMinCutoffHz: 0)
+        let peers = try PredictionConfiguration(horizon: .milliseconds(horizon), inputSmoothing: 4, dampingMinCutoffHz: 0)
+        let uncompensated = try ExperimentalPrediction(compensation: .none)
+        // Each in a stage of its own type, called directly, as the engine calls penkit's.
+        func peer<P: Predictor>(_ predictor: P) -> PredictionStage<LabPrediction<P>> {
+            PredictionStage(model: LabPrediction(predictor, experimental: uncompensated, configuration: peers), configuration: peers)
+        }
         print("frames per run: \(frames) (contact and hover), horizon \(Int(horizon)) ms, median of \(repeats) runs")
         print("predictor   ns/frame   predicted samples/frame")
         for kind in PredictorKind.allCases {
             let (nanos, perFrame): (Double, Double)
             switch kind {
-            case .none: (nanos, perFrame) = measure(NoPredictor(), strokes, peers)
-            case .linear: (nanos, perFrame) = measure(LinearPredictor(), strokes, peers)
-            case .leastSquares: (nanos, perFrame) = measure(LeastSquaresPredictor(), strokes, peers)
-            case .kalman: (nanos, perFrame) = measure(KalmanPredictor(), strokes, peers)
-            case .penkit: (nanos, perFrame) = measure(PenkitPredictor(), strokes, configuration)
+            case .none: (nanos, perFrame) = measure(peer(NoPredictor()), strokes)
+            case .linear: (nanos, perFrame) = measure(peer(LinearPredictor()), strokes)
+            case .leastSquares: (nanos, perFrame) = measure(peer(LeastSquaresPredictor()), strokes)
+            case .kalman: (nanos, perFrame) = measure(peer(KalmanPredictor()), strokes)
+            case .penkit: (nanos, perFrame) = measure(PredictionStage(model: LabPrediction(LabPenkitPredictor(), experimental: ExperimentalPrediction(),
+                                                                                            configuration: configuration),
+                                                                      configuration: configuration), strokes)
             }
             row(kind.rawValue, nanos, perFrame)
         }
         // The previous defaults side by side: round four's (no residual correction) and round
         // three's (also a 7 ms fit and no output damping).
-        let uncorrected = try configuration.with(horizon: .milliseconds(horizon), experimental: configuration.experimental, correctionMemory: .zero)
-        let roundFour = measure(PenkitPredictor(), strokes, uncorrected)
+        let uncorrected = try configuration.with(horizon: .milliseconds(horizon), correctionMemory: .zero)
+        let roundFour = measure(EnginePrediction(PenkitPredictor(), configuration: uncorrected), strokes)
         row("pk-round4", roundFour.0, roundFour.1)
         var longerFit = PenkitPredictor.Parameters()
         longerFit.decay = .milliseconds(7)
-        let undamped = try configuration.with(horizon: .milliseconds(horizon), experimental: configuration.experimental, dampingMinCutoffHz: 0,
-                                              correctionMemory: .zero)
-        let roundThree = measure(try PenkitPredictor(parameters: longerFit), strokes, undamped)
+        let undamped = try configuration.with(horizon: .milliseconds(horizon), dampingMinCutoffHz: 0, correctionMemory: .zero)
+        let roundThree = measure(EnginePrediction(try PenkitPredictor(parameters: longerFit), configuration: undamped), strokes)
         row("pk-round3", roundThree.0, roundThree.1)
         // What the engine runs: the default predictor in the engine's own stage type
-        // (EnginePrediction, a PredictionStage<PenkitPredictor>).
-        let engine = measure(EnginePrediction(PenkitPredictor(), configuration: configuration).predictor, strokes, configuration)
+        // (EnginePrediction, a PredictionStage<PenkitPrediction>); `penkit` above is the lab's
+        // model around the lab's tuning of the same predictor, as `bench predict` scores it.
+        let engine = measure(EnginePrediction(PenkitPredictor(), configuration: configuration), strokes)
         row("engine", engine.0, engine.1)
     }
 
@@ -78,9 +84,8 @@ struct PredictCostCommand: ParsableCommand {
     }
 
     /// Median nanoseconds per frame, and the mean number of predicted samples per frame.
-    private func measure<P: Predictor>(_ predictor: P, _ strokes: [Trajectory],
-                                       _ configuration: PredictionConfiguration) -> (Double, Double) {
-        var stage = PredictionStage(predictor: predictor, configuration: configuration)
+    private func measure<Model: PredictionModel>(_ stage: PredictionStage<Model>, _ strokes: [Trajectory]) -> (Double, Double) {
+        var stage = stage
         var frames = 0, predicted = 0
         var runs: [Double] = []
         let clock = ContinuousClock()

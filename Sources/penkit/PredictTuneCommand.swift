@@ -170,8 +170,8 @@ struct TuneScore {
 /// A point of the parameter grid the tuning searches.
 struct TuneCandidate {
     var blendWeight: Double
-    /// The predictor with this point's parameters, validated where the grid is made.
-    var predictor: PenkitPredictor
+    /// The predictor with this point's parameters and tuning, validated where the grid is made.
+    var predictor: LabPenkitPredictor
     /// Set: the raw path is estimated (`.estimate`) with this jerk noise, and `blendWeight` is unused.
     var estimationJerkNoise: Double?
     /// The stage's output damping (cutoff Hz, beta); nil: none.
@@ -179,11 +179,11 @@ struct TuneCandidate {
     /// The stage's residual correction (memory s, shrinkage count); nil: none.
     var residualCorrection: (memory: Double, shrinkCount: Double)? = nil
 
-    init(blendWeight: Double, parameters: PenkitPredictor.Parameters,
+    init(blendWeight: Double, parameters: PenkitPredictor.Parameters, tuning: ExperimentalPenkitTuning = ExperimentalPenkitTuning(),
          estimationJerkNoise: Double? = nil) throws(ParameterError) {
         self.blendWeight = blendWeight
         self.estimationJerkNoise = estimationJerkNoise
-        predictor = try PenkitPredictor(parameters: parameters)
+        predictor = try LabPenkitPredictor(parameters: parameters, tuning: tuning)
     }
 
     var entrant: BenchEntrant {
@@ -201,11 +201,11 @@ struct TuneCandidate {
     }
 
     var label: String {
-        let p = predictor.parameters
+        let p = predictor.parameters, t = predictor.tuning
         let recovery = estimationJerkNoise.map { "est 1e\(Int(log10($0).rounded()))" } ?? "inv \(fixed(blendWeight))"
         let damping = outputDamping.map { "damp \(Int($0.minCutoffHz))/\(fixed($0.beta)) " } ?? ""
         let correction = residualCorrection.map { "corr \(Int($0.memory))/\(Int($0.shrinkCount)) " } ?? ""
-        return "\(correction)\(damping)\(recovery) dec \(ms(p.smoothedDecay))/\(ms(p.decay))\(p.experimental.rawOriginFromFit ? "f" : "") sm \(ms(p.motionSmoothing))/\(Int(p.experimental.motionSmoothingSpeedMMPerSecond)) tr \(fixed(p.travelGain)) ta \(fixed(p.experimental.tangentialGain))"
+        return "\(correction)\(damping)\(recovery) dec \(ms(t.smoothedDecay))/\(ms(p.decay))\(t.rawOriginFromFit ? "f" : "") sm \(ms(p.motionSmoothing))/\(Int(t.motionSmoothingSpeedMMPerSecond)) tr \(fixed(p.travelGain)) ta \(fixed(t.tangentialGain))"
     }
 
     private func ms(_ time: Duration) -> String { String(Int((time.inSeconds * 1000).rounded())) }
@@ -299,14 +299,15 @@ struct TuneCandidate {
                             for travel in [0.9, 1.0] {
                                 for tangential in [0.0, 0.25] {
                                     var p = PenkitPredictor.Parameters()
-                                    p.smoothedDecay = .milliseconds(smoothedDecayMs)
+                                    var t = ExperimentalPenkitTuning()
+                                    t.smoothedDecay = .milliseconds(smoothedDecayMs)
                                     p.decay = .milliseconds(decayMs)
-                                    p.experimental.rawOriginFromFit = originFromFit
+                                    t.rawOriginFromFit = originFromFit
                                     p.motionSmoothing = .milliseconds(smoothingMs)
-                                    p.experimental.motionSmoothingSpeedMMPerSecond = smoothingSpeed
+                                    t.motionSmoothingSpeedMMPerSecond = smoothingSpeed
                                     p.travelGain = travel
-                                    p.experimental.tangentialGain = tangential
-                                    result.append(try TuneCandidate(blendWeight: blend, parameters: p))
+                                    t.tangentialGain = tangential
+                                    result.append(try TuneCandidate(blendWeight: blend, parameters: p, tuning: t))
                                 }
                             }
                         }

@@ -18,9 +18,9 @@ struct AnyPredictorTests {
     func penkitThroughTheSeam() throws {
         var parameters = PenkitPredictor.Parameters()
         parameters.travelGain = 0.8
-        let predictor = try PenkitPredictor(parameters: parameters)
-        var seam = PredictionStage(predictor: AnyPredictor(predictor), configuration: .standard(smoothed: true))
-        var own = EnginePrediction(predictor, configuration: .standard(smoothed: true))
+        // The lab's tuning of the predictor at its defaults against the product's own.
+        var seam = LabStage(predictor: try LabPenkitPredictor(parameters: parameters), configuration: .standard(smoothed: true))
+        var own = EnginePrediction(try PenkitPredictor(parameters: parameters), configuration: .standard(smoothed: true))
         var compared = 0
         for sample in strokeWithTouchdown() {
             seam.add(sample)
@@ -30,7 +30,7 @@ struct AnyPredictorTests {
             compared += seam.predictions.count
         }
         #expect(compared > 100)
-        #expect((seam.predictor.base as? PenkitPredictor)?.parameters == parameters)
+        #expect((seam.predictor.base as? LabPenkitPredictor)?.parameters == parameters)
         #expect(seam.predictor.name == "penkit")
     }
 
@@ -38,6 +38,6 @@ struct AnyPredictorTests {
     func otherPredictors(kind: PredictorKind) {
         let seam = AnyPredictor(kind.make())
         #expect(seam.name == kind.rawValue)
-        #expect(!(seam.base is PenkitPredictor))
+        #expect(!(seam.base is LabPenkitPredictor))
     }
 }

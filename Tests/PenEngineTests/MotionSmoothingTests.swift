@@ -8,8 +8,7 @@ private func tips(motionSmoothing: Duration, noise: Double) throws -> [(tip: Pre
     var parameters = PenkitPredictor.Parameters()
     parameters.motionSmoothing = motionSmoothing
     parameters.travelGain = 1  // no deliberate shrinkage: the tip should reach the real pen
-    var stage = PredictionStage(predictor: try PenkitPredictor(parameters: parameters),
-                                configuration: .standard())
+    var stage = EnginePrediction(try PenkitPredictor(parameters: parameters), configuration: .standard())
     var state: UInt64 = 12345
     let start: UInt64 = 1_000_000
     func real(_ time: UInt64) -> SIMD2<Double> { SIMD2(10 + 100 * Double(time - start) * 1e-6, 20) }

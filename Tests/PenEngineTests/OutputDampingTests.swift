@@ -12,7 +12,7 @@ private struct Run {
         parameters.motionSmoothing = .zero  // only the output damping under test
         parameters.travelGain = 1  // no deliberate shrinkage: the tip should reach the real pen
         let configuration = try PredictionConfiguration(dampingMinCutoffHz: dampingHz)
-        var stage = PredictionStage(predictor: try PenkitPredictor(parameters: parameters), configuration: configuration)
+        var stage = EnginePrediction(try PenkitPredictor(parameters: parameters), configuration: configuration)
         let start: UInt64 = 1_000_000
         func real(_ time: UInt64) -> SIMD2<Double> {
             let t = Double(time - start) * 1e-6

@@ -20,7 +20,7 @@ private func pen(_ serial: UInt64) -> ToolKey {
 /// Plays proximities through one stage, each by its pen (nil: a reset that names no pen), and
 /// returns the expected error after each.
 private func expectedErrors(_ proximities: [(pen: ToolKey?, samples: [PredictionSample])]) -> [Double?] {
-    var stage = PredictionStage(predictor: PenkitPredictor(), configuration: .standard())
+    var stage = EnginePrediction(PenkitPredictor(), configuration: .standard())
     return proximities.map { pen, samples in
         stage.reset(.proximity(pen))
         for sample in samples { stage.add(sample) }

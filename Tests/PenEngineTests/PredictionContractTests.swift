@@ -16,8 +16,8 @@ private func uniformStroke(count: Int, interval: UInt64 = 4_000, start: UInt64 =
 }
 
 private func stage(_ kind: PredictorKind, horizon: Duration = .milliseconds(16),
-                   dampingHz: Double = PredictionConfiguration.defaultDampingMinCutoffHz) throws -> PredictionStage<AnyPredictor> {
-    PredictionStage(predictor: AnyPredictor(kind.make()),
+                   dampingHz: Double = PredictionConfiguration.defaultDampingMinCutoffHz) throws -> LabStage {
+    LabStage(predictor: kind.make(),
                     configuration: try PredictionConfiguration(horizon: horizon, dampingMinCutoffHz: dampingHz))
 }
 

@@ -37,9 +37,9 @@ private func constantVelocityStroke(count: Int) -> (truth: (UInt64) -> SIMD2<Dou
 /// stroke gives back the 10 % penkit keeps back (ResidualCorrectionTests); here only the
 /// compensation is under test.
 private func run(_ kind: PredictorKind, compensation: SmoothingCompensation,
-                 on samples: [PredictionSample]) throws -> PredictionStage<AnyPredictor> {
-    var stage = PredictionStage(predictor: AnyPredictor(kind.make()), configuration: try PredictionConfiguration(
-        inputSmoothing: 4, experimental: ExperimentalPrediction(compensation: compensation), correctionMemory: .zero))
+                 on samples: [PredictionSample]) throws -> LabStage {
+    var stage = LabStage(predictor: kind.make(), configuration: try PredictionConfiguration(inputSmoothing: 4, correctionMemory: .zero),
+                         experimental: try ExperimentalPrediction(compensation: compensation))
     for sample in samples { stage.add(sample) }
     return stage
 }
@@ -53,8 +53,9 @@ struct PredictionSmoothingTests {
         // penkit's fit without its deliberate shrinkage (it keeps 90 % of the travel by default).
         var parameters = PenkitPredictor.Parameters()
         parameters.travelGain = 1
-        var stage = PredictionStage(predictor: try PenkitPredictor(parameters: parameters), configuration:
-            try PredictionConfiguration(inputSmoothing: 4, experimental: ExperimentalPrediction(compensation: compensation), correctionMemory: .zero))
+        var stage = LabStage(predictor: try LabPenkitPredictor(parameters: parameters),
+                             configuration: try PredictionConfiguration(inputSmoothing: 4, correctionMemory: .zero),
+                             experimental: try ExperimentalPrediction(compensation: compensation))
         for sample in samples { stage.add(sample) }
         let tip = stage.predictions.last!
         #expect(tip.time == samples.last!.time + 16_000)
@@ -62,8 +63,9 @@ struct PredictionSmoothingTests {
         #expect(distance(tip.x - real[0], tip.y - real[1]) < 0.05)
         // Without compensation the same predictor is about 1.5 reports (0.8 mm) behind (the
         // residual correction, off in both, would learn to take back part of that lag).
-        var lagging = PredictionStage(predictor: try PenkitPredictor(parameters: parameters), configuration:
-            try PredictionConfiguration(inputSmoothing: 4, experimental: ExperimentalPrediction(compensation: .none), correctionMemory: .zero))
+        var lagging = LabStage(predictor: try LabPenkitPredictor(parameters: parameters),
+                               configuration: try PredictionConfiguration(inputSmoothing: 4, correctionMemory: .zero),
+                               experimental: try ExperimentalPrediction(compensation: .none))
         for sample in samples { lagging.add(sample) }
         let late = lagging.predictions.last!
         #expect(distance(late.x - real[0], late.y - real[1]) > 0.5)
@@ -151,8 +153,7 @@ struct PredictionReachTests {
         for intervals in [[8_001], [3_000, 8_000], [5_000]] as [[UInt64]] {
             for horizonMs in [8, 16, 24, 32, 50] {
                 let horizon = Duration.milliseconds(horizonMs)
-                var stage = PredictionStage(predictor: AnyPredictor(kind.make()),
-                                            configuration: try PredictionConfiguration(horizon: horizon))
+                var stage = LabStage(predictor: kind.make(), configuration: try PredictionConfiguration(horizon: horizon))
                 var time: UInt64 = 1_000_000
                 for i in 0..<60 {
                     time += intervals[i % intervals.count]

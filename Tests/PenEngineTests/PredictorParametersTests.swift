@@ -50,15 +50,9 @@ struct BadParameter<Parameters: Sendable>: Sendable, CustomTestStringConvertible
         .init("window", "0") { $0.window = .zero },
         .init("window", "2 s") { $0.window = .seconds(2) },
         .init("decay", "-1 ms") { $0.decay = .milliseconds(-1) },
-        .init("smoothedDecay", "0") { $0.smoothedDecay = .zero },
         .init("ramp", "-1 ms") { $0.ramp = .milliseconds(-1) },
         .init("ramp", "1.5 s") { $0.ramp = .milliseconds(1500) },
         .init("motionSmoothing", "-8 ms") { $0.motionSmoothing = .milliseconds(-8) },
-        .init("experimental motionSmoothingSpeedMMPerSecond", "-1") { $0.experimental.motionSmoothingSpeedMMPerSecond = -1 },
-        .init("experimental motionSmoothingSpeedMMPerSecond", "inf") {
-            $0.experimental.motionSmoothingSpeedMMPerSecond = .infinity
-        },
-        .init("experimental tangentialGain", "nan") { $0.experimental.tangentialGain = .nan },
         .init("turnGain", "1.5") { $0.turnGain = 1.5 },
         .init("maxTurnRadians", "4") { $0.maxTurnRadians = 4 },
         .init("travelGain", "-0.1") { $0.travelGain = -0.1 },
@@ -68,6 +62,22 @@ struct BadParameter<Parameters: Sendable>: Sendable, CustomTestStringConvertible
     @Test(arguments: badPenkit)
     func anOutOfRangePenkitParameterIsRefusedByName(bad: BadParameter<PenkitPredictor.Parameters>) {
         let error = bad.error(from: .init()) { p throws(ParameterError) in _ = try PenkitPredictor(parameters: p) }
+        #expect(error?.description.hasPrefix("penkit \(bad.name) must be ") == true, "\(String(describing: error))")
+    }
+
+    /// The lab's knobs of penkit's predictor (PenEvaluation), checked the same way.
+    static let badPenkitTuning: [BadParameter<ExperimentalPenkitTuning>] = [
+        .init("smoothedDecay", "0") { $0.smoothedDecay = .zero },
+        .init("experimental motionSmoothingSpeedMMPerSecond", "-1") { $0.motionSmoothingSpeedMMPerSecond = -1 },
+        .init("experimental motionSmoothingSpeedMMPerSecond", "inf") { $0.motionSmoothingSpeedMMPerSecond = .infinity },
+        .init("experimental tangentialGain", "nan") { $0.tangentialGain = .nan },
+    ]
+
+    @Test(arguments: badPenkitTuning)
+    func anOutOfRangePenkitTuningIsRefusedByName(bad: BadParameter<ExperimentalPenkitTuning>) {
+        let error = bad.error(from: .init()) { t throws(ParameterError) in
+            _ = try LabPenkitPredictor(parameters: PenkitPredictor.Parameters(), tuning: t)
+        }
         #expect(error?.description.hasPrefix("penkit \(bad.name) must be ") == true, "\(String(describing: error))")
     }
 
@@ -125,7 +135,7 @@ struct BadParameter<Parameters: Sendable>: Sendable, CustomTestStringConvertible
             case ("correctionMemory", _): _ = try PredictionConfiguration(correctionMemory: .seconds(601))
             case ("correctionShrinkCount", "-1"): _ = try PredictionConfiguration(correctionShrinkCount: -1)
             case ("correctionShrinkCount", _): _ = try PredictionConfiguration(correctionShrinkCount: .nan)
-            default: _ = try PredictionConfiguration(experimental: ExperimentalPrediction(blendWeight: -0.5))
+            default: _ = try ExperimentalPrediction(blendWeight: -0.5)
             }
         } throws: { error in
             "\(error)".hasPrefix("prediction \(name) must be ")

@@ -11,7 +11,7 @@ private func recentMiss(correctionMemory: Duration, travelGain: Double, noise: D
     var parameters = PenkitPredictor.Parameters()
     parameters.travelGain = travelGain
     let configuration = try PredictionConfiguration(correctionMemory: correctionMemory)
-    var stage = PredictionStage(predictor: try PenkitPredictor(parameters: parameters), configuration: configuration)
+    var stage = EnginePrediction(try PenkitPredictor(parameters: parameters), configuration: configuration)
     let start: UInt64 = 1_000_000
     func realX(_ time: UInt64) -> Double { 10 + speed * Double(time - start) * 1e-6 }
     var state: UInt64 = 987654321

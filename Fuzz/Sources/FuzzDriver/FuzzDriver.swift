@@ -1,17 +1,13 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CFuzzEntry
 
-/// libFuzzer's own entry for programs that have a main of their own. SwiftPM links every
-/// executable's main through a module-named symbol, so each target supplies main and hands it over.
-@_silgen_name("LLVMFuzzerRunDriver")
-func LLVMFuzzerRunDriver(_ argc: UnsafeMutablePointer<Int32>,
-                         _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>,
-                         _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32) -> Int32
-
-/// Runs libFuzzer with this process's arguments, feeding each input to `test`, and exits with its status.
+/// Runs libFuzzer with this process's arguments, feeding each input to `test`, and exits with its
+/// status. SwiftPM links every executable's main through a module-named symbol, so each fuzz
+/// target supplies main and hands over to libFuzzer's own entry for such programs (CFuzzEntry).
 public func runFuzzer(_ test: @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32) -> Never {
     var argc = CommandLine.argc
-    var argv = CommandLine.unsafeArgv
-    exit(LLVMFuzzerRunDriver(&argc, &argv, test))
+    var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
+    exit(penkit_fuzz_run(&argc, &argv, test))
 }

@@ -1,20 +1,20 @@
 /// How a tool feels: what its raw pressure becomes and how far from the surface it still hovers.
 /// Every field is optional so that a tool serial's feel can be laid over its type's key by key.
-public struct PenFeel: Sendable, Hashable {
+package struct PenFeel: Sendable, Hashable {
     /// Applied after the thresholds.
-    public var curve: PressureCurve?
+    package var curve: PressureCurve?
     /// Raw pressure (libinput's normalized [0,1]) at and below which the force is 0.
-    public var pressureMin: Double?
+    package var pressureMin: Double?
     /// Raw pressure at and above which the force is 1.
-    public var pressureMax: Double?
+    package var pressureMax: Double?
     /// Normalized hover distance [0,1] beyond which hover frames are not sent.
-    public var hoverCutoff: Double?
+    package var hoverCutoff: Double?
     /// Raw pressure at which the virtual tablet's pen touches (it lifts at half of it); nil:
     /// where libinput's tip goes down (5 % of the range). Only the virtual tablet uses it: the
     /// socket's strokes follow libinput's tip.
-    public var tipThreshold: Double?
+    package var tipThreshold: Double?
 
-    public init(curve: PressureCurve? = nil, pressureMin: Double? = nil, pressureMax: Double? = nil,
+    package init(curve: PressureCurve? = nil, pressureMin: Double? = nil, pressureMax: Double? = nil,
                 hoverCutoff: Double? = nil, tipThreshold: Double? = nil) {
         self.tipThreshold = tipThreshold
         self.curve = curve
@@ -24,17 +24,17 @@ public struct PenFeel: Sendable, Hashable {
     }
 
     /// This feel with `other`'s fields where it has them.
-    public func overlaid(by other: PenFeel) -> PenFeel {
+    package func overlaid(by other: PenFeel) -> PenFeel {
         PenFeel(curve: other.curve ?? curve, pressureMin: other.pressureMin ?? pressureMin,
                 pressureMax: other.pressureMax ?? pressureMax, hoverCutoff: other.hoverCutoff ?? hoverCutoff,
                 tipThreshold: other.tipThreshold ?? tipThreshold)
     }
 
     /// Whether the force differs from the raw pressure at all.
-    public var shapesPressure: Bool { curve != nil || pressureMin != nil || pressureMax != nil }
+    package var shapesPressure: Bool { curve != nil || pressureMin != nil || pressureMax != nil }
 
     /// The force for a raw pressure: the thresholds' range stretched to [0,1], then the curve.
-    public func force(fromRaw raw: Double) -> Double {
+    package func force(fromRaw raw: Double) -> Double {
         let low = pressureMin ?? 0, high = pressureMax ?? 1
         var p = raw
         if high > low { p = (raw - low) / (high - low) } else { p = raw >= high ? 1 : 0 }
@@ -43,7 +43,7 @@ public struct PenFeel: Sendable, Hashable {
     }
 
     /// Whether a hover sample `distance` away is beyond the cut-off.
-    public func isBeyondHoverCutoff(_ distance: Double) -> Bool {
+    package func isBeyondHoverCutoff(_ distance: Double) -> Bool {
         guard let hoverCutoff else { return false }
         return distance > hoverCutoff
     }

@@ -1,9 +1,9 @@
 /// A pressure curve as GNOME's and Wacom's drivers offer it: the cubic Bézier from (0,0) to (1,1)
 /// with control points (x1,y1) and (x2,y2), all in [0,1]. Input pressure is the curve's x, output its y.
-public struct PressureCurve: Sendable, Hashable {
-    public var x1: Double, y1: Double, x2: Double, y2: Double
+package struct PressureCurve: Sendable, Hashable {
+    package var x1: Double, y1: Double, x2: Double, y2: Double
 
-    public init(x1: Double, y1: Double, x2: Double, y2: Double) {
+    package init(x1: Double, y1: Double, x2: Double, y2: Double) {
         self.x1 = x1
         self.y1 = y1
         self.x2 = x2
@@ -11,12 +11,12 @@ public struct PressureCurve: Sendable, Hashable {
     }
 
     /// The straight line: output equals input.
-    public static let linear = PressureCurve(x1: 0, y1: 0, x2: 1, y2: 1)
+    package static let linear = PressureCurve(x1: 0, y1: 0, x2: 1, y2: 1)
 
     /// y where the curve's x equals `x` (clamped to [0,1]). With control x's in [0,1] the curve's
     /// x grows monotonically in t, so bisection on t finds the one t; 60 halvings reach
     /// double precision. Plain arithmetic: it runs per sample on the input thread.
-    public func value(at x: Double) -> Double {
+    package func value(at x: Double) -> Double {
         let x = min(max(x.isFinite ? x : 0, 0), 1)
         var low = 0.0, high = 1.0
         for _ in 0..<60 {

@@ -1,10 +1,10 @@
 import PenKit
 
 /// A rectangle in millimetres (sensor areas) or client units (outputs).
-public struct MappingRect: Sendable, Hashable {
-    public var x: Double, y: Double, width: Double, height: Double
+package struct MappingRect: Sendable, Hashable {
+    package var x: Double, y: Double, width: Double, height: Double
 
-    public init(x: Double, y: Double, width: Double, height: Double) {
+    package init(x: Double, y: Double, width: Double, height: Double) {
         self.x = x
         self.y = y
         self.width = width
@@ -16,25 +16,25 @@ public struct MappingRect: Sendable, Hashable {
 /// positions staying millimetres from the area's (rotated) top-left corner; optionally scaled
 /// onto an output rectangle in the client's units as well. Tilt turns with the positions, so
 /// azimuth stays consistent. Plain arithmetic on each event, on the input thread.
-public struct DeviceMapping: Sendable, Hashable {
+package struct DeviceMapping: Sendable, Hashable {
     /// The area used, in sensor millimetres.
-    public var area: MappingRect
+    package var area: MappingRect
     /// Clockwise degrees: 0, 90, 180 or 270 (left-handed already folded in as 180).
-    public var rotation: Int
-    public var output: MappingRect?
+    package var rotation: Int
+    package var output: MappingRect?
 
-    public init(area: MappingRect, rotation: Int, output: MappingRect? = nil) {
+    package init(area: MappingRect, rotation: Int, output: MappingRect? = nil) {
         self.area = area
         self.rotation = ((rotation % 360) + 360) % 360
         self.output = output
     }
 
     /// Size of the mapped space in mm: the area's, its sides swapped by a quarter turn.
-    public var width: Double { rotation == 90 || rotation == 270 ? area.height : area.width }
-    public var height: Double { rotation == 90 || rotation == 270 ? area.width : area.height }
+    package var width: Double { rotation == 90 || rotation == 270 ? area.height : area.width }
+    package var height: Double { rotation == 90 || rotation == 270 ? area.width : area.height }
 
     /// Moves the position into the mapped space and turns the tilt with it.
-    public func apply(to axes: inout TabletAxes) {
+    package func apply(to axes: inout TabletAxes) {
         let u = axes.x - area.x, v = axes.y - area.y
         let w = area.width, h = area.height
         let tx = axes.tiltX, ty = axes.tiltY
@@ -56,7 +56,7 @@ public struct DeviceMapping: Sendable, Hashable {
 
     /// A mapped position in the output rectangle's units; nil without an output.
     @inline(__always)
-    public func outputPoint(x: Double, y: Double) -> (x: Double, y: Double)? {
+    package func outputPoint(x: Double, y: Double) -> (x: Double, y: Double)? {
         guard let output, width > 0, height > 0 else { return nil }
         return (output.x + x / width * output.width, output.y + y / height * output.height)
     }

@@ -18,59 +18,62 @@ import Musl
 ///   estimate, and overshoot is as visible as lag), and grows predictions in over the first
 ///   milliseconds of a stroke, when velocity estimates swing from frame to frame.
 /// Parameters were chosen on the shared traces; see docs/prediction.md.
-public struct PenkitPredictor: Predictor {
-    /// Every tunable, with its unit; checked once by `validated()` (`init(parameters:)` calls it).
-    public struct Parameters: Sendable, Hashable {
-        /// History fitted.
-        public var window: Duration = .milliseconds(100)
-        /// Age at which a sample's weight has fallen to 1/e. 4 ms: a short fit follows changes
-        /// of speed with little lag; its noise is damped after extrapolation, by the stage's
-        /// output damping (PredictionConfiguration). Chosen from 4, 5 and 7 ms together with
-        /// that damping, leave one trace out (`penkit bench predict-tune --motion`; docs/prediction.md).
-        public var decay: Duration = .milliseconds(4)
-        /// The same for smoothed samples fitted through libinput's filter (`.model`): each
-        /// already averages four raw positions, so it weighs more of the past than a raw one.
-        /// Chosen from 7, 4, 3 and 2.5 ms on the shared traces (in-sample; docs/prediction.md).
-        public var smoothedDecay: Duration = .milliseconds(3)
-        /// Share of the fitted turn rate kept.
-        public var turnGain = 0.5
-        /// Largest turn (radians) the arc may make over any horizon.
-        public var maxTurnRadians = 0.8
-        /// Share of the extrapolated travel kept.
-        public var travelGain = 0.9
-        /// Time after a stroke starts over which predictions grow to full length (0: at once).
-        public var ramp: Duration = .milliseconds(40)
-        /// Fit against evenly spaced times instead of the timestamps.
-        public var uniformTime = true
-        /// Gain of the force and orientation trend.
-        public var attributeGain = 0.75
-        /// Time constant of an exponential filter on the fitted velocity and acceleration
-        /// across real samples: it damps how much the prediction changes from frame to frame
-        /// (jitter), at the cost of following changes of speed that much later. 0: no filter.
-        /// A time, not a count of samples, so it means the same at every report rate. 8 ms: chosen by
-        /// `penkit bench predict-tune --structural --no-worse` from 0, 4, 8 and 16 ms, the same
-        /// choice with any one trace left out (docs/prediction.md).
-        public var motionSmoothing: Duration = .milliseconds(8)
-        /// What research runs explore and the product leaves neutral (PenkitPredictor+Experimental).
-        public var experimental = ExperimentalParameters()
-        public init() {}
-    }
+///
+/// The product runs it as `PenkitPredictor` (`ShippedPenkitTuning`); the lab's variants of the
+/// same arithmetic (PenEvaluation's `ExperimentalPenkitTuning`) plug in through `Tuning`.
+package typealias PenkitPredictor = TunedPenkitPredictor<ShippedPenkitTuning>
+
+/// Every tunable of penkit's predictor, with its unit; checked once by `validated()`
+/// (`init(parameters:)` calls it).
+package struct PenkitPredictorParameters: Sendable, Hashable {
+    /// History fitted.
+    package var window: Duration = .milliseconds(100)
+    /// Age at which a sample's weight has fallen to 1/e. 4 ms: a short fit follows changes
+    /// of speed with little lag; its noise is damped after extrapolation, by the stage's
+    /// output damping (PredictionConfiguration). Chosen from 4, 5 and 7 ms together with
+    /// that damping, leave one trace out (`penkit bench predict-tune --motion`; docs/prediction.md).
+    package var decay: Duration = .milliseconds(4)
+    /// Share of the fitted turn rate kept.
+    package var turnGain = 0.5
+    /// Largest turn (radians) the arc may make over any horizon.
+    package var maxTurnRadians = 0.8
+    /// Share of the extrapolated travel kept.
+    package var travelGain = 0.9
+    /// Time after a stroke starts over which predictions grow to full length (0: at once).
+    package var ramp: Duration = .milliseconds(40)
+    /// Fit against evenly spaced times instead of the timestamps.
+    package var uniformTime = true
+    /// Gain of the force and orientation trend.
+    package var attributeGain = 0.75
+    /// Time constant of an exponential filter on the fitted velocity and acceleration
+    /// across real samples: it damps how much the prediction changes from frame to frame
+    /// (jitter), at the cost of following changes of speed that much later. 0: no filter.
+    /// A time, not a count of samples, so it means the same at every report rate. 8 ms: chosen by
+    /// `penkit bench predict-tune --structural --no-worse` from 0, 4, 8 and 16 ms, the same
+    /// choice with any one trace left out (docs/prediction.md).
+    package var motionSmoothing: Duration = .milliseconds(8)
+    package init() {}
+}
+
+/// penkit's predictor with the values of the lab's knobs that `Tuning` gives.
+package struct TunedPenkitPredictor<Tuning: PenkitTuning>: Predictor {
+    package typealias Parameters = PenkitPredictorParameters
 
     /// The parameters' times in seconds, converted once at init: the per-sample path does no
     /// `Duration` arithmetic.
     private struct Seconds: Sendable {
-        let window, decay, smoothedDecay, ramp, motionSmoothing: Double
+        let window, decay, ramp, motionSmoothing: Double
 
         init(_ p: Parameters) {
             window = p.window.inSeconds
             decay = p.decay.inSeconds
-            smoothedDecay = p.smoothedDecay.inSeconds
             ramp = p.ramp.inSeconds
             motionSmoothing = p.motionSmoothing.inSeconds
         }
     }
 
-    public let parameters: Parameters
+    package let parameters: Parameters
+    package let tuning: Tuning
     private let seconds: Seconds
     private var history = SampleHistory(capacity: 32)
     private var startTime: UInt64?
@@ -82,24 +85,30 @@ public struct PenkitPredictor: Predictor {
     private var acceleration = SIMD2<Double>(0, 0)
     private var motionTime: UInt64?
 
-    /// penkit's predictor as shipped (its defaults are checked by a test).
-    public init() {
-        self.init(checked: Parameters())
+    /// penkit's predictor with its tuning's defaults (as shipped: the defaults are checked by a test).
+    package init() {
+        self.init(checked: Parameters(), tuning: Tuning())
     }
 
     /// penkit's predictor with other parameters, or the first one out of its range.
-    public init(parameters: Parameters) throws(ParameterError) {
-        self.init(checked: try parameters.validated())
+    package init(parameters: Parameters) throws(ParameterError) {
+        try self.init(parameters: parameters, tuning: Tuning())
     }
 
-    private init(checked parameters: Parameters) {
+    /// penkit's predictor with these parameters and tuning, or the first value out of its range.
+    package init(parameters: Parameters, tuning: Tuning) throws(ParameterError) {
+        self.init(checked: try parameters.validated(), tuning: try tuning.validated())
+    }
+
+    private init(checked parameters: Parameters, tuning: Tuning) {
         self.parameters = parameters
+        self.tuning = tuning
         seconds = Seconds(parameters)
     }
 
-    public var name: String { "penkit" }
+    package var name: String { "penkit" }
 
-    public mutating func reset() {
+    package mutating func reset() {
         history.removeAll()
         startTime = nil
         fit = nil
@@ -108,14 +117,15 @@ public struct PenkitPredictor: Predictor {
     }
 
     /// The motion before a pen-down (or a lift) carries on: the hand was already moving.
-    public mutating func contactChanged() {}
+    package mutating func contactChanged() {}
 
-    public mutating func update(_ sample: PredictionSample) {
+    package mutating func update(_ sample: PredictionSample) {
         history.append(sample)
         if startTime == nil { startTime = sample.time }
-        let decay = sample.smoothingWindow > 1 ? seconds.smoothedDecay : seconds.decay
+        let decay = tuning.fitDecay(for: sample, decay: seconds.decay)
         fit = PolynomialFit.fit(history, maxSamples: history.capacity, window: seconds.window, degree: 2,
-                                uniformTime: parameters.uniformTime, weight: { age in exp(-age / decay) })
+                                uniformTime: parameters.uniformTime, weight: { age in exp(-age / decay) },
+                                basis: tuning.basis)
         attributeReference = AttributeTrend.reference(in: history)
         smoothMotion(at: sample.time)
     }
@@ -133,32 +143,27 @@ public struct PenkitPredictor: Predictor {
             motionTime = time
             return
         }
-        var timeConstant = seconds.motionSmoothing
-        if parameters.experimental.motionSmoothingSpeedMMPerSecond > 0 {
-            let speed = (velocity * velocity).sum().squareRoot()
-            timeConstant /= 1 + speed / parameters.experimental.motionSmoothingSpeedMMPerSecond
-        }
+        let timeConstant = tuning.motionTimeConstant(seconds.motionSmoothing, velocity: velocity)
         let share = 1 - exp(-Double(time - previous) * 1e-6 / timeConstant)
         velocity += (fit.velocity - velocity) * share
         acceleration += (fit.acceleration - acceleration) * share
         motionTime = time
     }
 
-    public func extrapolate(by dt: Double) -> PredictionSample? {
+    package func extrapolate(by dt: Double) -> PredictionSample? {
         let p = parameters
         guard let newest = history.last, let fit else { return nil }
         let v = velocity
         let speed = (v * v).sum().squareRoot()
         var result = newest
-        // A smoothed sample lags the pen: start from the fitted raw path's position instead.
-        let origin = newest.smoothingWindow > 1 || p.experimental.rawOriginFromFit ? fit.position : SIMD2(newest.x, newest.y)
+        let origin = tuning.startsFromFit(newest) ? fit.position : SIMD2(newest.x, newest.y)
         result.x = origin[0]
         result.y = origin[1]
         if speed > 1e-6 {
             let a = acceleration
             let tangent = v / speed
             let normal = SIMD2(-tangent[1], tangent[0])
-            let tangential = (a * tangent).sum() * p.experimental.tangentialGain
+            let tangential = (a * tangent).sum() * tuning.tangentialGain
             let turnRate = (a * normal).sum() / speed * p.turnGain
             // A pen slowing down stops; it never runs backwards.
             let moving = tangential < 0 ? min(dt, speed / -tangential) : dt

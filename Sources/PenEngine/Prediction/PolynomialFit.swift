@@ -17,8 +17,13 @@ package struct PolynomialFit: Sendable {
     /// of the window instead of at its timestamp: tablets sample at a fixed rate, and their
     /// timestamps carry the jitter of USB polling (reports 3 and 8 ms apart that moved the
     /// same distance), which a fit on raw timestamps turns into velocity noise.
+    ///
+    /// `basis` gives φ for a sample `age` (s) old, reports `step` (s) apart: (1, t, t²) at its
+    /// time (`rawBasis`) unless the caller observes samples otherwise (the lab's smoothed ones).
     package static func fit(_ history: SampleHistory, maxSamples: Int, window: Double, degree: Int, uniformTime: Bool = false,
-                    weight: (Double) -> Double = { _ in 1 }) -> PolynomialFit? {
+                            weight: (Double) -> Double = { _ in 1 },
+                            basis: (_ age: Double, _ step: Double, _ sample: PredictionSample) -> SIMD3<Double> = rawBasis)
+        -> PolynomialFit? {
         var available = min(history.count, maxSamples)
         guard available >= 2 else { return nil }
         let newestTime = history[fromEnd: 0].time
@@ -31,8 +36,7 @@ package struct PolynomialFit: Sendable {
             available = oldest + 1
             meanInterval = Double(newestTime - history[fromEnd: oldest].time) * 1e-6 / Double(oldest)
         }
-        // Normal equations Σw·φφᵀ c = Σw·φ·x with φ = (1, t, t²) for a raw sample, or its mean
-        // over the history entries libinput averaged for a smoothed one (see `basis`).
+        // Normal equations Σw·φφᵀ c = Σw·φ·x with φ = `basis`: (1, t, t²) for a raw sample.
         var m = NormalMatrix()
         var sx = SIMD3<Double>(), sy = SIMD3<Double>()
         var used = 0
@@ -41,7 +45,7 @@ package struct PolynomialFit: Sendable {
             let age = uniformTime ? Double(i) * meanInterval : Double(newestTime - sample.time) * 1e-6
             if i > 0 && age > window { break }
             let step = uniformTime ? meanInterval : (i > 0 ? age / Double(i) : 0)
-            let phi = basis(age: age, step: step, sample: sample)
+            let phi = basis(age, step, sample)
             let w = weight(age)
             m.add(phi, weight: w)
             sx += w * phi * sample.x
@@ -62,21 +66,10 @@ package struct PolynomialFit: Sendable {
         return result
     }
 
-    /// (1, t, t²) at the sample's time, t = −age; for a smoothed sample, the mean of those over
-    /// the history entries libinput averaged: this sample and the `smoothedSamples − 1` before
-    /// it (one `step` apart), the oldest repeated to fill the window. Fitting these basis
-    /// values fits the raw path itself: its running mean is what was observed.
+    /// (1, t, t²) at the sample's time, t = −age: the position observed is the path's own.
     @inline(__always)
-    private static func basis(age: Double, step: Double, sample: PredictionSample) -> SIMD3<Double> {
-        let window = Int(sample.smoothingWindow)
-        guard window > 1 else { return SIMD3(1, -age, age * age) }
-        let distinct = min(max(Int(sample.smoothedSamples), 1), window)
-        var sum = SIMD3<Double>(0, 0, 0)
-        for j in 0..<window {
-            let a = age + Double(min(j, distinct - 1)) * step
-            sum += SIMD3(1, -a, a * a)
-        }
-        return sum / Double(window)
+    package static func rawBasis(age: Double, step: Double, sample: PredictionSample) -> SIMD3<Double> {
+        SIMD3(1, -age, age * age)
     }
 
 }

@@ -1,7 +1,7 @@
 /// Why the prediction stage forgets: one event that every part of the stage hears, each part
 /// saying once, below, what that event makes stale for it. (Each cause used to list the parts
 /// to reset by hand, in three places that had to agree.)
-public enum PredictionReset: Sendable, Hashable {
+package enum PredictionReset: Sendable, Hashable {
     /// A new proximity, of `pen` when named (nil: the current pen's): libinput restarts its
     /// smoothing and the earlier motion says nothing; what the stage learned about `pen` becomes current.
     case proximity(ToolKey?)
@@ -25,7 +25,7 @@ public enum PredictionReset: Sendable, Hashable {
 extension Predictor {
     /// A contact change keeps what a predictor can use of the motion (`contactChanged()`);
     /// every other event forgets it.
-    mutating func reset(for event: PredictionReset) {
+    package mutating func reset(for event: PredictionReset) {
         if event == .contactChange { contactChanged() } else { reset() }
     }
 }
@@ -37,17 +37,10 @@ extension ReportInterval {
     }
 }
 
-extension SmoothingInverse {
-    /// Follows libinput's history: restarted at a new proximity and a contact change, kept across a gap.
-    mutating func reset(for event: PredictionReset) {
-        if event != .gap { reset() }
-    }
-}
-
 extension SmoothingRecovery {
-    /// Follows libinput's history as the inverse does, but a contact change only refills the
-    /// history: the estimated motion carries on.
-    mutating func reset(for event: PredictionReset) {
+    /// Follows libinput's history (restarted at a new proximity, kept across a gap), but a
+    /// contact change only refills the history: the estimated motion carries on.
+    package mutating func reset(for event: PredictionReset) {
         switch event {
         case .proximity, .timeWentBackwards: reset()
         case .contactChange: restartHistory()

@@ -1,7 +1,7 @@
 import PenKit
 
-/// The stage's first step: from each smoothed sample to the real pen it stands for, after
-/// forgetting what a discontinuity before it made stale.
+/// The stage's first step: each smoothed sample handed to the model after forgetting what a
+/// discontinuity before it made stale, and earlier predictions scored against the real pen.
 extension PredictionStage {
     /// Hands the stage the reset event a discontinuity before `sample` calls for (time going
     /// backwards, a gap, a contact change), and returns the step (s) between reports.
@@ -19,31 +19,13 @@ extension PredictionStage {
         return interval.value ?? (sample.time > previous.time ? Double(sample.time - previous.time) * 1e-6 : 0)
     }
 
-    /// `sample` as the predictor fits it (`fitted`: recovered, or marked with how libinput
-    /// averaged it, as the compensation says) and the raw position recovered from it (`raw`:
-    /// estimated with `.estimate`, inverted otherwise).
-    mutating func recovered(_ sample: PredictionSample, step: Double) -> (fitted: PredictionSample, raw: PredictionSample) {
+    /// `sample` as a real one, x and y still as libinput smoothed them: what the model recovers from.
+    func real(_ sample: PredictionSample) -> PredictionSample {
         var real = sample
         real.predicted = false
         real.smoothingWindow = 1
         real.smoothedSamples = 1
-        var raw = real
-        let smoothed = SIMD2(sample.x, sample.y)
-        // The product's `.estimate` runs the estimation alone: the inversion serves only the
-        // lab's other compensations. (Its result was unused under `.estimate`; skipping it, tried
-        // once before with another change, left the output byte-identical: docs/dataplane.md.)
-        let position = configuration.compensation == .estimate
-            ? recovery.raw(from: smoothed, step: step) : inverse.raw(from: smoothed)
-        raw.x = position[0]
-        raw.y = position[1]
-        switch configuration.compensation {
-        case .none: break
-        case .invert, .estimate: real = raw
-        case .model, .blend:
-            real.smoothingWindow = UInt8(inverse.window)
-            real.smoothedSamples = UInt8(inverse.distinct)
-        }
-        return (real, raw)
+        return real
     }
 
     /// Scores the predictions whose time the real pen (`raw`) has reached: the residual

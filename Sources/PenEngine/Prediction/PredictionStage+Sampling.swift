@@ -9,7 +9,7 @@ extension PredictionStage {
     mutating func samplePredictions(from reference: PredictionSample,
                                     horizon: Double) -> (lastForce: Double, standingStill: Bool) {
         // A predictor's confidence shortens how far the samples travel, not how far ahead they lie.
-        let confidence = clamp(predictor.confidence(forHorizon: horizon), 0, 1)
+        let confidence = clamp(model.confidence(forHorizon: horizon), 0, 1)
         var lastForce = reference.pressure
         var standingStill = false
         var previousDT = 0.0
@@ -68,15 +68,10 @@ extension PredictionStage {
     /// held still (`standingStill`) when the predictor has too little history to say anything.
     func extrapolated(by dt: Double, confidence: Double,
                               from reference: PredictionSample) -> (sample: PredictionSample, standingStill: Bool) {
-        guard var sample = predictor.extrapolate(by: dt) else {
+        guard var sample = model.extrapolate(by: dt) else {
             var still = reference
             still.predicted = true
             return (still, true)
-        }
-        if configuration.compensation == .blend, let other = invertedPredictor.extrapolate(by: dt) {
-            let w = configuration.experimental.blendWeight
-            sample.x += (other.x - sample.x) * w
-            sample.y += (other.y - sample.y) * w
         }
         if confidence < 1 {
             sample.x = reference.x + (sample.x - reference.x) * confidence

@@ -5,29 +5,27 @@ import PenKit
 /// never past a predicted lift, marked predicted, aimed at the real pen when the input is
 /// smoothed, and a fresh start after a gap, a new proximity or time going backwards. It also
 /// says how sure it is (`expectedError`, `liftProbability`). Buffers are reused frame to frame.
-public struct PredictionStage<P: Predictor>: Sendable {
-    public private(set) var predictor: P
-    /// A second copy of the predictor fed the inverted raw path, for `.blend` only.
-    var invertedPredictor: P
-    public let configuration: PredictionConfiguration
+///
+/// Generic only over the model it predicts with: the product's stage is `EnginePrediction`
+/// (`PenkitPrediction`, specialized, called directly); PenEvaluation's lab runs its own models.
+package struct PredictionStage<Model: PredictionModel>: Sendable {
+    /// The predictor and its way of undoing libinput's smoothing.
+    package private(set) var model: Model
+    package let configuration: PredictionConfiguration
     /// The predicted samples for the newest real sample; replaced by the next one.
-    public internal(set) var predictions: [PredictionSample] = []
+    package internal(set) var predictions: [PredictionSample] = []
     /// Expected distance (mm) between the last predicted sample and the real pen at its time,
     /// for the newest refresh: about 68 % of realised errors fall within it. Nil with nothing predicted.
-    public internal(set) var expectedError: Double?
+    package internal(set) var expectedError: Double?
     /// Probability that the pen lifts within the newest refresh's horizon; nil while hovering.
-    public internal(set) var liftProbability: Double?
+    package internal(set) var liftProbability: Double?
     /// True when the newest refresh stopped before the horizon at a predicted lift.
-    public internal(set) var cutByLift = false
+    package internal(set) var cutByLift = false
     /// The newest sample as handed to the predictor.
     var newest: PredictionSample?
-    /// The newest real position as best known: the raw one recovered from smoothed input
-    /// (estimated with `.estimate`, inverted otherwise).
-    public internal(set) var reference: PredictionSample?
+    /// The newest real position as best known: the raw one the model recovered from smoothed input.
+    package internal(set) var reference: PredictionSample?
     var interval = ReportInterval()
-    var inverse: SmoothingInverse
-    /// Estimates the raw path instead of inverting it, for `.estimate`.
-    var recovery: SmoothingRecovery
     /// Each pen's learned expected error, lift spread and residual correction.
     var calibrations: PenCalibrations<ToolKey>
     /// Damps how much the predicted displacement shakes from frame to frame.
@@ -35,12 +33,9 @@ public struct PredictionStage<P: Predictor>: Sendable {
     /// `predictions` as the engine's samples (PredictionStage+Frames), reused frame to frame.
     var frameSamples: [Sample] = []
 
-    public init(predictor: P, configuration: PredictionConfiguration = .standard()) {
-        self.predictor = predictor
-        invertedPredictor = predictor
+    package init(model: Model, configuration: PredictionConfiguration) {
+        self.model = model
         self.configuration = configuration
-        inverse = SmoothingInverse(window: configuration.inputSmoothing)
-        recovery = SmoothingRecovery(window: configuration.inputSmoothing, jerkNoise: configuration.estimationJerkNoise)
         damping = OutputDamping(minCutoffHz: configuration.dampingMinCutoffHz,
                                 betaHzPerMMPerSecond: configuration.dampingBetaHzPerMMPerSecond)
         calibrations = PenCalibrations(correctionMemory: configuration.correctionMemorySeconds,
@@ -51,16 +46,13 @@ public struct PredictionStage<P: Predictor>: Sendable {
     }
 
     /// The measured report interval (s), once two samples have arrived.
-    public var reportInterval: Double? { interval.value }
+    package var reportInterval: Double? { interval.value }
 
     /// Forgets what `event` makes stale, in every part of the stage; what was learned about
     /// each pen stays (`.proximity` of a pen makes its record current).
-    public mutating func reset(_ event: PredictionReset) {
-        predictor.reset(for: event)
-        invertedPredictor.reset(for: event)
+    package mutating func reset(_ event: PredictionReset) {
+        model.reset(for: event)
         interval.reset(for: event)
-        inverse.reset(for: event)
-        recovery.reset(for: event)
         damping.reset(for: event)
         calibrations.reset(for: event)
         guard event.startsAfresh else { return }
@@ -74,26 +66,24 @@ public struct PredictionStage<P: Predictor>: Sendable {
 
     /// Takes a real sample and refreshes `predictions` for it: the frame's own predictions, at
     /// `horizon` (s; the configured one unless given), which the stage learns from.
-    public mutating func add(_ sample: PredictionSample, horizon: Double? = nil) {
+    package mutating func add(_ sample: PredictionSample, horizon: Double? = nil) {
         receive(sample)
         refreshPredictions(horizon: horizon ?? configuration.horizonSeconds, primary: true)
     }
 
     /// Takes a real sample without predicting: the stage forgets what a discontinuity before it
-    /// makes stale, recovers the real pen from the smoothed input, scores earlier predictions
-    /// against it, and hands the predictor the sample it fits.
-    public mutating func receive(_ sample: PredictionSample) {
+    /// makes stale, the model recovers the real pen from the smoothed input and fits it, and
+    /// the stage scores earlier predictions against that real pen.
+    package mutating func receive(_ sample: PredictionSample) {
         let step = forgetAcrossDiscontinuity(before: sample)
-        let (fitted, raw) = recovered(sample, step: step)
+        let (fitted, raw) = model.receive(real(sample), step: step)
         reference = raw
         scorePredictions(against: raw)
-        if configuration.compensation == .blend { invertedPredictor.update(raw) }
         newest = fitted
-        predictor.update(fitted)
     }
 
     /// The horizon (s) this frame will predict: capped, and shortened while hovering.
-    public func effectiveHorizon(_ requested: Double) -> Double {
+    package func effectiveHorizon(_ requested: Double) -> Double {
         guard let newest else { return 0 }
         var horizon = clamp(requested.isFinite ? requested : 0, 0, PredictionConfiguration.horizonCapSeconds)
         if !newest.touching { horizon *= configuration.hoverHorizonScale }
@@ -106,14 +96,13 @@ public struct PredictionStage<P: Predictor>: Sendable {
     /// from once per frame; a client's other horizon (`primary` false) only reads what they
     /// learned. Said by the caller, never inferred from the horizon's value: a client asking
     /// for exactly the configured horizon would otherwise teach the stage the frame twice.
-    public mutating func refreshPredictions(horizon requested: Double, primary: Bool) {
+    package mutating func refreshPredictions(horizon requested: Double, primary: Bool) {
         predictions.removeAll(keepingCapacity: true)
         expectedError = nil
         liftProbability = nil
         cutByLift = false
         guard let newest, let raw = reference else { return }
-        // Where predictions start: the raw position when compensating, else the path as received.
-        let origin = configuration.compensation == .none ? newest : raw
+        let origin = model.origin(fitted: newest, raw: raw)
         let horizon = effectiveHorizon(requested)
         guard horizon > 0 else { return }
         // The predictor's path, sampled at the report interval up to the horizon or a predicted lift.

@@ -4,7 +4,7 @@
 /// report interval, the horizon cap, stopping at a predicted lift, resetting after a gap)
 /// live once, in `PredictionStage`. Implementations are value types that keep their
 /// history in storage allocated at init, so `update` and `extrapolate` never allocate.
-public protocol Predictor: Sendable {
+package protocol Predictor: Sendable {
     /// A short, stable name for tables and command-line options.
     var name: String { get }
     /// Forgets everything: a new proximity, or input after a gap.
@@ -23,6 +23,6 @@ public protocol Predictor: Sendable {
 }
 
 extension Predictor {
-    public func confidence(forHorizon horizon: Double) -> Double { 1 }
-    public mutating func contactChanged() { reset() }
+    package func confidence(forHorizon horizon: Double) -> Double { 1 }
+    package mutating func contactChanged() { reset() }
 }

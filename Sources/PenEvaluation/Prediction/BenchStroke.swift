@@ -41,7 +41,7 @@ package struct BenchEntrant: Sendable {
     /// Whether the hover motion before pen-down is fed in.
     package var useLeadIn: Bool
     /// penkit's predictor with other (already validated) parameters, for `penkit bench predict-tune`; nil: `kind`'s defaults.
-    package var tunedPenkit: PenkitPredictor?
+    package var tunedPenkit: LabPenkitPredictor?
     /// The stage's `.blend` weight.
     package var blendWeight = ExperimentalPrediction.defaultBlendWeight
     /// The stage's `.estimate` jerk noise.
@@ -81,19 +81,19 @@ package struct BenchEntrant: Sendable {
         get throws(ParameterError) {
             var unsmoothed = PenkitPredictor.Parameters()
             unsmoothed.motionSmoothing = .zero
-            let withoutMotionSmoothing = try PenkitPredictor(parameters: unsmoothed)
+            let withoutMotionSmoothing = try LabPenkitPredictor(parameters: unsmoothed)
             // Round three's default (7 ms fit, no output damping), and round two's (`pk-before`:
             // also without motion smoothing, the smoothing lag modelled): the baselines the
             // tuning is measured against.
             var longerFit = PenkitPredictor.Parameters()
             longerFit.decay = .milliseconds(7)
             var roundThree = BenchEntrant(name: "pk-round3", kind: .penkit, compensation: .defaultChoice)
-            roundThree.tunedPenkit = try PenkitPredictor(parameters: longerFit)
+            roundThree.tunedPenkit = try LabPenkitPredictor(parameters: longerFit)
             roundThree.dampingMinCutoffHz = 0
             roundThree.correctionMemory = .zero
             longerFit.motionSmoothing = .zero
             var before = BenchEntrant(name: "pk-before", kind: .penkit, compensation: .model)
-            before.tunedPenkit = try PenkitPredictor(parameters: longerFit)
+            before.tunedPenkit = try LabPenkitPredictor(parameters: longerFit)
             before.dampingMinCutoffHz = 0
             before.correctionMemory = .zero
             var still = BenchEntrant(name: "pk-nosmth", kind: .penkit, compensation: .defaultChoice)

@@ -81,19 +81,19 @@ package struct PredictionBenchmark: Sendable {
 
     /// One stage per entrant and horizon, kept across strokes as the live path keeps it, so
     /// the expected error is learned from the pen's earlier strokes too.
-    private func makeStage(_ entrant: BenchEntrant, horizon: Double) throws(ParameterError) -> PredictionStage<AnyPredictor> {
-        let configuration = try configuration.with(horizon: .seconds(horizon), experimental: ExperimentalPrediction(compensation: entrant.compensation,
-                                                                                             blendWeight: entrant.blendWeight),
+    private func makeStage(_ entrant: BenchEntrant, horizon: Double) throws(ParameterError) -> LabStage {
+        let configuration = try configuration.with(horizon: .seconds(horizon),
                                                    estimationJerkNoise: entrant.estimationJerkNoise,
                                                    dampingMinCutoffHz: entrant.dampingMinCutoffHz,
                                                    dampingBetaHzPerMMPerSecond: entrant.dampingBetaHzPerMMPerSecond,
                                                    correctionMemory: entrant.correctionMemory,
                                                    correctionShrinkCount: entrant.correctionShrinkCount)
-        return PredictionStage(predictor: AnyPredictor(entrant.makePredictor()), configuration: configuration)
+        let experimental = try ExperimentalPrediction(compensation: entrant.compensation, blendWeight: entrant.blendWeight)
+        return LabStage(predictor: entrant.makePredictor(), configuration: configuration, experimental: experimental)
     }
 
     private func score(_ stroke: BenchStroke, entrant: BenchEntrant, horizon: Double,
-                       stage: inout PredictionStage<AnyPredictor>,
+                       stage: inout LabStage,
                        accumulator: inout MetricsAccumulator, tips: inout [Tip], collectTips: Bool) {
         let samples = stroke.input.samples
         let truth = stroke.truth

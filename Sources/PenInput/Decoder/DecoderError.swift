@@ -1,12 +1,12 @@
 /// What udev and libinput would make of a device that is not decoded as a tablet.
-public enum DeviceKind: String, Sendable, Hashable {
+package enum DeviceKind: String, Sendable, Hashable {
     case tabletPad = "tablet pad"
     case touchpad, touchscreen, keyboard, pointer, joystick, accelerometer
     case unknown = "device not tagged as an input device"
 }
 
 /// Why a device yields no tablet-tool events, in the words libinput uses.
-public enum DecoderError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum DecoderError: Error, Sendable, Equatable, CustomStringConvertible {
     /// udev would not tag the device as a pen tablet, so libinput does not use its tablet code.
     case notATablet(DeviceKind)
     /// libinput 1.22 ignores a tablet lacking these ("xy", "pen", "btn-stylus", "resolution").
@@ -14,7 +14,7 @@ public enum DecoderError: Error, Sendable, Equatable, CustomStringConvertible {
     /// libinput rejects the device before classifying it (evdev_reject_device).
     case rejected(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .notATablet(.tabletPad):
             return "libinput handles this device as a tablet pad: it yields pad events, no tablet-tool events"

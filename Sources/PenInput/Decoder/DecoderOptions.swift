@@ -1,22 +1,22 @@
 /// Options that change what libinput reports, so the decoder can match the live path.
-public struct DecoderOptions: Sendable, Hashable {
+package struct DecoderOptions: Sendable, Hashable {
     /// libinput's averaging of x, y and tilt over the last 4 samples. nil decides as libinput
     /// 1.22 does: the quirk AttrTabletSmoothing if one applies, else on except for tablets
     /// that take Wacom AES pens.
-    public var smoothing: Bool?
+    package var smoothing: Bool?
     /// Resolution (units/mm) to assume when the device reports none; libinput ignores such devices.
-    public var fallbackResolution: Int32?
+    package var fallbackResolution: Int32?
     /// libwacom's data directory (stylus axes, AES tablets); nil behaves as libinput built
     /// without libwacom.
-    public var libwacomDirectory: String?
+    package var libwacomDirectory: String?
     /// libinput quirks files or directories; empty applies no quirks.
-    public var quirksPaths: [String]
+    package var quirksPaths: [String]
     /// Decode as a libinput that has already seen this device release BTN_TOOL_PEN by itself, so
     /// it never forces a proximity-out (libinput learns that once per device and keeps it). For
     /// a replay of a window cut from a longer session (`penkit replay REPORT --check`).
-    public var sendsOwnProximityOut: Bool
+    package var sendsOwnProximityOut: Bool
 
-    public init(smoothing: Bool? = nil, fallbackResolution: Int32? = nil,
+    package init(smoothing: Bool? = nil, fallbackResolution: Int32? = nil,
                 libwacomDirectory: String? = LibwacomDatabase.defaultDirectory,
                 quirksPaths: [String] = Quirks.defaultPaths, sendsOwnProximityOut: Bool = false) {
         self.sendsOwnProximityOut = sendsOwnProximityOut
@@ -27,5 +27,5 @@ public struct DecoderOptions: Sendable, Hashable {
     }
 
     /// No quirks and no libwacom: the decoder follows only the device description.
-    public static let standalone = DecoderOptions(libwacomDirectory: nil, quirksPaths: [])
+    package static let standalone = DecoderOptions(libwacomDirectory: nil, quirksPaths: [])
 }

@@ -9,7 +9,7 @@ import PenKit
 /// The parts of libwacom's database (its installed data files) that libinput 1.22 consults for
 /// tablets: which axes and wheel a stylus id has, and whether a tablet takes AES pens (which
 /// turns smoothing off by default).
-public struct LibwacomDatabase: Sendable {
+package struct LibwacomDatabase: Sendable {
     struct Stylus: Sendable {
         var name: String?
         var axes: Set<String>
@@ -29,11 +29,11 @@ public struct LibwacomDatabase: Sendable {
     var styli: [Int: Stylus] = [:]
     var tablets: [Tablet] = []
 
-    public static let defaultDirectory = "/usr/share/libwacom"
+    package static let defaultDirectory = "/usr/share/libwacom"
 
     /// Loads `libwacom.stylus` and the `*.tablet` files; nil when the directory has no database,
     /// in which case libinput behaves as if built without libwacom.
-    public init?(directory: String = LibwacomDatabase.defaultDirectory) {
+    package init?(directory: String = LibwacomDatabase.defaultDirectory) {
         guard let stylusFile = KeyFile(path: directory + "/libwacom.stylus") else { return nil }
         for section in stylusFile.sections {
             guard let id = KeyFile.integer(section.name) else { continue }
@@ -55,7 +55,7 @@ public struct LibwacomDatabase: Sendable {
     }
 
     /// Shared per process: the files do not change while penkit runs.
-    public static let installed: LibwacomDatabase? = LibwacomDatabase()
+    package static let installed: LibwacomDatabase? = LibwacomDatabase()
 
     func stylus(id: UInt32) -> Stylus? { styli[Int(Int32(bitPattern: id))] }
 
@@ -87,13 +87,13 @@ public struct LibwacomDatabase: Sendable {
     }
 
     /// libwacom's model name and integration flags for a device it knows.
-    public func model(of d: DeviceDescription) -> (name: String?, integration: [String])? {
+    package func model(of d: DeviceDescription) -> (name: String?, integration: [String])? {
         tablet(for: d).map { ($0.name, $0.integration) }
     }
 
     /// The styli libwacom lists for a device it knows, as "NAME (0xID)" in id order, each `@group`
     /// entry expanded to the styli of that group; empty for a device it does not know.
-    public func styli(of d: DeviceDescription) -> [String] {
+    package func styli(of d: DeviceDescription) -> [String] {
         guard let tablet = tablet(for: d) else { return [] }
         var ids: Set<Int> = []
         for entry in tablet.styli {

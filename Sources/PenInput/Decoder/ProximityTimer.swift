@@ -10,7 +10,7 @@ extension TabletDecoder {
     /// When libinput's timer (the forced proximity-out) fires next, on the event clock; nil when
     /// none is armed. A real-time driver sleeps until then and calls `advance(to:)`, as libinput's
     /// timerfd wakes it without input.
-    public var nextTimerDeadline: UInt64? {
+    package var nextTimerDeadline: UInt64? {
         guard let expiry = proximityOutExpiry, expiry != UInt64.max else { return nil }
         return expiry
     }

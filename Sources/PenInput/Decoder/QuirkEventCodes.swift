@@ -1,11 +1,11 @@
 /// One change a quirk makes to a device's event codes: enable or disable a code, or (code nil)
 /// a whole event type.
-public struct QuirkEventCodeChange: Sendable, Hashable {
-    public var type: UInt16
-    public var code: UInt16?
-    public var enable: Bool
+package struct QuirkEventCodeChange: Sendable, Hashable {
+    package var type: UInt16
+    package var code: UInt16?
+    package var enable: Bool
 
-    public init(type: UInt16, code: UInt16?, enable: Bool) {
+    package init(type: UInt16, code: UInt16?, enable: Bool) {
         self.type = type
         self.code = code
         self.enable = enable

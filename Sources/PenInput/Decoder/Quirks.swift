@@ -10,22 +10,22 @@ import PenKit
 /// matched as libinput matches them: a section applies when all its Match keys match, and
 /// the last matching section wins for each attribute. Sections that match on DMI or device
 /// tree describe a particular machine, which a recorded trace does not identify; they are skipped.
-public struct Quirks: Sendable, Equatable {
+package struct Quirks: Sendable, Equatable {
     /// AttrEventCodeDisable (libinput before 1.23): (type, code) pairs; code nil disables the whole type.
-    public var disabledCodes: [(type: UInt16, code: UInt16?)] = []
+    package var disabledCodes: [(type: UInt16, code: UInt16?)] = []
     /// AttrEventCode (libinput 1.23 on): every matching section's changes, in order, so a later
     /// section may undo part of an earlier one (libinput merges these lists, not replaces them).
-    public var eventCodes: [QuirkEventCodeChange] = []
+    package var eventCodes: [QuirkEventCodeChange] = []
     /// AttrPressureRange `upper:lower`, in device units.
-    public var pressureRange: (upper: Int32, lower: Int32)?
+    package var pressureRange: (upper: Int32, lower: Int32)?
     /// AttrTabletSmoothing.
-    public var tabletSmoothing: Bool?
+    package var tabletSmoothing: Bool?
     /// AttrResolutionHint `XxY` in units/mm, used when the kernel reports no resolution.
-    public var resolutionHint: (x: Int32, y: Int32)?
+    package var resolutionHint: (x: Int32, y: Int32)?
 
-    public init() {}
+    package init() {}
 
-    public static func == (a: Quirks, b: Quirks) -> Bool {
+    package static func == (a: Quirks, b: Quirks) -> Bool {
         a.disabledCodes.elementsEqual(b.disabledCodes, by: { $0.type == $1.type && $0.code == $1.code })
             && a.eventCodes == b.eventCodes
             && a.pressureRange?.upper == b.pressureRange?.upper && a.pressureRange?.lower == b.pressureRange?.lower
@@ -33,10 +33,10 @@ public struct Quirks: Sendable, Equatable {
             && a.resolutionHint?.x == b.resolutionHint?.x && a.resolutionHint?.y == b.resolutionHint?.y
     }
 
-    public static let defaultPaths = ["/usr/share/libinput", "/etc/libinput/local-overrides.quirks"]
+    package static let defaultPaths = ["/usr/share/libinput", "/etc/libinput/local-overrides.quirks"]
 
     /// The quirks that apply to a tablet device, read from quirks files or directories of them.
-    public static func forTablet(_ device: DeviceDescription, paths: [String] = defaultPaths) -> Quirks {
+    package static func forTablet(_ device: DeviceDescription, paths: [String] = defaultPaths) -> Quirks {
         var quirks = Quirks()
         for file in quirkFiles(paths) {
             guard let keyFile = KeyFile(path: file) else { continue }

@@ -6,7 +6,7 @@ import PenKit
 /// events that repeat the current state and frames left empty), libevdev (which drops codes
 /// libinput disabled, and resynchronises after SYN_DROPPED). The tablet stage follows libinput's
 /// evdev-tablet.c state machine; its timer (the forced proximity-out) runs on event time.
-public struct TabletDecoder: Sendable {
+package struct TabletDecoder: Sendable {
     let device: TabletDevice
     /// The codes the kernel delivers (the device's description), for `kernelPasses`.
     let kernelCodes: EventCodeBitmap
@@ -45,7 +45,7 @@ public struct TabletDecoder: Sendable {
     var lastEventTime: UInt64 = 0
     var proximityOutInProgress = false
 
-    public init(device: DeviceDescription, options: DecoderOptions = .init()) throws {
+    package init(device: DeviceDescription, options: DecoderOptions = .init()) throws {
         self.device = try TabletDevice(device, options: options)
         kernelCodes = EventCodeBitmap(device.codes)
         let keyCount = Int(Code.keyMax) + 1
@@ -61,22 +61,22 @@ public struct TabletDecoder: Sendable {
     }
 
     /// Whether x, y and tilt are averaged over the last 4 samples for this device.
-    public var smoothing: Bool { device.historySize > 1 }
+    package var smoothing: Bool { device.historySize > 1 }
 
     /// Feeds one raw event; appends any tablet events it completes (at SYN_REPORT), and those
     /// of any timer that expired before it.
-    public mutating func feed(_ event: EvdevEvent, into output: inout [TabletEvent]) {
+    package mutating func feed(_ event: EvdevEvent, into output: inout [TabletEvent]) {
         fireTimers(upTo: event.time, into: &output)
         receive(event, into: &output)
     }
 
     /// Lets time pass without input, firing libinput's timers (the 50 ms forced proximity-out).
-    public mutating func advance(to time: UInt64, into output: inout [TabletEvent]) {
+    package mutating func advance(to time: UInt64, into output: inout [TabletEvent]) {
         fireTimers(upTo: time, into: &output)
     }
 
     /// Decodes a whole recording of this device, ending with the timers a quiet second fires.
-    public static func decode(_ events: [EvdevEvent], device: DeviceDescription,
+    package static func decode(_ events: [EvdevEvent], device: DeviceDescription,
                               options: DecoderOptions = .init()) throws -> [TabletEvent] {
         var decoder = try TabletDecoder(device: device, options: options)
         var output: [TabletEvent] = []

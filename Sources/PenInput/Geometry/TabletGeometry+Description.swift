@@ -4,7 +4,7 @@ extension TabletGeometry {
     /// A device's geometry from its evdev description (a trace's header, or the live node as
     /// libevdev reads it), with libwacom's model and integration flags where its database knows it.
     /// Sizes as libinput computes them: (maximum − minimum) / resolution.
-    public init(_ d: DeviceDescription, libwacom: LibwacomDatabase? = LibwacomDatabase.installed) {
+    package init(_ d: DeviceDescription, libwacom: LibwacomDatabase? = LibwacomDatabase.installed) {
         let x = d.absInfo[Code.absX], y = d.absInfo[Code.absY]
         func size(_ info: AbsInfo?) -> Double {
             guard let info, info.resolution > 0 else { return 0 }

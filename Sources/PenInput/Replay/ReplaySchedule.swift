@@ -9,21 +9,21 @@ import PenKit
 /// the last event, timers due within a second of it still fire. Times saturate: a trace stamped
 /// near 2⁶⁴ µs is replayed, never trapped on, and a pass whose times would come within
 /// `timeCeiling` of the clock's end is not started.
-public struct ReplaySchedule {
+package struct ReplaySchedule {
     /// What the next step is: its time on the run's clock, and whether it is a moment of the
     /// recording a paced driver waits for (a frame's SYN_REPORT, or a timer), not an event
     /// inside a frame, which follows its predecessor at once.
-    public struct Next: Equatable, Sendable {
-        public var time: UInt64
-        public var paces: Bool
-        public var isTimer: Bool
+    package struct Next: Equatable, Sendable {
+        package var time: UInt64
+        package var paces: Bool
+        package var isTimer: Bool
     }
 
     /// The latest time a pass is moved to (µs): 2⁴⁰ µs (12.7 days) below 2⁶⁴, room for every
     /// timeout the engine adds to an event's time.
-    public static let timeCeiling: UInt64 = .max - (1 << 40)
+    package static let timeCeiling: UInt64 = .max - (1 << 40)
     /// The quiet between two passes (µs).
-    public static let quietBetweenPasses: UInt64 = 1_000_000
+    package static let quietBetweenPasses: UInt64 = 1_000_000
 
     /// Each device's events, sorted by time (stably), read through one cursor per device: the
     /// merge by time happens as the replay steps, so a long recording is held once, as the trace
@@ -35,19 +35,19 @@ public struct ReplaySchedule {
     private var head: Int?
     private let freshDecoders: [TabletDecoder]
     private var decoders: [TabletDecoder]
-    public let first: UInt64
-    public let last: UInt64
+    package let first: UInt64
+    package let last: UInt64
     /// A pass and the quiet before the next.
-    public let span: UInt64
+    package let span: UInt64
     /// The run-clock time of the trace's first event in this pass.
-    public private(set) var base: UInt64
-    public private(set) var passes: UInt64 = 0
+    package private(set) var base: UInt64
+    package private(set) var passes: UInt64 = 0
 
     /// Every device's events in time order (a stable sort, only where a trace's times go back),
     /// merged as the replay steps, and the decoders, made once: a decoder reads the quirks files as
     /// it is made, which would cost a looping replay more than its frames; each pass starts from a
     /// copy in their first state.
-    public init(trace: Trace, options: DecoderOptions, base: UInt64? = nil) throws {
+    package init(trace: Trace, options: DecoderOptions, base: UInt64? = nil) throws {
         events = trace.devices.map { device in
             var events = device.events
             if zip(events, events.dropFirst()).contains(where: { $0.time > $1.time }) { events.sort { $0.time < $1.time } }
@@ -64,13 +64,13 @@ public struct ReplaySchedule {
     }
 
     /// A trace time on the run's clock.
-    public func onRunClock(_ time: UInt64) -> UInt64 { base.saturatingAdd(time >= first ? time - first : 0) }
+    package func onRunClock(_ time: UInt64) -> UInt64 { base.saturatingAdd(time >= first ? time - first : 0) }
 
     /// When this pass's quiet ends and the next may start (run clock).
-    public var passEnd: UInt64 { base.saturatingAdd(span) }
+    package var passEnd: UInt64 { base.saturatingAdd(span) }
 
     /// The next step, or nil at the end of the pass.
-    public func next() -> Next? {
+    package func next() -> Next? {
         if let timer = dueTimer() { return Next(time: onRunClock(timer.time), paces: true, isTimer: true) }
         guard let head else { return nil }
         let event = events[head][cursors[head]]
@@ -91,12 +91,12 @@ public struct ReplaySchedule {
 
     /// The raw event the last `step` fed its decoder, on the run's clock (nil after a timer step):
     /// what penkitd's flight recorder keeps of a replay.
-    public private(set) var lastFed: EvdevEvent?
+    package private(set) var lastFed: EvdevEvent?
 
     /// Takes the next step, appending what the decoder made of it with times on the run's clock;
     /// returns the index in the trace of the device they came from (nil at the pass's end).
     @discardableResult
-    public mutating func step(into decoded: inout [TabletEvent]) -> Int? {
+    package mutating func step(into decoded: inout [TabletEvent]) -> Int? {
         lastFed = nil
         let start = decoded.count
         let device: Int
@@ -120,7 +120,7 @@ public struct ReplaySchedule {
 
     /// Starts the next pass with its first event at `base` (run clock), from fresh decoders.
     /// Returns false, starting nothing, when the pass's times would come within `timeCeiling`.
-    public mutating func startPass(at base: UInt64) -> Bool {
+    package mutating func startPass(at base: UInt64) -> Bool {
         let (end, overflow) = base.addingReportingOverflow(span)
         guard !overflow, end <= Self.timeCeiling else { return false }
         self.base = base
@@ -142,5 +142,5 @@ public struct ReplaySchedule {
     }
 
     /// Where an unpaced replay's next pass starts: a span after this one, so times keep increasing.
-    public var nextUnpacedBase: UInt64 { passEnd }
+    package var nextUnpacedBase: UInt64 { passEnd }
 }

@@ -11,12 +11,12 @@
 ///
 /// One device per file. `B: 00` is the kernel's event-type mask: the types follow from the
 /// codes, so it is checked but not kept (EV_SYN is always implied).
-public enum EvemuReader {
-    public static func parse(_ bytes: [UInt8], file: String) throws -> Trace {
+package enum EvemuReader {
+    package static func parse(_ bytes: [UInt8], file: String) throws -> Trace {
         try bytes.withUnsafeBufferPointer { try parse($0, file: file) }
     }
 
-    public static func parse(_ buffer: UnsafeBufferPointer<UInt8>, file: String) throws -> Trace {
+    package static func parse(_ buffer: UnsafeBufferPointer<UInt8>, file: String) throws -> Trace {
         try TraceText.validate(buffer, file: file)
         var parser = EvemuParser(file: file)
         if let bytes = buffer.baseAddress {

@@ -1,23 +1,23 @@
 /// Opens a recording: evemu here, `libinput record` YAML through a reader the caller passes
 /// (PenInputRecord's), so that what does not read YAML (penkitd) links neither Yams nor the
 /// Foundation Yams brings.
-public enum TraceFile {
-    public enum Format: Sendable, Equatable {
+package enum TraceFile {
+    package enum Format: Sendable, Equatable {
         case evemu
         case libinputRecord
     }
 
     /// The most penkit reads of one file: far beyond any real recording (an hour of a 200 Hz pen
     /// is ~60 MB of evemu), and a bound on a pipe that never ends.
-    public static let maximumSize = 256 << 20
+    package static let maximumSize = 256 << 20
 
-    public static func load(path: String, readers: TraceReaders = .evemuOnly) throws -> Trace {
+    package static func load(path: String, readers: TraceReaders = .evemuOnly) throws -> Trace {
         let bytes = try BoundedFileReader.read(path: path, limit: maximumSize)
         return try parse(bytes: bytes, name: path, readers: readers)
     }
 
     /// Parses bytes already in memory; `name` stands for the file in errors.
-    public static func parse(bytes: [UInt8], name: String, readers: TraceReaders = .evemuOnly) throws -> Trace {
+    package static func parse(bytes: [UInt8], name: String, readers: TraceReaders = .evemuOnly) throws -> Trace {
         guard bytes.count <= maximumSize else {
             throw TraceError(file: name, line: 0, message: "larger than \(maximumSize >> 20) MiB, the most penkit reads: not a trace")
         }
@@ -35,7 +35,7 @@ public enum TraceFile {
 
     /// Decides from the first lines: `# EVEMU` or an evemu line (`N:`, `E:`, ...) means evemu;
     /// `# libinput record` or anything else YAML-like means `libinput record`.
-    public static func detectFormat(_ bytes: UnsafeBufferPointer<UInt8>, name: String) throws -> Format {
+    package static func detectFormat(_ bytes: UnsafeBufferPointer<UInt8>, name: String) throws -> Format {
         var start = 0
         if bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF { start = 3 }
         while start < bytes.count {

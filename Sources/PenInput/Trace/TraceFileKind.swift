@@ -8,10 +8,10 @@ import Musl
 /// regular file, or from a pipe or FIFO whose writer is already there (`<(cat trace)`). Anything
 /// else is refused by name before a byte is waited for: a FIFO nobody writes to would hold the
 /// reader until a writer came, and a device or a directory is no trace.
-public enum TraceFileKind {
+package enum TraceFileKind {
     /// nil when the file can be read; else why not, to follow the path and a colon.
     /// A pipe's first bytes, which telling a writer apart took, are left in `first`.
-    public static func refusal(_ fd: Int32, first: inout [UInt8]) -> String? {
+    package static func refusal(_ fd: Int32, first: inout [UInt8]) -> String? {
         var st = stat()
         guard fstat(fd, &st) == 0 else { return "cannot be examined: \(String(cString: strerror(errno)))" }
         switch st.st_mode & S_IFMT {

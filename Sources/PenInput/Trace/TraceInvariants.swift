@@ -1,8 +1,8 @@
 /// What every Trace a reader returns promises, stated once so fuzz targets and tests can check it
 /// independently of the code that enforces it while reading.
-public enum TraceInvariants {
+package enum TraceInvariants {
     /// A description of the first broken promise, or nil when the trace keeps them all.
-    public static func firstViolation(in trace: Trace) -> String? {
+    package static func firstViolation(in trace: Trace) -> String? {
         for (index, device) in trace.devices.enumerated() {
             let d = device.description
             for (type, codes) in d.codes {

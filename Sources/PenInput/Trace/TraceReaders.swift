@@ -1,16 +1,16 @@
 /// The trace formats a caller reads besides evemu. Each lives in a target of its own with what it
 /// needs (PenInputRecord: Yams), so that a program that does not read it does not link it.
-public struct TraceReaders: Sendable {
+package struct TraceReaders: Sendable {
     /// Parses a whole file; the string names it in errors.
-    public typealias Reader = @Sendable (UnsafeBufferPointer<UInt8>, String) throws -> Trace
+    package typealias Reader = @Sendable (UnsafeBufferPointer<UInt8>, String) throws -> Trace
 
     /// `libinput record` YAML; nil: such a file is an error.
-    public var libinputRecord: Reader?
+    package var libinputRecord: Reader?
 
-    public init(libinputRecord: Reader? = nil) {
+    package init(libinputRecord: Reader? = nil) {
         self.libinputRecord = libinputRecord
     }
 
     /// What PenInput reads by itself (penkitd's replay).
-    public static let evemuOnly = TraceReaders()
+    package static let evemuOnly = TraceReaders()
 }

@@ -12,11 +12,11 @@
 ///
 /// Both axes share one covariance (same model, same observation), so each sample costs one
 /// gain computation. Storage is fixed at init: no allocation per sample.
-public struct SmoothingRecovery: Sendable {
-    public let window: Int
+package struct SmoothingRecovery: Sendable {
+    package let window: Int
     /// Jerk noise density (mm²/s⁵) over observation noise (mm²) sets how smooth the path is.
-    public let jerkNoise: Double
-    public let observationNoise: Double
+    package let jerkNoise: Double
+    package let observationNoise: Double
     /// State: position, velocity, acceleration, then the `window − 1` previous raw positions.
     private let size: Int
     private var x: [Double]
@@ -32,7 +32,7 @@ public struct SmoothingRecovery: Sendable {
     private static let initialSpeed = PredictionConstants.recoveryInitialSpeedMMPerSecond
     private static let initialAcceleration = PredictionConstants.recoveryInitialAccelerationMMPerSecondSquared
 
-    public init(window: Int, jerkNoise: Double,
+    package init(window: Int, jerkNoise: Double,
                 observationNoise: Double = PredictionConstants.recoveryObservationNoiseMMSquared) {
         self.window = max(window, 1)
         // Out-of-range values fall back to the default rather than trapping on the hot path.
@@ -48,19 +48,19 @@ public struct SmoothingRecovery: Sendable {
     }
 
     /// A new proximity: forget the motion too.
-    public mutating func reset() {
+    package mutating func reset() {
         started = false
         historyRestarts = true
     }
 
     /// libinput restarted its smoothing (a contact change); the motion carries on.
-    public mutating func restartHistory() {
+    package mutating func restartHistory() {
         historyRestarts = true
     }
 
     /// Takes the next smoothed position, `step` seconds after the previous one, and returns
     /// the current raw position's estimate.
-    public mutating func raw(from smoothed: SIMD2<Double>, step: Double) -> SIMD2<Double> {
+    package mutating func raw(from smoothed: SIMD2<Double>, step: Double) -> SIMD2<Double> {
         guard window > 1 else { return smoothed }
         if !started {
             start(at: smoothed)

@@ -1,16 +1,17 @@
 import PenEngine
 
 /// Lets one stage type run any predictor chosen at run time: the benchmark's entrants, penkit's
-/// and the baselines. penkit's own is held as its own type, so the benchmark times it as the
-/// engine runs it (called directly); any other goes through the existential.
+/// and the baselines. penkit's (the lab's tuning of it, `LabPenkitPredictor`) is held as its own
+/// type, so the benchmark times it as the engine runs it (called directly); any other goes
+/// through the existential.
 package struct AnyPredictor: Predictor {
-    /// The product's predictor when that is what was given.
-    private var penkit: PenkitPredictor?
+    /// penkit's predictor, tuned by the lab, when that is what was given.
+    private var penkit: LabPenkitPredictor?
     /// Any other predictor (the baselines, tests' fakes); nil when `penkit` is set.
     private var other: (any Predictor)?
 
     package init(_ base: any Predictor) {
-        if let penkit = base as? PenkitPredictor { self.penkit = penkit } else { other = base }
+        if let penkit = base as? LabPenkitPredictor { self.penkit = penkit } else { other = base }
     }
 
     /// The predictor itself, as given.

@@ -10,7 +10,7 @@ package enum PredictorKind: String, CaseIterable, Sendable {
         case .linear: return LinearPredictor()
         case .leastSquares: return LeastSquaresPredictor()
         case .kalman: return KalmanPredictor()
-        case .penkit: return PenkitPredictor()
+        case .penkit: return LabPenkitPredictor()
         }
     }
 }

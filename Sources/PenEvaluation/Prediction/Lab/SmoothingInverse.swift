@@ -1,4 +1,5 @@
 import DequeModule
+import PenEngine
 
 /// Recovers raw pen positions from libinput's smoothed ones.
 ///
@@ -55,5 +56,12 @@ public struct SmoothingInverse: Sendable {
         // Newest first, the order the sum was always taken in (floating-point sums depend on it).
         for back in 0..<(window - 1) { others += entries[window - 1 - back] }
         return Double(window) * smoothed - others
+    }
+}
+
+extension SmoothingInverse {
+    /// Follows libinput's history: restarted at a new proximity and a contact change, kept across a gap.
+    mutating func reset(for event: PredictionReset) {
+        if event != .gap { reset() }
     }
 }

@@ -1,6 +1,12 @@
 import PenKit
 
 extension StrokeEngine {
+    /// Starts as an engine that has seen `key` go a whole tilt timeout without tilt before: its
+    /// proximities expect none (a replay of a window cut from a longer session).
+    package mutating func learnedWithoutTilt(_ key: ToolKey) {
+        toolsWithoutTilt.insert(key)
+    }
+
     mutating func proximityIn(_ key: ToolKey, event: TabletEvent) {
         let tilt: TiltPhase
         if !event.toolAxes.isSuperset(of: [.tiltX, .tiltY]) {

@@ -18,6 +18,8 @@ package struct EngineReplay {
     package var configuration: EngineConfiguration
     package var latePressure: LatePressure?
     package var prediction: EnginePrediction?
+    /// Tools the engine starts knowing to send no tilt (`StrokeEngine.learnedWithoutTilt`).
+    package var toolsWithoutTilt: Set<ToolKey> = []
 
     package init(configuration: EngineConfiguration = EngineConfiguration(), latePressure: LatePressure? = nil,
                 prediction: EnginePrediction? = nil) {
@@ -33,6 +35,7 @@ package struct EngineReplay {
         var config = configuration
         if latePressure != nil { config.pressureSource = .separate(matchTolerance: .zero) }
         var engine = StrokeEngine(configuration: config, prediction: prediction)
+        for key in toolsWithoutTilt { engine.learnedWithoutTilt(key) }
         var buffer: [EngineMessage] = []
         buffer.reserveCapacity(64)
         var delays = latePressure?.delays()

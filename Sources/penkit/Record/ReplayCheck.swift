@@ -27,10 +27,9 @@ import Yams
 ///
 /// What it cannot know, and so does not claim: the engine's state learned before a window that
 /// starts after penkitd opened the tablet, beyond the counters above and the prediction's
-/// calibration:
-/// - a tool that once went a whole tilt timeout without tilt stops expecting it at later
-///   proximities; a replay of a window that starts after that still expects it, and the first
-///   difference names `sample.expecting`;
+/// calibration, and what the window itself shows (a tool whose first frame in it expects no
+/// tilt was known to send none: the replay's engine starts knowing that; whether libinput had
+/// seen the tablet release the pen by itself: both are tried):
 /// - the decoder's pressure offset for a pen that presses while hovering high (libinput's rule
 ///   for worn springs), learned at the tool's earlier proximities: the first difference names
 ///   `sample.force`, and the check says what may explain it. Tools without a serial share that
@@ -71,12 +70,18 @@ enum ReplayCheck {
             let options = DecoderOptions(smoothing: smoothing ? nil : false, sendsOwnProximityOut: learnedProximityOut)
             let inputs = try Self.decode(trace, from: start, options: options)
             var replayed: [String] = []
-            EngineReplay(prediction: EnginePrediction.penkit(smoothed: smoothing)).run(inputs) { message in
+            var engine = EngineReplay(prediction: EnginePrediction.penkit(smoothed: smoothing))
+            let withoutTilt = Self.toolsLearnedWithoutTilt(recorded, deviceIDs: report.deviceIDs)
+            engine.toolsWithoutTilt = withoutTilt
+            engine.run(inputs) { message in
                 let line = message.jsonLine()
                 if (Self.time(line) ?? 0) >= start { replayed.append(line) }
             }
             var result = compare(recorded: recorded, replayed: replayed, learnedBefore: !report.fromStart, deviceIDs: report.deviceIDs)
             if result.matches {
+                if !withoutTilt.isEmpty {
+                    result.summary += "; \(withoutTilt.count) tool(s) replayed as penkitd knew them before the window: sending no tilt"
+                }
                 if learnedProximityOut {
                     result.summary += "; decoded as a device that penkitd had already seen release the pen by itself, before the window"
                 }
@@ -146,6 +151,28 @@ enum ReplayCheck {
         return Result(matches: !a.isEmpty, summary: a.isEmpty
             ? "nothing to compare: the report holds no engine messages after its first proximity-in"
             : "the replay reproduces the \(a.count) engine messages penkitd sent from the window's first proximity-in: \(bits) (stroke ids rebased by \(strokeOffset), seq by \(seqOffset), update indexes by \(updateOffset))")
+    }
+
+    /// The tools penkitd already knew to send no tilt when the window began: their first frame
+    /// in the window has its azimuth estimated and expects no update of it. (The engine learns
+    /// that after a whole tilt timeout without tilt, and keeps it; a tool whose tablet has no
+    /// tilt at all looks the same, and knowing it changes nothing for it.) As the replay numbers
+    /// devices: penkitd's ids by their place in `deviceIDs`, from 1.
+    static func toolsLearnedWithoutTilt(_ recorded: [String], deviceIDs: [Int]) -> Set<ToolKey> {
+        var seen: Set<ToolKey> = [], learned: Set<ToolKey> = []
+        for line in recorded where line.hasPrefix(#"{"type":"frame""#) {
+            guard let frame = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                  let tool = frame["tool"] as? [String: Any], let type = (tool["type"] as? String).flatMap(ToolType.init),
+                  let sample = frame["sample"] as? [String: Any], let device = frame["device"] as? Int else { continue }
+            let number = deviceIDs.firstIndex(of: device).map { $0 + 1 } ?? device
+            let identity = ToolIdentity(type: type, serial: (tool["serial"] as? NSNumber)?.uint64Value ?? 0,
+                                        id: (tool["id"] as? NSNumber)?.uint64Value ?? 0)
+            let key = ToolKey(device: UInt32(number), tool: identity)
+            guard seen.insert(key).inserted else { continue }
+            let estimated = sample["estimated"] as? [String] ?? [], expecting = sample["expecting"] as? [String] ?? []
+            if estimated.contains("azimuth"), !expecting.contains("azimuth") { learned.insert(key) }
+        }
+        return learned
     }
 
     /// The time of the first frame in any device of the report that brings a tool into proximity

@@ -10,8 +10,8 @@ import Testing
 @Suite struct HubTests {
     private func hub(_ config: DaemonConfig = DaemonConfig(), settings: [String: String] = ["input": "replay"],
                      policy: PeerPolicy? = nil) throws -> Hub {
-        Hub(epoll: try Epoll(), config: config, settings: settings, policy: try policy ?? PeerPolicy(config: config),
-            logger: Logger(label: "hub-test"))
+        Hub(epoll: try Epoll(), config: config, settings: settings, policies: HubPolicies(peers: try policy ?? PeerPolicy(config: config)),
+            links: Hub.Links(inputControl: try ControlQueue()), logger: Logger(label: "hub-test"))
     }
 
     private func connect(_ hub: Hub) throws -> SocketPairClient {

@@ -72,7 +72,7 @@ final class ReplaySource: Sendable {
 
     /// The replay as an input source, taking the trace `validate` read: a finished replay of a
     /// long recording must not keep it (tens of MiB for a 10 min stroke).
-    func source(devices: [DeviceInfo], pressure: PressureInbox?, recorder: FlightRecorder? = nil, logger: Logger) throws -> TraceReplay {
+    func source(devices: [DeviceInfo], pressure: ControlQueue?, recorder: FlightRecorder? = nil, logger: Logger) throws -> TraceReplay {
         guard let trace = loaded.withLock({ loaded -> Trace? in
             defer { loaded = nil }
             return loaded

@@ -74,13 +74,21 @@ final class ClientConnection {
     /// the client unwritable part way through, so drops are decided exactly as line by line.
     private var run = UnsafeRawBufferPointer(start: nil, count: 0)
 
-    init(id: Int, fd: Int32, peer: PeerCredentials, epoll: Epoll, queueLimit: Int, liveBufferBytes: Int, logger: Logger) {
+    /// A client's buffers' bounds, from the config when it connected.
+    struct Limits {
+        /// Bytes of strokes and device changes queued before `overflow` (`client-buffer-bytes`).
+        var queueBytes: Int
+        /// Unsent bytes past which live messages are dropped (`client-live-buffer-bytes`).
+        var liveBytes: Int
+    }
+
+    init(id: Int, fd: Int32, peer: PeerCredentials, epoll: Epoll, limits: Limits, logger: Logger) {
         self.id = id
         self.fd = fd
         self.peer = peer
         self.epoll = epoll
-        self.queueLimit = queueLimit
-        self.liveHigh = liveBufferBytes
+        self.queueLimit = limits.queueBytes
+        self.liveHigh = limits.liveBytes
         self.logger = logger
     }
 

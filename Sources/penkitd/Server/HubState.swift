@@ -1,0 +1,75 @@
+import PenKit
+
+/// Everything the hub's lock guards: the data plane, and what the control plane decides by.
+struct HubState {
+    var fanOut: FanOut
+    var control: ControlState
+}
+
+/// What the control plane decides by: who may connect and do what, the limits new clients get,
+/// the pressure sources attached, and the settings `hello` and `status` report. Replaced in part
+/// on reload (`Hub.apply`).
+struct ControlState {
+    var settings: [String: String]
+    var policy: PeerPolicy
+    /// Who may declare itself a pressure source (`pressure-sources`).
+    var sourcePolicy: PeerPolicy
+    /// Who may read the flight recorder (`PeerPolicy.recorders`).
+    var recordPolicy: PeerPolicy
+    /// The connection feeding each device's pressure, by device id.
+    var sources: [Int: Int32] = [:]
+    var nextClientID = 1
+    var queueLimit: Int
+    var liveBufferBytes: Int
+    var maxClients: Int
+    /// Points per part of a long stroke (`stroke-part-points`), as `subscribed` tells a client that takes parts.
+    var strokePartPoints: Int
+    /// The config in force, for `status`; replaced on reload.
+    var config: DaemonConfig
+    /// The horizons last sent to the input thread, so that it is told only of a change.
+    var horizons: [PredictionRequest] = []
+    var stopping = false
+
+    init(config: DaemonConfig, settings: [String: String], policies: HubPolicies) {
+        self.config = config
+        self.settings = settings
+        policy = policies.peers
+        sourcePolicy = policies.pressureSources
+        recordPolicy = policies.recorders
+        queueLimit = config.clientBufferBytes
+        liveBufferBytes = config.clientLiveBufferBytes
+        maxClients = config.maxClients
+        strokePartPoints = config.strokePartPoints
+    }
+
+    /// A reload: the new config's policies and limits, for clients from now on.
+    mutating func apply(config: DaemonConfig, policies: HubPolicies) {
+        self.config = config
+        policy = policies.peers
+        sourcePolicy = policies.pressureSources
+        recordPolicy = policies.recorders
+        queueLimit = config.clientBufferBytes
+        liveBufferBytes = config.clientLiveBufferBytes
+        maxClients = config.maxClients
+    }
+}
+
+/// Who may connect, who may be a pressure source and who may read the flight recorder.
+struct HubPolicies: Sendable {
+    var peers: PeerPolicy
+    var pressureSources: PeerPolicy = .defaultPressureSources
+    var recorders: PeerPolicy = .defaultPressureSources
+
+    /// The policies the config names.
+    init(config: DaemonConfig) throws {
+        peers = try PeerPolicy(config: config)
+        pressureSources = try PeerPolicy.pressureSources(config: config)
+        recorders = try PeerPolicy.recorders(config: config)
+    }
+
+    init(peers: PeerPolicy, pressureSources: PeerPolicy = .defaultPressureSources, recorders: PeerPolicy = .defaultPressureSources) {
+        self.peers = peers
+        self.pressureSources = pressureSources
+        self.recorders = recorders
+    }
+}

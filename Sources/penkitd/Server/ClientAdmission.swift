@@ -39,7 +39,7 @@ struct ClientAdmission: Sendable {
             return nil
         }
         let client = ClientConnection(id: control.nextClientID, fd: fd, peer: peer, epoll: epoll,
-                                      limits: ClientConnection.Limits(queueBytes: control.queueLimit, liveBytes: control.liveBufferBytes),
+                                      limits: ClientLimits(queueBytes: control.queueLimit, liveBytes: control.liveBufferBytes),
                                       logger: logger)
         state.control.nextClientID += 1
         state.fanOut.clients[fd] = client

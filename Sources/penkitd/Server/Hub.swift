@@ -130,7 +130,7 @@ final class Hub: Sendable {
             if events & Epoll.hangup != 0 {
                 // The peer closed both directions (a half-close only ends its input): nothing can reach it.
                 // A source's last readings may still wait in the socket: they count, so take them first.
-                if client.pressureSource != nil, !client.readingPaused {
+                if client.pressureSource != nil, !client.requests.paused {
                     _ = client.readAvailable()
                     requests.handleLines(of: client, &state)
                 }
@@ -138,12 +138,12 @@ final class Hub: Sendable {
             } else {
                 if events & Epoll.output != 0 {
                     client.socketWritable()
-                    if client.readingPaused, client.writable { requests.handleLines(of: client, &state) }
+                    if client.requests.paused, client.writable { requests.handleLines(of: client, &state) }
                 }
-                if events & Epoll.input != 0, !client.readingPaused {
+                if events & Epoll.input != 0, !client.requests.paused {
                     _ = client.readAvailable()
                     requests.handleLines(of: client, &state)
-                    if client.inputEnded {
+                    if client.requests.ended {
                         requests.pressureSources.detach(client, reason: "the source closed its connection", &state)
                     }
                 }

@@ -54,6 +54,14 @@ struct ControlState {
     }
 }
 
+/// A client's buffers' bounds, from the config in force when it connected.
+struct ClientLimits {
+    /// Bytes of strokes and device changes queued before `overflow` (`client-buffer-bytes`).
+    var queueBytes: Int
+    /// Unsent bytes past which live messages are dropped (`client-live-buffer-bytes`).
+    var liveBytes: Int
+}
+
 /// Who may connect, who may be a pressure source and who may read the flight recorder.
 struct HubPolicies: Sendable {
     var peers: PeerPolicy

@@ -18,15 +18,15 @@ struct RequestRouter: Sendable {
         guard !client.closing else { return }
         // Lines are taken from the front by index and the handled prefix removed once on the
         // way out: removing each line as it is handled is quadratic in a burst of many lines.
-        var start = client.input.startIndex
-        defer { client.input.removeSubrange(..<min(start, client.input.endIndex)) }
-        while let newline = client.input[start...].firstIndex(of: UInt8(ascii: "\n")) {
+        var start = client.requests.bytes.startIndex
+        defer { client.requests.consume(upTo: start) }
+        while let newline = client.requests.bytes[start...].firstIndex(of: UInt8(ascii: "\n")) {
             if newline - start > PenProtocol.maxLineBytes { break }
             guard client.writable else {
                 client.pauseReading()
                 return
             }
-            var line = Array(client.input[start..<newline])
+            var line = Array(client.requests.bytes[start..<newline])
             start = newline + 1
             if line.last == UInt8(ascii: "\r") { line.removeLast() }
             if line.isEmpty { continue }
@@ -37,12 +37,12 @@ struct RequestRouter: Sendable {
             }
             if client.closing { return }
         }
-        if client.readingPaused { client.resumeReading() }
-        if client.input.count - start > PenProtocol.maxLineBytes {
+        if client.requests.paused { client.resumeReading() }
+        if client.requests.bytes.count - start > PenProtocol.maxLineBytes {
             client.close(lastLine: ErrorMessage(code: .lineTooLong,
                                                 message: "request lines are limited to \(PenProtocol.maxLineBytes) bytes",
                                                 fatal: true), now: MonotonicClock.now())
-            client.input = []
+            client.requests.consume(upTo: client.requests.bytes.endIndex)
             start = 0
         }
     }

@@ -41,10 +41,19 @@ final class Daemon: Sendable {
     /// What each tablet's pen is doing: kept by the input thread, read by `status` requests.
     private let activity: DeviceActivity
 
-    init(config: DaemonConfig, logger: Logger, logLevel: SharedLogLevel, replay: ReplaySource?,
-         journal: StrokeJournal.Opened, stops: StopSignals, probe: LatencyProbe? = nil,
-         reloadConfig: @escaping @Sendable () throws -> DaemonConfig) throws {
-        self.stops = stops
+    /// What steers the daemon from outside: its log and the level a reload sets, the stop
+    /// signals, and how SIGHUP re-reads the config.
+    struct Steering: Sendable {
+        var logger: Logger
+        var logLevel: SharedLogLevel
+        var stops: StopSignals
+        var reloadConfig: @Sendable () throws -> DaemonConfig
+    }
+
+    init(config: DaemonConfig, replay: ReplaySource?, journal: StrokeJournal.Opened, probe: LatencyProbe? = nil,
+         steering: Steering) throws {
+        let logger = steering.logger
+        self.stops = steering.stops
         self.probe = probe
         // Without its history: the hub holds the strokes it keeps, and a copy here would keep
         // alive those the hub lets go.
@@ -56,8 +65,8 @@ final class Daemon: Sendable {
         self.tablets = SharedSetting(config.tabletSettings)
         self.actions = SharedSetting(config.actions)
         self.logger = logger
-        self.logLevel = logLevel
-        self.reloadConfig = reloadConfig
+        self.logLevel = steering.logLevel
+        self.reloadConfig = steering.reloadConfig
         var settings = ["historyStrokes": String(config.historyStrokes), "journal": journal.status]
         // Which input the history (`since`) holds strokes of: a live daemon's journal holds live
         // input; a replay's, only when a state directory was named for it; without a journal,
@@ -196,7 +205,7 @@ final class Daemon: Sendable {
             // libinput's timers; this thread sleeps rarely and briefly, so exact wake-ups cost nothing.
             _ = penkit_set_timer_slack_ns(1)
             let pipeline = MessagePipeline(prediction: EnginePrediction.penkit(smoothed: smoothed), stages: stages,
-                                           afterSeq: journal.lastSeq, afterStroke: journal.lastStrokeID,
+                                           after: (seq: journal.lastSeq, stroke: journal.lastStrokeID),
                                            splitsBeforeStrokes: true, probe: probe, strokePartPoints: config.strokePartPoints)
             let wiring = InputLoop.Wiring(control: inputControl, recorder: recorder, activity: activity, warmsUp: warmsUp)
             var loop = InputLoop(pipeline: pipeline, outlet: hub, wiring: wiring, devices: devices,

@@ -43,16 +43,16 @@ struct MessagePipeline {
     static let engineTick: Duration = .milliseconds(25)
     static let engineTickMicroseconds = UInt64(engineTick / .microseconds(1))
 
-    /// `afterSeq` and `afterStroke` continue the journal's numbering.
+    /// `after` continues the journal's numbering: its last stroke seq and stroke id.
     init(prediction: EnginePrediction? = EnginePrediction.penkit(), stages: PipelineStages = PipelineStages(),
-         afterSeq: UInt64 = 0, afterStroke: UInt64 = 0, splitsBeforeStrokes: Bool = false, probe: LatencyProbe? = nil,
-         strokePartPoints: Int = PartedStroke.defaultPointsPerPart) {
+         after numbering: (seq: UInt64, stroke: UInt64) = (0, 0), splitsBeforeStrokes: Bool = false,
+         probe: LatencyProbe? = nil, strokePartPoints: Int = PartedStroke.defaultPointsPerPart) {
         self.stages = stages
         self.strokePartPoints = strokePartPoints
         self.probe = probe
         self.splitsBeforeStrokes = splitsBeforeStrokes
         engine = StrokeEngine(configuration: stages.settings.configuration, prediction: prediction)
-        engine.continueNumbering(afterSeq: afterSeq, afterStroke: afterStroke)
+        engine.continueNumbering(afterSeq: numbering.seq, afterStroke: numbering.stroke)
         engineOutput.reserveCapacity(16)
     }
 

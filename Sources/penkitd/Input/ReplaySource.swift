@@ -80,7 +80,7 @@ final class ReplaySource: Sendable {
         // Paced, the first pass starts now on CLOCK_MONOTONIC; unpaced, on the trace's own clock.
         let schedule = try ReplaySchedule(trace: trace, options: options, base: realtime ? MonotonicClock.now() : nil)
         for (device, recorded) in zip(devices, trace.devices) { recorder?.deviceAdded(device, description: recorded.description) }
-        return TraceReplay(path: path, schedule: schedule, deviceIDs: devices.map(\.id), paced: realtime, loops: loop,
-                           probe: probe, pressure: pressure, recorder: recorder, logger: logger)
+        return TraceReplay(self, schedule: schedule, deviceIDs: devices.map(\.id), pressure: pressure, recorder: recorder,
+                           logger: logger)
     }
 }

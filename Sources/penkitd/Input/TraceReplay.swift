@@ -30,17 +30,18 @@ struct TraceReplay: InputSource {
     /// Keeps each raw event fed to the decoder (docs/bug-reports.md); nil when it is off.
     private let recorder: FlightRecorder?
 
-    init(path: String, schedule: ReplaySchedule, deviceIDs: [Int], paced: Bool, loops: Bool,
-         probe: LatencyProbe?, pressure: ControlQueue?, recorder: FlightRecorder? = nil, logger: Logger) {
+    /// `replay` says which trace, whether paced and whether it loops.
+    init(_ replay: ReplaySource, schedule: ReplaySchedule, deviceIDs: [Int], pressure: ControlQueue?,
+         recorder: FlightRecorder? = nil, logger: Logger) {
         self.pressure = pressure
         self.recorder = recorder
         wakeup = [pollfd(fd: pressure?.wakeup ?? -1, events: Int16(POLLIN), revents: 0)]
-        self.path = path
+        path = replay.path
         self.schedule = schedule
         self.deviceIDs = deviceIDs
-        isPaced = paced
-        self.loops = loops
-        self.probe = probe
+        isPaced = replay.realtime
+        loops = replay.loop
+        probe = replay.probe
         self.logger = logger
         decoded.reserveCapacity(16)
     }

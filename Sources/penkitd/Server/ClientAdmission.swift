@@ -16,7 +16,7 @@ struct ClientAdmission: Sendable {
             return nil
         }
         let control = state.control
-        guard control.policy.allows(peer) else {
+        guard control.policies.peers.allows(peer) else {
             logger.warning("refused peer", metadata: ["pid": "\(peer.pid)", "uid": "\(peer.uid)", "gid": "\(peer.gid)"])
             refuse(fd, code: .refused, reason: "uid \(peer.uid) is not allowed to use penkitd")
             return nil
@@ -38,8 +38,7 @@ struct ClientAdmission: Sendable {
             Glibc.close(fd)
             return nil
         }
-        let client = ClientConnection(id: control.nextClientID, fd: fd, peer: peer, epoll: epoll,
-                                      limits: ClientLimits(queueBytes: control.queueLimit, liveBytes: control.liveBufferBytes),
+        let client = ClientConnection(id: control.nextClientID, fd: fd, peer: peer, epoll: epoll, limits: control.limits,
                                       logger: logger)
         state.control.nextClientID += 1
         state.fanOut.clients[fd] = client

@@ -179,7 +179,8 @@ final class Hub: Sendable {
     /// A reload: new policies and limits for clients from now on, and the history's new bounds.
     func apply(config: DaemonConfig, policies: HubPolicies) {
         state.withLock { state in
-            state.control.apply(config: config, policies: policies)
+            state.control.config = config
+            state.control.policies = policies
             state.fanOut.history.capacity = config.historyStrokes
             state.fanOut.history.byteLimit = config.historyBytes
             state.fanOut.history.trim()

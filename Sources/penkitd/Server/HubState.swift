@@ -7,25 +7,19 @@ struct HubState {
 }
 
 /// What the control plane decides by: who may connect and do what, the limits new clients get,
-/// the pressure sources attached, and the settings `hello` and `status` report. Replaced in part
-/// on reload (`Hub.apply`).
+/// the pressure sources attached, and the settings `hello` and `status` report. The config and
+/// policies are replaced on reload (`Hub.apply`).
 struct ControlState {
     var settings: [String: String]
-    var policy: PeerPolicy
-    /// Who may declare itself a pressure source (`pressure-sources`).
-    var sourcePolicy: PeerPolicy
-    /// Who may read the flight recorder (`PeerPolicy.recorders`).
-    var recordPolicy: PeerPolicy
+    /// The config in force, for `status` and new clients' limits.
+    var config: DaemonConfig
+    var policies: HubPolicies
+    /// Points per part of a long stroke (`stroke-part-points`), as `subscribed` tells a client
+    /// that takes parts: the input thread's, fixed at start.
+    let strokePartPoints: Int
     /// The connection feeding each device's pressure, by device id.
     var sources: [Int: Int32] = [:]
     var nextClientID = 1
-    var queueLimit: Int
-    var liveBufferBytes: Int
-    var maxClients: Int
-    /// Points per part of a long stroke (`stroke-part-points`), as `subscribed` tells a client that takes parts.
-    var strokePartPoints: Int
-    /// The config in force, for `status`; replaced on reload.
-    var config: DaemonConfig
     /// The horizons last sent to the input thread, so that it is told only of a change.
     var horizons: [PredictionRequest] = []
     var stopping = false
@@ -33,25 +27,13 @@ struct ControlState {
     init(config: DaemonConfig, settings: [String: String], policies: HubPolicies) {
         self.config = config
         self.settings = settings
-        policy = policies.peers
-        sourcePolicy = policies.pressureSources
-        recordPolicy = policies.recorders
-        queueLimit = config.clientBufferBytes
-        liveBufferBytes = config.clientLiveBufferBytes
-        maxClients = config.maxClients
+        self.policies = policies
         strokePartPoints = config.strokePartPoints
     }
 
-    /// A reload: the new config's policies and limits, for clients from now on.
-    mutating func apply(config: DaemonConfig, policies: HubPolicies) {
-        self.config = config
-        policy = policies.peers
-        sourcePolicy = policies.pressureSources
-        recordPolicy = policies.recorders
-        queueLimit = config.clientBufferBytes
-        liveBufferBytes = config.clientLiveBufferBytes
-        maxClients = config.maxClients
-    }
+    /// The buffers a client that connects now gets.
+    var limits: ClientLimits { ClientLimits(queueBytes: config.clientBufferBytes, liveBytes: config.clientLiveBufferBytes) }
+    var maxClients: Int { config.maxClients }
 }
 
 /// A client's buffers' bounds, from the config in force when it connected.

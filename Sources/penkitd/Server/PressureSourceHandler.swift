@@ -18,7 +18,7 @@ struct PressureSourceHandler: Sendable {
                 + "or a --realtime replay (an unpaced replay's times are not on the clock readings use)", fatal: true),
                                 now: MonotonicClock.now())
         }
-        guard state.control.sourcePolicy.allows(client.peer) else {
+        guard state.control.policies.pressureSources.allows(client.peer) else {
             logger.warning("refused a pressure source", metadata: ["client": "\(client.id)", "uid": "\(client.peer.uid)"])
             return client.close(lastLine: ErrorMessage(code: .refused, message: "uid \(client.peer.uid) is not allowed to be a "
                 + "pressure source (pressure-sources in penkitd.conf)", fatal: true), now: MonotonicClock.now())

@@ -16,7 +16,7 @@ struct RecordHandler: Sendable {
             return
         }
         // Pen positions can be handwriting: fewer may read them than may draw with them.
-        guard state.control.recordPolicy.allows(client.peer) else {
+        guard state.control.policies.recorders.allows(client.peer) else {
             logger.notice("refused a recording", metadata: ["client": "\(client.id)", "uid": "\(client.peer.uid)"])
             client.sendControl(ErrorMessage(code: .recordingUnavailable,
                                             message: "uid \(client.peer.uid) may not read the flight recorder: root, penkitd's user and the socket's group may"))

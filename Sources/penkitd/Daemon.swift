@@ -32,11 +32,28 @@ final class Daemon: Sendable {
     private let actions: SharedSetting<ActionMap>
     /// The last seconds of input and of what was published, for `penkit record`; nil when off.
     private let recorder: FlightRecorder?
+    /// What clients change for the input thread (pressure sources, horizons): the control plane
+    /// posts, the input loop drains. Neither holds the other.
+    private let inputControl: ControlQueue
+    /// Whether pressure sources may attach: readings carry CLOCK_MONOTONIC times, which only live
+    /// input and a paced replay share.
+    private let takesPressureSources: Bool
+    /// What each tablet's pen is doing: kept by the input thread, read by `status` requests.
+    private let activity: DeviceActivity
 
-    init(config: DaemonConfig, logger: Logger, logLevel: SharedLogLevel, replay: ReplaySource?,
-         journal: StrokeJournal.Opened, stops: StopSignals, probe: LatencyProbe? = nil,
-         reloadConfig: @escaping @Sendable () throws -> DaemonConfig) throws {
-        self.stops = stops
+    /// What steers the daemon from outside: its log and the level a reload sets, the stop
+    /// signals, and how SIGHUP re-reads the config.
+    struct Steering: Sendable {
+        var logger: Logger
+        var logLevel: SharedLogLevel
+        var stops: StopSignals
+        var reloadConfig: @Sendable () throws -> DaemonConfig
+    }
+
+    init(config: DaemonConfig, replay: ReplaySource?, journal: StrokeJournal.Opened, probe: LatencyProbe? = nil,
+         steering: Steering) throws {
+        let logger = steering.logger
+        self.stops = steering.stops
         self.probe = probe
         // Without its history: the hub holds the strokes it keeps, and a copy here would keep
         // alive those the hub lets go.
@@ -48,8 +65,8 @@ final class Daemon: Sendable {
         self.tablets = SharedSetting(config.tabletSettings)
         self.actions = SharedSetting(config.actions)
         self.logger = logger
-        self.logLevel = logLevel
-        self.reloadConfig = reloadConfig
+        self.logLevel = steering.logLevel
+        self.reloadConfig = steering.reloadConfig
         var settings = ["historyStrokes": String(config.historyStrokes), "journal": journal.status]
         // Which input the history (`since`) holds strokes of: a live daemon's journal holds live
         // input; a replay's, only when a state directory was named for it; without a journal,
@@ -77,10 +94,13 @@ final class Daemon: Sendable {
             ? FlightRecorder(seconds: config.flightRecorderSeconds, paced: replay == nil || replay?.realtime == true) : nil
         self.recorder = recorder
         // Readings carry CLOCK_MONOTONIC times: only live input and a paced replay share that clock.
-        let takesSources = replay == nil || replay?.realtime == true
-        self.server = try SocketServer(config: config, settings: settings, logger: logger, probe: probe,
-                                       pressureInbox: takesSources ? try PressureInbox() : nil, recorder: recorder,
-                                       paced: replay == nil || replay?.realtime == true)
+        let paced = replay == nil || replay?.realtime == true
+        takesPressureSources = paced
+        inputControl = try ControlQueue()
+        activity = DeviceActivity(paced: paced)
+        self.server = try SocketServer(config: config, settings: settings,
+                                       links: Hub.Links(inputControl: inputControl, takesPressureSources: paced, recorder: recorder,
+                                                        activity: activity, probe: probe), logger: logger)
         // The journal's strokes, in the history before any client can ask for them with `since`.
         server.hub.restoreHistory(journal.history.map {
             (seq: $0.seq, line: JournaledStroke.line($0.payload, pointsPerPart: config.strokePartPoints,
@@ -161,32 +181,35 @@ final class Daemon: Sendable {
         var engineSettings = EngineConfiguration()
         engineSettings.readingsAfterEnd = .milliseconds(config.readingsAfterEndMilliseconds)
         let engine = engineSettings
-        return ThreadService(name: "penkitd-input") { [self, journal, probe, logger, stops, inks, tablets, actions, recorder] isStopping in
+        // The pressure sources' eventfd wakes the input thread's waits; none without sources.
+        let wakeup = takesPressureSources ? inputControl : nil
+        return ThreadService(name: "penkitd-input") { [self, journal, probe, logger, stops, inks, tablets, actions, recorder,
+                                                       inputControl, activity] isStopping in
             // Made on the input thread, which alone uses libinput and the virtual tablets.
             var live: LiveSource?
             if replay == nil {
                 do {
                     live = try LiveSource(quirksDirectory: virtualTablet ? RawTabletQuirks.directory(logger: logger) : nil,
-                                          pressure: server.hub.pressureInbox,
+                                          pressure: wakeup,
                                           unplugGrace: UInt64(config.unplugGraceMilliseconds) * 1000, recorder: recorder,
-                                          activity: server.hub.activity, logger: logger)
+                                          activity: activity, logger: logger)
                 } catch {
                     logger.error("live input failed; serving without devices", metadata: ["error": "\(error)"])
                 }
             }
             let stages = PipelineStages(configuration: engine, inks: inks, tablets: tablets, actions: actions,
-                                        pressure: server.hub.pressureInbox, journal: journal.journal,
-                                        variants: server.hub.predictionVariants,
+                                        journal: journal.journal,
                                         virtualTablet: virtualTablet ? VirtualTabletStage(grabs: live?.grabs, logger: logger) : nil)
             let hub = server.hub
             // The default 50 µs timer slack would be added to every paced replay frame and to
             // libinput's timers; this thread sleeps rarely and briefly, so exact wake-ups cost nothing.
             _ = penkit_set_timer_slack_ns(1)
             let pipeline = MessagePipeline(prediction: EnginePrediction.penkit(smoothed: smoothed), stages: stages,
-                                           afterSeq: journal.lastSeq, afterStroke: journal.lastStrokeID,
+                                           after: (seq: journal.lastSeq, stroke: journal.lastStrokeID),
                                            splitsBeforeStrokes: true, probe: probe, strokePartPoints: config.strokePartPoints)
-            var loop = InputLoop(pipeline: pipeline, outlet: hub, warmsUp: warmsUp, devices: devices,
-                                 recorder: recorder, activity: hub.activity, logger: logger, isStopping: isStopping)
+            let wiring = InputLoop.Wiring(control: inputControl, recorder: recorder, activity: activity, warmsUp: warmsUp)
+            var loop = InputLoop(pipeline: pipeline, outlet: hub, wiring: wiring, devices: devices,
+                                 logger: logger, isStopping: isStopping)
             guard let replay else {
                 guard var source = live else { return }
                 do {
@@ -198,7 +221,7 @@ final class Daemon: Sendable {
             }
             hub.waitForSubscribers(waitClients, isStopping: isStopping)
             do {
-                var source = try replay.source(devices: devices, pressure: hub.pressureInbox, recorder: recorder, logger: logger)
+                var source = try replay.source(devices: devices, pressure: wakeup, recorder: recorder, logger: logger)
                 guard try loop.run(&source) else { return }
                 logger.info("replay finished", metadata: ["trace": "\(replay.path)"])
                 if exitAfterReplay { stops.request(reason: "replay finished") }

@@ -166,9 +166,10 @@ struct Penkitd: ParsableCommand {
         } catch {
             throw DaemonError("cannot start: \(error)")
         }
-        let daemon = try Daemon(config: config, logger: logger, logLevel: logLevel, replay: source, journal: journal,
-                                stops: stops, probe: probe,
-                                reloadConfig: { try self.loadConfig(isStopping: { stops.isStopping }, warn: { logger.warning("\($0)") }) })
+        let steering = Daemon.Steering(logger: logger, logLevel: logLevel, stops: stops, reloadConfig: {
+            try self.loadConfig(isStopping: { stops.isStopping }, warn: { logger.warning("\($0)") })
+        })
+        let daemon = try Daemon(config: config, replay: source, journal: journal, probe: probe, steering: steering)
         try daemon.run(replay: source, waitClients: waitClients, exitAfterReplay: exitAfterReplay)
     }
 }

@@ -10,8 +10,8 @@ import Testing
 @Suite struct HubTests {
     private func hub(_ config: DaemonConfig = DaemonConfig(), settings: [String: String] = ["input": "replay"],
                      policy: PeerPolicy? = nil) throws -> Hub {
-        Hub(epoll: try Epoll(), config: config, settings: settings, policy: try policy ?? PeerPolicy(config: config),
-            logger: Logger(label: "hub-test"))
+        Hub(epoll: try Epoll(), config: config, settings: settings, policies: HubPolicies(peers: try policy ?? PeerPolicy(config: config)),
+            links: Hub.Links(inputControl: try ControlQueue()), logger: Logger(label: "hub-test"))
     }
 
     private func connect(_ hub: Hub) throws -> SocketPairClient {
@@ -143,6 +143,30 @@ import Testing
         request(hub, first, #"{"type":"subscribe","version":1,"channels":["strokes"]}"#)
         hub.publish(strokeBatch(seq: 1))
         #expect(try #require(first.lines()).map(messageType) == ["hello", "subscribed", "ended"])
+    }
+
+    /// The horizons clients ask for reach the input thread as inputs on its control queue, once
+    /// per change: when a client asks for its own, and when it leaves.
+    @Test func horizonChangesArePostedToTheInputThread() throws {
+        let control = try ControlQueue()
+        let config = DaemonConfig()
+        let hub = Hub(epoll: try Epoll(), config: config, settings: [:], policies: HubPolicies(peers: try PeerPolicy(config: config)),
+                      links: Hub.Links(inputControl: control), logger: Logger(label: "hub-test"))
+        var client: SocketPairClient? = try connect(hub)
+        let fd = client!.serverEnd
+        var inputs: [ControlInput] = []
+        func horizons() -> [[PredictionRequest]] {
+            control.take(into: &inputs)
+            return inputs.compactMap { if case .horizons(let requests) = $0 { requests } else { nil } }
+        }
+        request(hub, client!, #"{"type":"subscribe","version":1,"channels":["frames"]}"#)
+        #expect(horizons().isEmpty)
+        request(hub, client!, #"{"type":"subscribe","version":1,"channels":["frames"],"predict":{"horizonMs":24}}"#)
+        let asked = horizons()
+        #expect(asked.count == 1 && asked.first?.count == 1)
+        client = nil
+        hub.socketEvent(fd, events: Epoll.hangup)
+        #expect(horizons() == [[]])
     }
 
     @Test func aClientThatHangsUpIsForgotten() throws {

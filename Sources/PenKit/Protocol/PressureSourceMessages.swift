@@ -39,11 +39,6 @@ public struct PressureSourceRequest: Sendable, Hashable, WireMessage {
         w.raw("}")
     }
 
-    /// Whether a client line declares a source (the full parse is `parse`).
-    public static func isDeclaration(_ line: [UInt8]) -> Bool {
-        JSONValue.object(line: line)?["type"]?.string == "pressure-source"
-    }
-
     public static func parse(_ line: [UInt8]) -> Result<PressureSourceRequest, ErrorMessage> {
         // Typed strictly: a bool, a fraction or a negative number is an error, not a coerced value.
         guard let fields = try? JSONDecoder().decode(Fields.self, from: Data(line)), fields.type == "pressure-source" else {

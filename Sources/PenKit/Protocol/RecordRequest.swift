@@ -24,11 +24,6 @@ public struct RecordRequest: Sendable, Hashable, WireMessage {
         w.raw("}")
     }
 
-    /// Whether a client line asks for a recording (the full parse is `parse`).
-    public static func isRecordRequest(_ line: [UInt8]) -> Bool {
-        JSONValue.object(line: line)?["type"]?.string == "record"
-    }
-
     public static func parse(_ line: [UInt8]) -> Result<RecordRequest, ErrorMessage> {
         guard let fields = try? JSONDecoder().decode(Fields.self, from: Data(line)), fields.type == "record" else {
             return .failure(ErrorMessage(code: .malformed, message: "a record request is {\"type\":\"record\",\"version\":1,\"seconds\":N}"))

@@ -15,11 +15,6 @@ public struct StatusRequest: Sendable, Hashable, WireMessage {
         w.raw("}")
     }
 
-    /// Whether a client line asks for the status (the full parse is `parse`).
-    public static func isStatusRequest(_ line: [UInt8]) -> Bool {
-        JSONValue.object(line: line)?["type"]?.string == "status"
-    }
-
     public static func parse(_ line: [UInt8]) -> Result<StatusRequest, ErrorMessage> {
         guard let fields = try? JSONDecoder().decode(Fields.self, from: Data(line)), fields.type == "status" else {
             return .failure(ErrorMessage(code: .malformed, message: "a status request is {\"type\":\"status\",\"version\":1}"))

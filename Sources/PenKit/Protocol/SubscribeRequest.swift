@@ -43,6 +43,12 @@ public struct SubscribeRequest: Sendable, Hashable, WireMessage {
         guard let dict = JSONValue.object(line: line) else {
             return .failure(ErrorMessage(code: .malformed, message: "expected one JSON object per line"))
         }
+        return parse(line, object: dict)
+    }
+
+    /// Parses a line already read as a JSON object (`ClientRequest`): only the numeric fields
+    /// are decoded again, strictly by type.
+    static func parse(_ line: [UInt8], object dict: [String: JSONValue]) -> Result<SubscribeRequest, ErrorMessage> {
         guard let type = dict["type"]?.string else {
             return .failure(ErrorMessage(code: .malformed, message: "missing \"type\""))
         }

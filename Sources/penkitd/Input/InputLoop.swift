@@ -5,6 +5,8 @@ import PenKit
 /// The input thread's one loop, for live input, a replay and anything later: reads a source,
 /// runs what it read through the pipeline, and publishes. It owns pacing, the engine's ticks,
 /// warm-ups and publishing; sources only read, the pipeline only encodes, the outlet only receives.
+/// What clients change reaches it as inputs too: it drains the control queue before each pen
+/// event and engine tick. It never reads the server.
 struct InputLoop {
     private var pipeline: MessagePipeline
     private let outlet: any InputOutlet
@@ -18,29 +20,43 @@ struct InputLoop {
     private var devices: [Int: DeviceInfo] = [:]
     private var backInTimeLogged = 0
     private var sourceEnded = false
+    /// Pressure sources' inputs and horizon changes, from the control plane; nil where none come (tests).
+    private let control: ControlQueue?
+    private var controlInputs: [ControlInput] = []
     /// Keeps what is published, and live tablets' descriptions (docs/bug-reports.md); nil when off.
     private let recorder: FlightRecorder?
     /// What each tablet's pen is doing, for `status` requests; nil where nobody asks (tests).
     private let activity: DeviceActivity?
+
+    /// What the loop shares beyond its source and outlet, each nil where it is not wanted.
+    struct Wiring {
+        var control: ControlQueue?
+        var recorder: FlightRecorder?
+        var activity: DeviceActivity?
+        /// Whether the frame path is warmed before each report (`FrameWarmer`).
+        var warmsUp = false
+    }
 
     /// How many bytes of lines an unpaced source gathers before publishing them: well under a
     /// socket's buffer and the live limit, so a client that keeps up takes each batch whole.
     static let unpacedBatchBytes = 32 << 10
 
     /// `devices` were announced to clients already (a replay's, before the first client connected).
-    init(pipeline: MessagePipeline, outlet: any InputOutlet, warmsUp: Bool, devices: [DeviceInfo] = [],
-         recorder: FlightRecorder? = nil, activity: DeviceActivity? = nil, logger: Logger, isStopping: @escaping () -> Bool) {
-        self.recorder = recorder
-        self.activity = activity
+    init(pipeline: MessagePipeline, outlet: any InputOutlet, wiring: Wiring, devices: [DeviceInfo] = [],
+         logger: Logger, isStopping: @escaping () -> Bool) {
+        control = wiring.control
+        recorder = wiring.recorder
+        activity = wiring.activity
         self.pipeline = pipeline
         self.outlet = outlet
-        self.warmer = warmsUp ? FrameWarmer() : nil
+        self.warmer = wiring.warmsUp ? FrameWarmer() : nil
         self.logger = logger
         self.isStopping = isStopping
         items.reserveCapacity(64)
+        controlInputs.reserveCapacity(64)
         for device in devices {
             self.devices[device.id] = self.pipeline.addDevice(device)
-            activity?.deviceAdded(device.id)
+            wiring.activity?.deviceAdded(device.id)
         }
     }
 
@@ -70,6 +86,7 @@ struct InputLoop {
             logBackInTime()
             if source.isPaced {
                 // The engine's timeouts (late updates, missing tilt) fire without input too.
+                drainControl()
                 pipeline.advance(to: readUpTo, into: &batch)
                 publishThroughBoundaries()
                 publish()
@@ -122,6 +139,7 @@ struct InputLoop {
             outlet.deviceRemoved(info)
         case .tool(let event, let device):
             activity?.observe(event, device: device)
+            drainControl()
             pipeline.consume(event, device: device, into: &batch)
             warmer?.observe(event, device: UInt32(device))
             publishThroughBoundaries()
@@ -134,6 +152,15 @@ struct InputLoop {
             devices.removeAll()
             sourceEnded = true
         }
+    }
+
+    /// Hands the pipeline what the control plane posted since the last drain, before the engine
+    /// sees the next event or tick. One atomic load when nothing waits (nearly always).
+    private mutating func drainControl() {
+        guard let control else { return }
+        control.take(into: &controlInputs)
+        guard !controlInputs.isEmpty else { return }
+        pipeline.apply(controlInputs, into: &batch)
     }
 
     /// Publishes what the batch holds, if anything.

@@ -16,7 +16,7 @@ struct LiveSource: InputSource {
 
     private let context: LibinputContext
     private let monitor: TabletMonitor
-    private let pressure: PressureInbox?
+    private let pressure: ControlQueue?
     private var ids: [String: Int] = [:]       // sysname → penkitd device id
     private var nodes: [String: String] = [:]  // sysname → devnode
     private var nextID = 1
@@ -33,7 +33,7 @@ struct LiveSource: InputSource {
     /// `pressure`'s eventfd wakes the poll too, so pressure sources' updates go out as soon as
     /// they arrive, not at the next pen event or tick.
     /// `unplugGrace` (µs): how long a lift straight out of proximity waits for its node to vanish.
-    init(quirksDirectory: String? = nil, pressure: PressureInbox?, unplugGrace: UInt64, recorder: FlightRecorder? = nil,
+    init(quirksDirectory: String? = nil, pressure: ControlQueue?, unplugGrace: UInt64, recorder: FlightRecorder? = nil,
          activity: DeviceActivity? = nil, logger: Logger) throws {
         self.pressure = pressure
         self.recorder = recorder

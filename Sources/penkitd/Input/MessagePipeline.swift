@@ -7,8 +7,9 @@ import PenKit
 /// The daemon writes proximity and button messages itself; frames, updates and strokes are the
 /// stroke engine's `EngineMessage`s, sent exactly as `penkit replay --json` prints them. Every
 /// other concern is a small stage beside the engine (`PipelineStages`), as libinput's tablet
-/// plugins are: the settings snapshot, pad actions, pressure intake, the journal tap and the
-/// horizon variants.
+/// plugins are: the settings snapshot, pad actions, the journal tap and the horizon variants.
+/// What clients change (pressure sources, horizons) comes in as inputs (`apply`), which the
+/// input loop drains from the control queue.
 ///
 /// The engine runs synchronously on the input thread, which is its serial executor: no actor hop
 /// between an event and its frame on the hot path. The pipeline never publishes: it fills the
@@ -19,7 +20,6 @@ struct MessagePipeline {
     /// What the engine said in reply to the current call; `encoded` of it are in a batch already.
     private var engineOutput: [EngineMessage] = []
     private var encoded = 0
-    private var pressureTaken: [PressureInput] = []
     /// Frames of a stroke sent per device, for a pressure source's `contactFrames`.
     private var contactFrames: [UInt32: Int] = [:]
     /// Whether a finalized stroke that would follow other lines in a batch starts a batch of its
@@ -43,16 +43,16 @@ struct MessagePipeline {
     static let engineTick: Duration = .milliseconds(25)
     static let engineTickMicroseconds = UInt64(engineTick / .microseconds(1))
 
-    /// `afterSeq` and `afterStroke` continue the journal's numbering.
+    /// `after` continues the journal's numbering: its last stroke seq and stroke id.
     init(prediction: EnginePrediction? = EnginePrediction.penkit(), stages: PipelineStages = PipelineStages(),
-         afterSeq: UInt64 = 0, afterStroke: UInt64 = 0, splitsBeforeStrokes: Bool = false, probe: LatencyProbe? = nil,
-         strokePartPoints: Int = PartedStroke.defaultPointsPerPart) {
+         after numbering: (seq: UInt64, stroke: UInt64) = (0, 0), splitsBeforeStrokes: Bool = false,
+         probe: LatencyProbe? = nil, strokePartPoints: Int = PartedStroke.defaultPointsPerPart) {
         self.stages = stages
         self.strokePartPoints = strokePartPoints
         self.probe = probe
         self.splitsBeforeStrokes = splitsBeforeStrokes
         engine = StrokeEngine(configuration: stages.settings.configuration, prediction: prediction)
-        engine.continueNumbering(afterSeq: afterSeq, afterStroke: afterStroke)
+        engine.continueNumbering(afterSeq: numbering.seq, afterStroke: numbering.stroke)
         engineOutput.reserveCapacity(16)
     }
 
@@ -81,7 +81,6 @@ struct MessagePipeline {
     }
 
     mutating func consume(_ event: TabletEvent, device: Int, into out: inout OutboundBatch) {
-        takePressure(into: &out)
         stages.actions.advance(to: event.time, into: &out)
         switch event.kind {
         case .proximity:
@@ -133,7 +132,6 @@ struct MessagePipeline {
 
     /// Lets the engine's timeouts (late updates, missing tilt) and held single presses fire up to `time`.
     mutating func advance(to time: UInt64, into out: inout OutboundBatch) {
-        takePressure(into: &out)
         stages.actions.advance(to: time, into: &out)
         startEngineCall()
         engine.advance(to: time, into: &engineOutput)
@@ -162,18 +160,20 @@ struct MessagePipeline {
         encode(into: &out)
     }
 
-    /// Applies what pressure sources sent since the last call, before anything else the engine
-    /// does. Strokes that late pressure finalizes go out with the batch they were made in: the
-    /// split before strokes is for the frame that lifts the pen.
-    private mutating func takePressure(into out: inout OutboundBatch) {
-        // Taken out of `self` for the loop, which changes the engine (no copy: the buffer moves).
-        var taken = pressureTaken
-        pressureTaken = []
-        defer { pressureTaken = taken }
-        stages.pressure.take(into: &taken)
-        for input in taken {
+    /// Applies what the control plane sent since the last call (`ControlQueue`); the input loop
+    /// calls it before each pen event and engine tick, so that a reading that arrived before a
+    /// timeout is checked is never expired by it. Strokes that late pressure finalizes go out
+    /// with the batch they were made in: the split before strokes is for the frame that lifts the pen.
+    mutating func apply(_ inputs: [ControlInput], into out: inout OutboundBatch) {
+        for input in inputs {
+            if case .horizons(let requests) = input {
+                stages.horizons.replace(requests)
+                continue
+            }
             startEngineCall()
             switch input {
+            case .horizons:
+                break
             case .attach(let device, let attachment):
                 engine.attachPressureSource(attachment, device: device)
                 out.append(.devices, PressureSourceMessage.attached(PressureSourceRequest(

@@ -25,22 +25,23 @@ struct TraceReplay: InputSource {
     private let logger: Logger
     /// Wakes a paced replay's waits when a pressure source's reading arrives, as it wakes live
     /// input's poll: the reading's update goes out at once, not at the next frame.
-    private let pressure: PressureInbox?
+    private let pressure: ControlQueue?
     private var wakeup: [pollfd]
     /// Keeps each raw event fed to the decoder (docs/bug-reports.md); nil when it is off.
     private let recorder: FlightRecorder?
 
-    init(path: String, schedule: ReplaySchedule, deviceIDs: [Int], paced: Bool, loops: Bool,
-         probe: LatencyProbe?, pressure: PressureInbox?, recorder: FlightRecorder? = nil, logger: Logger) {
+    /// `replay` says which trace, whether paced and whether it loops.
+    init(_ replay: ReplaySource, schedule: ReplaySchedule, deviceIDs: [Int], pressure: ControlQueue?,
+         recorder: FlightRecorder? = nil, logger: Logger) {
         self.pressure = pressure
         self.recorder = recorder
         wakeup = [pollfd(fd: pressure?.wakeup ?? -1, events: Int16(POLLIN), revents: 0)]
-        self.path = path
+        path = replay.path
         self.schedule = schedule
         self.deviceIDs = deviceIDs
-        isPaced = paced
-        self.loops = loops
-        self.probe = probe
+        isPaced = replay.realtime
+        loops = replay.loop
+        probe = replay.probe
         self.logger = logger
         decoded.reserveCapacity(16)
     }

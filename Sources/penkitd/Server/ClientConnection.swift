@@ -1,4 +1,3 @@
-import DequeModule
 import Glibc
 import Logging
 import PenKit
@@ -13,7 +12,7 @@ import PenKit
 /// to `queueLimit` bytes, past which the client is cut off with `overflow`.
 final class ClientConnection {
     let id: Int
-    let fd: Int32
+    var fd: Int32 { socket.fd }
     let peer: PeerCredentials
     var channels: ChannelSet = []
     /// The prediction horizon this client asked for in `subscribe`.
@@ -22,51 +21,24 @@ final class ClientConnection {
     var strokeParts = false
     /// Set once the client declared itself a pressure source: its lines are readings from then on.
     var pressureSource: PressureSourceSession?
-    private let epoll: Epoll
     private let logger: Logger
     private let queueLimit: Int
     private let liveHigh: Int
-    /// Accepted bytes the socket has not taken yet (a partial line first).
-    private var pending = PendingBytes()
-    /// Reliable lines not yet handed to `pending`, each with the bytes it counts in `queuedBytes`.
-    private var queued: Deque<(seq: UInt64, line: ReliableLine, bytes: Int)> = []
-    /// History strokes replayed for `since`, written as the client reads them: they are the
-    /// history's own arrays (no copy), so they do not count toward `overflow`.
-    private var replayBacklog: Deque<(seq: UInt64, line: ReliableLine)> = []
-    /// A long stroke going out: its lines (a client that takes parts) or its whole line, one part's
-    /// worth of pieces at a time (one that does not), handed to the socket while the client keeps
-    /// up. Each part is encoded when it is due (`PartedStroke`), so a slow client holds no copy of
-    /// the stroke's lines beyond what `pending` already holds. Nothing else reliable or live goes
-    /// out until it is done. Like a line in `pending`, it no longer counts toward `overflow` once
-    /// its first piece is out.
-    private var inFlight: (seq: UInt64, stroke: PartedStroke, next: Int, whole: Bool)?
-    private var queuedBytes = 0
+    private var socket: ClientSocket
+    /// Reliable lines not yet handed to `pending`, handed over while the client keeps up.
+    private var backlog = ReliableBacklog()
     private var dropped = DroppedMessage()
-    private(set) var lastSentSeq: UInt64 = 0
-    /// The last stroke the socket has taken whole (not merely queued in penkitd): where a client
-    /// cut off at shutdown resumes.
-    private(set) var writtenSeq: UInt64 = 0
-    /// Bytes accepted for this client and bytes its socket took, since it connected; and where
-    /// each stroke handed to the socket ends in that count.
-    private var acceptedBytes = 0
-    private var writtenBytes = 0
-    private var strokeEnds: Deque<(end: Int, seq: UInt64)> = []
-    /// Set once shutdown began: the line that ends the connection once every queued stroke is out.
-    private var pendingShutdown: ShutdownMessage?
-    private var shutdownDeadline: UInt64 = .max
+    private var progress = StrokeProgress()
+    private var schedule = CloseSchedule()
     /// Whether live messages may go out: false past `liveHigh` pending bytes, true again below half.
     private(set) var writable = true
-    private(set) var closing = false
-    /// When a closing client is closed even if it has not read its last line (CLOCK_MONOTONIC µs).
-    private(set) var closeDeadline: UInt64 = .max
+    var closing: Bool { schedule.closing }
     /// The socket failed or everything was sent after `close`: the hub removes the client.
-    private(set) var finished = false
-    /// Request bytes read and not yet handled.
-    var input: [UInt8] = []
-    /// Not reading requests while replies would only pile up, or after the client's half-close.
-    private(set) var readingPaused = false
-    private(set) var inputEnded = false
-    private var interest: UInt32 = Epoll.input
+    var finished: Bool { done || socket.failed }
+    private var done = false
+    /// What the client sent: its requests, for the control plane (`RequestRouter`), which takes
+    /// the lines it handled.
+    var requests = RequestInput()
     /// Live lines accepted during one `Hub.publish` and not written yet: a batch's lines lie back
     /// to back, so consecutive ones form one span of its bytes, sent with one syscall by
     /// `flushRun` (at the latest when `publish` ends, while the span is still valid). Only staged
@@ -74,13 +46,12 @@ final class ClientConnection {
     /// the client unwritable part way through, so drops are decided exactly as line by line.
     private var run = UnsafeRawBufferPointer(start: nil, count: 0)
 
-    init(id: Int, fd: Int32, peer: PeerCredentials, epoll: Epoll, queueLimit: Int, liveBufferBytes: Int, logger: Logger) {
+    init(id: Int, fd: Int32, peer: PeerCredentials, epoll: Epoll, limits: ClientLimits, logger: Logger) {
         self.id = id
-        self.fd = fd
+        socket = ClientSocket(fd: fd, epoll: epoll)
         self.peer = peer
-        self.epoll = epoll
-        self.queueLimit = queueLimit
-        self.liveHigh = liveBufferBytes
+        self.queueLimit = limits.queueBytes
+        self.liveHigh = limits.liveBytes
         self.logger = logger
     }
 
@@ -90,6 +61,10 @@ final class ClientConnection {
     func sendControl(_ message: some WireMessage) {
         guard !closing else { return }
         finishWholeLine()
+        pushLine(message)
+    }
+
+    private func pushLine(_ message: some WireMessage) {
         var writer = JSONWriter(capacity: 256)
         writer.line(message)
         writer.bytes.withUnsafeBytes { push($0) }
@@ -99,7 +74,7 @@ final class ClientConnection {
     func deliverLive(_ line: UnsafeRawBufferPointer, channel: ChannelSet) {
         guard !closing, !channels.isDisjoint(with: channel) else { return }
         guard takesLiveNow else {
-            countDrop(channel)
+            dropped.count(channel)
             return
         }
         if !dropped.isEmpty { reportDrops() }
@@ -114,7 +89,7 @@ final class ClientConnection {
             return
         }
         flushRun()
-        if pending.isEmpty, line.count <= liveHigh {
+        if socket.pending.isEmpty, line.count <= liveHigh {
             run = line
         } else {
             push(line)
@@ -128,12 +103,12 @@ final class ClientConnection {
     func warm() -> Int {
         guard !closing, !finished, !channels.isDisjoint(with: Outbound.liveChannels), takesLiveNow else { return 0 }
         _ = Glibc.send(fd, nil, 0, Int32(MSG_DONTWAIT | MSG_NOSIGNAL))
-        return Int(fd) &+ pending.count &+ run.count &+ (dropped.isEmpty ? 0 : 1) &+ Int(channels.rawValue)
+        return Int(fd) &+ socket.pending.count &+ run.count &+ (dropped.isEmpty ? 0 : 1) &+ Int(channels.rawValue)
     }
 
     /// Whether a live line would go out now rather than be dropped: nothing reliable waits ahead
     /// of it and the socket is below the live limit.
-    private var takesLiveNow: Bool { queued.isEmpty && replayBacklog.isEmpty && inFlight == nil && writable }
+    private var takesLiveNow: Bool { backlog.isEmpty && writable }
 
     /// Writes the staged run; `Hub.publish` calls it before the batch's bytes go away.
     func flushRun() {
@@ -150,145 +125,69 @@ final class ClientConnection {
     }
 
     /// Queues a reliable line, counted in the form this client gets it (whole or in parts).
-    func enqueue(seq: UInt64, line: ReliableLine) {
+    private func enqueue(seq: UInt64, line: ReliableLine) {
         guard !closing else { return }
-        let bytes = line.count(inParts: strokeParts)
-        queued.append((seq, line, bytes))
-        queuedBytes += bytes
+        backlog.enqueue(seq: seq, line: line, bytes: line.count(inParts: strokeParts))
         drain()
-        if queuedBytes > queueLimit { overflow() }
+        if backlog.queuedBytes > queueLimit { overflow() }
     }
 
     /// Replays history strokes for `since`, ahead of anything queued after them.
     func replay(_ entries: [(seq: UInt64, line: ReliableLine)]) {
         guard !closing else { return }
-        replayBacklog.append(contentsOf: entries)
+        backlog.replay(entries)
         drain()
     }
 
     /// Hands the replay backlog, then queued reliable lines, to the socket while the client keeps up.
     private func drain() {
         while writable {
-            if let flight = inFlight {
-                // The next line of the stroke in parts (its closing line completes it), or the
-                // next part's worth of its whole line.
-                if flight.whole {
-                    flight.stroke.withWholeLineGroup(flight.next) { pieces in for piece in pieces { push(piece) } }
-                } else {
-                    flight.stroke.withPartedLine(flight.next) { push($0) }
-                }
-                if flight.next + 1 < (flight.whole ? flight.stroke.wholeLineGroupCount : flight.stroke.partedLineCount) {
-                    inFlight?.next += 1
-                } else {
-                    inFlight = nil
-                    noteSent(seq: flight.seq)
-                }
+            if backlog.hasInFlight {
+                progress.sent(seq: backlog.pushInFlightPiece(push))
                 continue
             }
-            let next: (seq: UInt64, line: ReliableLine)
-            if let replayed = replayBacklog.first {
-                replayBacklog.removeFirst()
-                next = replayed
-            } else if let queuedLine = queued.first {
-                queued.removeFirst()
-                queuedBytes -= queuedLine.bytes
-                next = (queuedLine.seq, queuedLine.line)
-            } else {
-                break
-            }
+            guard let next = backlog.popNext() else { break }
             // Frames dropped before this line was sent are reported before it: a client that reads
             // up to a device's removal has every count for that device's frames.
             if !dropped.isEmpty { reportDrops() }
             switch next.line {
             case .bytes(let line):
                 line.withUnsafeBytes { push($0) }
-                noteSent(seq: next.seq)
+                progress.sent(seq: next.seq)
             case .parted(let stroke):
                 // A client that takes whole strokes gets the whole line, from the parts' bytes.
-                inFlight = (next.seq, stroke, 0, !strokeParts)
+                backlog.begin(seq: next.seq, stroke: stroke, whole: !strokeParts)
             }
         }
-        let idle = queued.isEmpty && replayBacklog.isEmpty && inFlight == nil
-        if idle, writable, !dropped.isEmpty { reportDrops() }
-        if idle, let pendingShutdown { close(lastLine: pendingShutdown, now: MonotonicClock.now()) }
+        if backlog.isEmpty, writable, !dropped.isEmpty { reportDrops() }
+        if backlog.isEmpty, let shutdown = schedule.pendingShutdown { close(lastLine: shutdown, now: MonotonicClock.now()) }
     }
 
     /// A whole line part way out is finished at once (into `pending`, as any accepted line)
     /// before a control or last line goes out: the client must never read half a line.
     private func finishWholeLine() {
-        guard let flight = inFlight, flight.whole else { return }
-        inFlight = nil
-        for group in flight.next..<flight.stroke.wholeLineGroupCount {
-            flight.stroke.withWholeLineGroup(group) { pieces in for piece in pieces { push(piece) } }
-        }
-        noteSent(seq: flight.seq)
-    }
-
-    /// A stroke's last byte was handed to the socket (seq 0: not a stroke).
-    private func noteSent(seq: UInt64) {
-        guard seq > 0 else { return }
-        lastSentSeq = seq
-        strokeEnds.append((acceptedBytes, seq))
-        noteWritten()
-    }
-
-    /// Moves `writtenSeq` past every stroke whose last byte the socket has taken.
-    private func noteWritten() {
-        while let first = strokeEnds.first, first.end <= writtenBytes {
-            writtenSeq = first.seq
-            strokeEnds.removeFirst()
-        }
+        if let seq = backlog.finishWholeLine(push) { progress.sent(seq: seq) }
     }
 
     /// Writes what the socket takes now, without waiting; keeps the rest for `socketWritable`.
     private func push(_ bytes: UnsafeRawBufferPointer) {
         flushRun()  // what was staged went first
         guard !finished else { return }
-        acceptedBytes += bytes.count
-        var rest = bytes
-        if pending.isEmpty {
-            let sent = write(rest)
-            if sent < 0 { return }
-            writtenBytes += sent
-            rest = UnsafeRawBufferPointer(rebasing: rest[sent...])
-        }
-        guard !rest.isEmpty else { return }
-        pending.append(rest)
-        if pending.count > liveHigh { writable = false }
-        watch(output: true)
-    }
-
-    /// One non-blocking send; -1 (and the client finished) when the socket failed.
-    private func write(_ bytes: UnsafeRawBufferPointer) -> Int {
-        guard !bytes.isEmpty else { return 0 }
-        while true {
-            let n = Glibc.send(fd, bytes.baseAddress, bytes.count, Int32(MSG_DONTWAIT | MSG_NOSIGNAL))
-            if n >= 0 { return n }
-            switch errno {
-            case EINTR: continue
-            case EAGAIN, EWOULDBLOCK: return 0
-            default:
-                finished = true
-                return -1
-            }
-        }
+        progress.accepted(bytes.count)
+        progress.written(socket.send(bytes))
+        if socket.pending.count > liveHigh { writable = false }
     }
 
     /// The socket can take more (EPOLLOUT): send what waits, and let live lines through
     /// again once the backlog is below half the live limit.
     func socketWritable() {
-        while !pending.isEmpty, !finished {
-            let sent = pending.send { write($0) }
-            if sent <= 0 { break }
-            writtenBytes += sent
-        }
-        noteWritten()
-        if pending.isEmpty { watch(output: false) }
-        if !writable, pending.count < liveHigh / 2 {
+        if !finished { progress.written(socket.sendPending()) }
+        progress.advanceWritten()
+        if !writable, socket.pending.count < liveHigh / 2 {
             writable = true
             drain()
         }
-        if closing, pending.isEmpty { finished = true }
+        if closing, socket.pending.isEmpty { done = true }
     }
 
     // MARK: closing
@@ -298,26 +197,16 @@ final class ClientConnection {
     /// A client already closing keeps its last line but gets the shorter of the two graces
     /// (a stopping server does not wait out an overflowed client's 30 s).
     func close(lastLine: some WireMessage, grace: Duration = .seconds(1), now: UInt64) {
-        let deadline = now + Self.microseconds(grace)
-        guard !closing else {
-            closeDeadline = min(closeDeadline, deadline)
-            return
-        }
-        // Parts are whole lines: the rest of a stroke in parts is dropped.
+        let deadline = now + grace.wholeMicroseconds
+        guard !closing else { return schedule.shorten(to: deadline) }
         finishWholeLine()
-        inFlight = nil
-        queued.removeAll()
-        replayBacklog.removeAll()
-        queuedBytes = 0
+        backlog.removeAll()
         // Every frame is received or reported: drops since the last report go before the last line.
         if !dropped.isEmpty { reportDrops() }
-        var writer = JSONWriter(capacity: 256)
-        writer.line(lastLine)
-        writer.bytes.withUnsafeBytes { push($0) }
-        closing = true
-        closeDeadline = deadline
+        pushLine(lastLine)
+        schedule.close(by: deadline)
         pauseReading()
-        if pending.isEmpty { finished = true }
+        if socket.pending.isEmpty { done = true }
     }
 
     /// Shutdown without losing a stroke silently: the strokes still queued go out as the client
@@ -329,50 +218,39 @@ final class ClientConnection {
             close(lastLine: message, grace: grace, now: now)  // only shortens its deadline
             return
         }
-        pendingShutdown = message
-        shutdownDeadline = now + Self.microseconds(grace)
+        schedule.shutdown(message, by: now + grace.wholeMicroseconds)
         drain()
     }
 
     /// Deadlines: a closing client is closed, one that did not take its strokes at shutdown is cut off.
     func expire(now: UInt64) {
-        if closing, now >= closeDeadline { finished = true }
-        if !closing, pendingShutdown != nil, now >= shutdownDeadline {
-            logger.warning("client did not take its strokes before shutdown; cutting it off with overflow",
-                           metadata: ["client": "\(id)", "writtenSeq": "\(writtenSeq)", "lastSentSeq": "\(lastSentSeq)"])
+        switch schedule.due(at: now) {
+        case .nothing: break
+        case .close: done = true
+        case .cutOff:
+            logger.warning("client did not take its strokes before shutdown; cutting it off with overflow", metadata: [
+                "client": "\(id)", "writtenSeq": "\(progress.writtenSeq)", "lastSentSeq": "\(progress.lastSentSeq)"])
             let overflow = ErrorMessage(code: .overflow,
                                         message: "penkitd stopped before this client read every stroke; reconnect with since",
-                                        fatal: true, lastSentSeq: writtenSeq)
+                                        fatal: true, lastSentSeq: progress.writtenSeq)
             close(lastLine: overflow, grace: .milliseconds(100), now: now)
         }
     }
 
     /// The next time `expire` has something to do.
-    var nextDeadline: UInt64 {
-        if finished { return .max }
-        if closing { return closeDeadline }
-        return pendingShutdown != nil ? shutdownDeadline : .max
-    }
-
-    static func microseconds(_ d: Duration) -> UInt64 { d.wholeMicroseconds }
+    var nextDeadline: UInt64 { finished ? .max : schedule.nextDeadline }
 
     /// The peer is gone or the socket failed.
-    func markFinished() { finished = true }
+    func markFinished() { done = true }
 
     private func overflow() {
         logger.warning("client fell behind; disconnecting", metadata: [
-            "client": "\(id)", "queuedBytes": "\(queuedBytes)", "lastSentSeq": "\(lastSentSeq)"])
+            "client": "\(id)", "queuedBytes": "\(backlog.queuedBytes)", "lastSentSeq": "\(progress.lastSentSeq)"])
         // A stopped client reads the overflow line after its backlog, so give it time to wake up.
         let message = ErrorMessage(code: .overflow,
                                    message: "client fell more than \(queueLimit) bytes behind on strokes; reconnect with since",
-                                   fatal: true, lastSentSeq: lastSentSeq)
+                                   fatal: true, lastSentSeq: progress.lastSentSeq)
         close(lastLine: message, grace: .seconds(30), now: MonotonicClock.now())
-    }
-
-    private func countDrop(_ channel: ChannelSet) {
-        if channel.contains(.updates) { dropped.updates += 1 }
-        else if channel.contains(.buttons) { dropped.buttons += 1 }
-        else { dropped.frames += 1 }
     }
 
     private func reportDrops() {
@@ -383,49 +261,34 @@ final class ClientConnection {
 
     // MARK: reading
 
-    /// Reads what the client sent; false once it will send nothing more.
+    /// Reads what the client sent into `requests`; false once it will send nothing more.
     func readAvailable() -> Bool {
-        var chunk = [UInt8](repeating: 0, count: 16 << 10)
-        while !finished {
-            let n = chunk.withUnsafeMutableBytes { Glibc.recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
-            if n > 0 {
-                input.append(contentsOf: chunk[..<n])
-                if input.count > PenProtocol.maxLineBytes * 2 { return true }
-                continue
-            }
-            if n == 0 {
-                // Half-close: the client sends no more requests but may still read.
-                inputEnded = true
-                watch(input: false)
-                return false
-            }
-            switch errno {
-            case EINTR: continue
-            case EAGAIN, EWOULDBLOCK: return true
-            default:
-                finished = true
-                return false
-            }
+        guard !finished else { return false }
+        switch requests.read(from: fd) {
+        case .open:
+            return true
+        case .ended:
+            watch(input: false)
+            return false
+        case .failed:
+            done = true
+            return false
         }
-        return false
     }
 
+    /// Not reading requests while replies would only pile up.
     func pauseReading() {
-        readingPaused = true
+        requests.pause()
         watch(input: false)
     }
 
     func resumeReading() {
-        readingPaused = false
-        if !inputEnded, !closing { watch(input: true) }
+        requests.resume()
+        if !requests.ended, !closing { watch(input: true) }
     }
 
     private func watch(input: Bool? = nil, output: Bool? = nil) {
-        var wanted = interest
-        if let input { wanted = input ? wanted | Epoll.input : wanted & ~Epoll.input }
-        if let output { wanted = output ? wanted | Epoll.output : wanted & ~Epoll.output }
-        guard wanted != interest, !finished else { return }
-        interest = wanted
-        epoll.modify(fd, events: wanted)
+        guard !finished else { return }
+        socket.watch(input: input, output: output)
     }
 }

@@ -12,24 +12,20 @@ final class SocketServer: Sendable {
     /// touch only it), and the loop serving it.
     private let state = Mutex<(listener: Int32, path: String?, identity: SocketPath.BoundSocket?, loop: SocketLoop?)>((-1, nil, nil, nil))
 
-    init(config: DaemonConfig, settings: [String: String], logger: Logger, probe: LatencyProbe? = nil,
-         pressureInbox: PressureInbox? = nil, recorder: FlightRecorder? = nil, paced: Bool = true) throws {
-        hub = Hub(epoll: try Epoll(), config: config, settings: settings, policy: try PeerPolicy(config: config),
-                  logger: logger, probe: probe, sourcePolicy: try PeerPolicy.pressureSources(config: config),
-                  pressureInbox: pressureInbox, recorder: recorder, recordPolicy: try PeerPolicy.recorders(config: config), paced: paced)
+    init(config: DaemonConfig, settings: [String: String], links: Hub.Links, logger: Logger) throws {
+        hub = Hub(epoll: try Epoll(), config: config, settings: settings, policies: try HubPolicies(config: config),
+                  links: links, logger: logger)
         self.logger = logger
     }
 
     func reload(config: DaemonConfig) throws {
-        let newPolicy = try PeerPolicy(config: config)
-        let newSourcePolicy = try PeerPolicy.pressureSources(config: config)
-        let newRecordPolicy = try PeerPolicy.recorders(config: config)
+        let policies = try HubPolicies(config: config)
         let (path, identity) = state.withLock { ($0.path, $0.identity) }
         if let path {
             // Our own socket file (not a socket-activated one): mode and group apply at once.
             try SocketPath.applyPermissions(path, identity: identity, mode: config.socketMode, group: config.socketGroup)
         }
-        hub.apply(config: config, policy: newPolicy, sourcePolicy: newSourcePolicy, recordPolicy: newRecordPolicy)
+        hub.apply(config: config, policies: policies)
     }
 
     func start(config: DaemonConfig, activatedSocket: CInt?, watchdog: Duration?) throws {

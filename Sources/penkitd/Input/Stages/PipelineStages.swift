@@ -5,20 +5,17 @@ import PenEngine
 struct PipelineStages {
     var settings: SettingsSnapshot
     var actions: PadActions
-    var pressure: PressureIntake
     var journal: JournalTap
     var horizons: HorizonVariants
     var virtualTablet: VirtualTabletStage?
 
     init(configuration: EngineConfiguration = EngineConfiguration(), inks: SharedInkChoice? = nil,
          tablets: SharedSetting<TabletSettings>? = nil, actions: SharedSetting<ActionMap>? = nil,
-         pressure: PressureInbox? = nil, journal: StrokeJournal? = nil, variants: PredictionVariants? = nil,
-         virtualTablet: VirtualTabletStage? = nil) {
+         journal: StrokeJournal? = nil, virtualTablet: VirtualTabletStage? = nil) {
         self.virtualTablet = virtualTablet
         settings = SettingsSnapshot(base: configuration, inks: inks, tablets: tablets)
         self.actions = PadActions(shared: actions)
-        self.pressure = PressureIntake(inbox: pressure)
         self.journal = JournalTap(journal: journal)
-        horizons = HorizonVariants(shared: variants)
+        horizons = HorizonVariants()
     }
 }

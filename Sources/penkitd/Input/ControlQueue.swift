@@ -2,22 +2,28 @@ import CLinuxCalls
 import DequeModule
 import Glibc
 import PenEngine
+import PenKit
 import Synchronization
 
-/// What the socket loop tells the input thread about pressure sources.
-enum PressureInput: Sendable {
+/// What the control plane tells the input thread: pressure sources' attachments, readings and
+/// detachments, and the prediction horizons subscribed clients ask for.
+enum ControlInput: Sendable {
     case attach(device: UInt32, PressureSourceAttachment)
     /// `arrival`: when the socket loop read it (CLOCK_MONOTONIC µs), so that the engine's
     /// timeouts judge it by when it came, not by when the input thread got round to it.
     case reading(PressureReport, arrival: UInt64)
     case detach(device: UInt32, reason: String)
+    /// The distinct horizons subscribed clients asked for other than `PredictionRequest.standard`,
+    /// all of them: each replaces the one before.
+    case horizons([PredictionRequest])
 }
 
-/// The hand-over from the socket loop to the input thread, which owns the engine: a
-/// bounded queue behind a lock, and an eventfd that wakes the input thread's poll.
-/// The engine itself is only ever touched by the input thread.
-final class PressureInbox: Sendable {
-    private let queue = Mutex<Deque<PressureInput>>([])
+/// The hand-over from the control plane (the socket loop) to the input thread, which owns the
+/// engine: a bounded queue behind a lock, and an eventfd that wakes the input thread's poll.
+/// The control plane only posts; the input loop drains it at its own pace, as inputs, before
+/// each pen event and engine tick. Made by the daemon, so that neither side holds the other.
+final class ControlQueue: Sendable {
+    private let queue = Mutex<Deque<ControlInput>>([])
     /// Whether the queue holds anything, readable without the lock: the input thread asks before
     /// every pen event, and with no pressure source attached (nearly always) the answer must cost
     /// no syscall and no lock. A syscall on a thread that has just woken costs several µs here.
@@ -35,10 +41,11 @@ final class PressureInbox: Sendable {
 
     deinit { Glibc.close(wakeup) }
 
-    /// Queues a reading; false when the queue is full. Attach and detach always go in
-    /// (one each per source connection, so they cannot pile up).
+    /// Queues an input; false when a reading finds the queue full. Everything else always goes
+    /// in (attach and detach are one each per source connection, horizons one per subscription
+    /// or departure, so they cannot pile up).
     @discardableResult
-    func post(_ input: PressureInput) -> Bool {
+    func post(_ input: ControlInput) -> Bool {
         let accepted = queue.withLock { queue -> Bool in
             if case .reading = input, queue.count >= Self.capacity { return false }
             queue.append(input)
@@ -53,9 +60,9 @@ final class PressureInbox: Sendable {
     }
 
     /// Everything waiting, oldest first, into `out` (emptied first). Leaves the eventfd alone:
-    /// the poll that watches it resets it (`acknowledgeWakeup`), so a reading posted while this
+    /// the poll that watches it resets it (`acknowledgeWakeup`), so an input posted while this
     /// runs still wakes that poll once more instead of waiting for the next event or tick.
-    func take(into out: inout [PressureInput]) {
+    func take(into out: inout [ControlInput]) {
         out.removeAll(keepingCapacity: true)
         guard waiting.load(ordering: .acquiring) else { return }
         queue.withLock { queue in
@@ -67,7 +74,7 @@ final class PressureInbox: Sendable {
 
     /// Resets the eventfd after the poll saw it readable (it is non-blocking: a spurious call
     /// returns at once). Live input polls it with the tablets; a paced replay waits on it between
-    /// frames (`TraceReplay`); an unpaced one takes no sources.
+    /// frames (`TraceReplay`); an unpaced one never waits.
     func acknowledgeWakeup() {
         var count: UInt64 = 0
         _ = Glibc.read(wakeup, &count, 8)

@@ -4,14 +4,13 @@ import PenKit
 /// `status` requests (docs/protocol.md): per tablet, the pen's proximity, contact and report
 /// rate, and the settings in force for it and for each tool seen on it, with their origins.
 /// Any admitted client may ask: it says nothing a client of the pen's frames cannot see.
-extension Hub {
-    func status(_ client: ClientConnection, _ line: [UInt8], _ state: HubState) {
-        if case .failure(let error) = StatusRequest.parse(line) {
-            client.sendControl(error)
-            return
-        }
-        client.sendControl(Self.status(config: state.config, devices: state.devicesByID, activity: activity.snapshot(),
-                                       paced: activity.paced, now: MonotonicClock.now()))
+struct StatusHandler: Sendable {
+    /// What each tablet's pen is doing, kept by the input thread.
+    let activity: DeviceActivity
+
+    func handle(_ client: ClientConnection, _ state: HubState) {
+        client.sendControl(Self.status(config: state.control.config, devices: state.fanOut.devicesByID,
+                                       activity: activity.snapshot(), paced: activity.paced, now: MonotonicClock.now()))
     }
 
     static func status(config: DaemonConfig, devices: [DeviceInfo], activity: [Int: DeviceActivity.Tablet],

@@ -144,12 +144,10 @@ final class Daemon: Sendable {
     /// SIGHUP re-reads the config, on a queue of its own: a reload reading a slow config file
     /// must not hold up a stop.
     private func reloadService() -> any DaemonService {
-        let hup = DispatchSource.makeSignalSource(signal: SIGHUP, queue: DispatchQueue(label: "penkitd.reload"))
-        let source = UncheckedSignalSource(hup)
+        let hup = SignalSourceService(DispatchSource.makeSignalSource(signal: SIGHUP, queue: DispatchQueue(label: "penkitd.reload")))
         return ActionService(name: "reload", start: { [weak self] in
-            source.source.setEventHandler { self?.reload() }
-            source.source.resume()
-        }, stop: { source.source.cancel() })
+            hup.resume { [weak self] in self?.reload() }
+        }, stop: { hup.cancel() })
     }
 
     /// The socket loop: serves clients from the config in force when it starts (a SIGHUP during

@@ -14,7 +14,7 @@ import Testing
     func theMessageRingHoldsTheNewestLinesThatFitIntact(seed: UInt64) {
         var random = SeededGenerator(seed: seed)
         let capacity = 4096
-        let ring = MessageRing(capacity: capacity)
+        var ring = MessageRing(capacity: capacity)
         var model: [(time: UInt64, bytes: [UInt8])] = []
         for time in 1...3000 as ClosedRange<UInt64> {
             // Mostly frame-sized lines, now and then a long one, once in a while one longer than the buffer.
@@ -47,7 +47,7 @@ import Testing
     /// A long stroke's whole line is kept from its pieces (`PartedStroke`), as one line; one
     /// longer than the buffer in pieces is counted too long, as a line in one piece is.
     @Test func aLineInPiecesIsKeptAsOneLine() {
-        let ring = MessageRing(capacity: 64)
+        var ring = MessageRing(capacity: 64)
         let pieces: [[UInt8]] = [Array("{\"a\":[".utf8), Array("1,2".utf8), Array(",".utf8), Array("3]}".utf8)]
         func append(_ pieces: [[UInt8]], time: UInt64) {
             pieces[0].withUnsafeBytes { a in pieces[1].withUnsafeBytes { b in pieces[2].withUnsafeBytes { c in
@@ -61,7 +61,7 @@ import Testing
     }
 
     @Test func theEventRingKeepsTheNewestAndKnowsWhenItLostTheFirst() {
-        let ring = EventRing(capacity: 100)
+        var ring = EventRing(capacity: 100)
         for t in 1...60 as ClosedRange<UInt64> { ring.append(EvdevEvent(time: t, type: 3, code: 0, value: Int32(t))) }
         #expect(ring.events(since: 0).map(\.time) == Array(1...60))
         #expect(ring.holdsEverything(since: 1) && !ring.holdsEverything(since: 2))

@@ -51,9 +51,19 @@ final class ActionService: DaemonService {
     func join() {}
 }
 
-/// A dispatch signal source handed to a service's closures: set up once, then only resumed and
-/// cancelled, which Dispatch makes thread-safe.
-struct UncheckedSignalSource: @unchecked Sendable {
-    let source: any DispatchSourceSignal
-    init(_ source: any DispatchSourceSignal) { self.source = source }
+/// A dispatch signal source shared by a service's start and stop closures, behind a lock so the
+/// compiler checks what crosses threads: set up and resumed at start, cancelled at stop.
+final class SignalSourceService: Sendable {
+    private let source: Mutex<any DispatchSourceSignal>
+
+    init(_ source: sending any DispatchSourceSignal) { self.source = Mutex(source) }
+
+    func resume(handler: @escaping @Sendable () -> Void) {
+        source.withLock { source in
+            source.setEventHandler(handler: handler)
+            source.resume()
+        }
+    }
+
+    func cancel() { source.withLock { $0.cancel() } }
 }

@@ -1,28 +1,27 @@
 import PenInput
 
-/// The newest evdev events of one tablet, in a buffer allocated once: appending never allocates
+/// The newest evdev events of one tablet, in a buffer reserved once: appending never allocates
 /// (the input thread appends every event) and the oldest event gives way when it is full.
 /// Its memory is reserved, not touched, until events fill it, so a quiet tablet costs little RSS.
-/// Touched only under `FlightRecorder`'s lock, hence unchecked.
-final class EventRing: @unchecked Sendable {
+/// A value kept only under `FlightRecorder`'s lock.
+struct EventRing: Sendable {
     let capacity: Int
-    private let storage: UnsafeMutablePointer<EvdevEvent>
+    /// Grows to `capacity` in place (reserved at init), then is written over from `start`.
+    private var storage: [EvdevEvent]
     private var start = 0
-    private(set) var count = 0
+    var count: Int { storage.count }
     /// Whether an event ever gave way: the ring no longer holds the tablet's first events.
     private(set) var evicted = false
 
     init(capacity: Int) {
         self.capacity = max(capacity, 1)
-        storage = .allocate(capacity: self.capacity)
+        storage = []
+        storage.reserveCapacity(self.capacity)
     }
 
-    deinit { storage.deallocate() }
-
-    func append(_ event: EvdevEvent) {
-        if count < capacity {
-            (storage + (start + count) % capacity).initialize(to: event)
-            count += 1
+    mutating func append(_ event: EvdevEvent) {
+        if storage.count < capacity {
+            storage.append(event)
         } else {
             storage[start] = event
             start = (start + 1) % capacity
@@ -35,7 +34,7 @@ final class EventRing: @unchecked Sendable {
         var result: [EvdevEvent] = []
         result.reserveCapacity(count)
         for i in 0..<count {
-            let event = storage[(start + i) % capacity]
+            let event = storage[(start + i) % count]
             if event.time >= time { result.append(event) }
         }
         return result

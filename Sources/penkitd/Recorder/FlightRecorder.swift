@@ -34,26 +34,6 @@ final class FlightRecorder: Sendable {
         var grabbedBeforeAdded: [Int: UInt64] = [:]
     }
 
-    /// Touched only under the recorder's lock, hence unchecked.
-    final class DeviceLog: @unchecked Sendable {
-        let info: DeviceInfo
-        let description: DeviceDescription?
-        let events: EventRing
-        /// When the virtual tablet took its grab (nil while not held), and when it last let go:
-        /// while held, the kernel hands the recorder's descriptor nothing.
-        var grabbedSince: UInt64?
-        var lastReleased: UInt64?
-
-        /// Whether the grab held the device at any time from `from` on: its events are missing then.
-        func grabbed(since from: UInt64) -> Bool { grabbedSince != nil || (lastReleased ?? 0) >= from }
-
-        init(info: DeviceInfo, description: DeviceDescription?, capacity: Int) {
-            self.info = info
-            self.description = description
-            events = EventRing(capacity: capacity)
-        }
-    }
-
     /// Bytes of published lines kept: 280 KB for each second of the window, a pen drawing without
     /// pause (the Intuos4 drag trace: 269 KB/s by `penkit replay --json`), up to 8 MiB, which a
     /// window of 30 s reaches. A shorter window keeps all its seconds in proportionally less
@@ -69,7 +49,7 @@ final class FlightRecorder: Sendable {
 
     /// A tablet came: its buffer is allocated now, not per event.
     func deviceAdded(_ info: DeviceInfo, description: DeviceDescription?) {
-        let log = DeviceLog(info: info, description: description, capacity: seconds * Self.eventsPerSecond)
+        var log = DeviceLog(info: info, description: description, capacity: seconds * Self.eventsPerSecond)
         state.withLock { state in
             log.grabbedSince = state.grabbedBeforeAdded.removeValue(forKey: info.id)
             state.devices[info.id] = log
@@ -87,15 +67,15 @@ final class FlightRecorder: Sendable {
     func grabChanged(device: Int, grabbed: Bool) {
         let time = now()
         state.withLock { state in
-            guard let log = state.devices[device] else {
+            guard state.devices[device] != nil else {
                 state.grabbedBeforeAdded[device] = grabbed ? time : nil
                 return
             }
             if grabbed {
-                log.grabbedSince = time
-            } else if log.grabbedSince != nil {
-                log.grabbedSince = nil
-                log.lastReleased = time
+                state.devices[device]?.grabbedSince = time
+            } else if state.devices[device]?.grabbedSince != nil {
+                state.devices[device]?.grabbedSince = nil
+                state.devices[device]?.lastReleased = time
             }
         }
     }

@@ -1,8 +1,8 @@
 /// The newest lines penkitd published, with when, in a byte buffer allocated once: adding a line
 /// copies it in and drops the oldest lines that no longer fit; it never allocates. A line longer
 /// than the whole buffer (a long finalized stroke) is not kept, and is counted.
-/// Touched only under `FlightRecorder`'s lock, hence unchecked.
-final class MessageRing: @unchecked Sendable {
+/// A value kept only under `FlightRecorder`'s lock.
+struct MessageRing: Sendable {
     private struct Entry {
         var time: UInt64
         var start: Int
@@ -10,8 +10,10 @@ final class MessageRing: @unchecked Sendable {
     }
 
     let capacity: Int
-    private let bytes: UnsafeMutableRawPointer
-    private let entries: UnsafeMutablePointer<Entry>
+    /// Bytes and entries are reserved at their full size, uninitialized (never read before they
+    /// are written), so their pages are touched only as lines fill them.
+    private var bytes: [UInt8]
+    private var entries: [Entry]
     private let entryCapacity: Int
     private var firstEntry = 0
     private(set) var count = 0
@@ -24,22 +26,19 @@ final class MessageRing: @unchecked Sendable {
     /// `capacity` bytes of lines; one entry per 64 bytes of them (a frame line is hundreds).
     init(capacity: Int) {
         self.capacity = max(capacity, 64)
-        bytes = .allocate(byteCount: self.capacity, alignment: 1)
-        entryCapacity = self.capacity / 64
-        entries = .allocate(capacity: entryCapacity)
+        let size = self.capacity
+        bytes = Array(unsafeUninitializedCapacity: size) { _, initialized in initialized = size }
+        entryCapacity = size / 64
+        let entryCount = entryCapacity
+        entries = Array(unsafeUninitializedCapacity: entryCount) { _, initialized in initialized = entryCount }
     }
 
-    deinit {
-        bytes.deallocate()
-        entries.deallocate()
-    }
-
-    func append(_ line: UnsafeRawBufferPointer, time: UInt64) {
+    mutating func append(_ line: UnsafeRawBufferPointer, time: UInt64) {
         append(pieces: CollectionOfOne(line), time: time)
     }
 
     /// One line given as consecutive pieces.
-    func append(pieces: some Collection<UnsafeRawBufferPointer>, time: UInt64) {
+    mutating func append(pieces: some Collection<UnsafeRawBufferPointer>, time: UInt64) {
         append(count: pieces.reduce(0) { $0 + $1.count }, time: time) { write in
             for piece in pieces { write(piece) }
         }
@@ -49,7 +48,7 @@ final class MessageRing: @unchecked Sendable {
     /// line that is never whole in memory (a long stroke's, `PartedStroke`): `fill` is not called
     /// for a line too long to keep. Bytes past `length` are not kept; a line that comes short is not
     /// kept at all.
-    func append(count length: Int, time: UInt64, fill: (_ write: (UnsafeRawBufferPointer) -> Void) -> Void) {
+    mutating func append(count length: Int, time: UInt64, fill: (_ write: (UnsafeRawBufferPointer) -> Void) -> Void) {
         guard length <= capacity, length > 0 else {
             if length > capacity { tooLong += 1 }
             return
@@ -64,11 +63,13 @@ final class MessageRing: @unchecked Sendable {
         }
         while count > 0, count == entryCapacity || overlapsOldest(at: at, length: length) { dropOldest() }
         var to = at
-        fill { piece in
-            let taken = min(piece.count, at + length - to)
-            guard taken > 0 else { return }
-            bytes.advanced(by: to).copyMemory(from: piece.baseAddress!, byteCount: taken)
-            to += taken
+        bytes.withUnsafeMutableBytes { buffer in
+            fill { piece in
+                let taken = min(piece.count, at + length - to)
+                guard taken > 0 else { return }
+                buffer.baseAddress!.advanced(by: to).copyMemory(from: piece.baseAddress!, byteCount: taken)
+                to += taken
+            }
         }
         // A fill shorter than it said is not kept (only lines already dropped were written over).
         guard to == at + length else { return }
@@ -84,7 +85,7 @@ final class MessageRing: @unchecked Sendable {
         for i in 0..<count {
             let entry = entries[(firstEntry + i) % entryCapacity]
             guard entry.time >= time else { continue }
-            result.append(Array(UnsafeRawBufferPointer(start: bytes.advanced(by: entry.start), count: entry.length)))
+            result.append(Array(bytes[entry.start..<(entry.start + entry.length)]))
         }
         return result
     }
@@ -95,7 +96,7 @@ final class MessageRing: @unchecked Sendable {
         return at < oldest.start + oldest.length && oldest.start < at + length
     }
 
-    private func dropOldest() {
+    private mutating func dropOldest() {
         used -= entries[firstEntry].length
         firstEntry = (firstEntry + 1) % entryCapacity
         count -= 1

@@ -1,0 +1,23 @@
+import PenInput
+import PenKit
+
+/// What the flight recorder keeps of one tablet: its description, its newest events, and when the
+/// virtual tablet's grab held it. A value kept only under `FlightRecorder`'s lock.
+struct DeviceLog: Sendable {
+    let info: DeviceInfo
+    let description: DeviceDescription?
+    var events: EventRing
+    /// When the virtual tablet took its grab (nil while not held), and when it last let go:
+    /// while held, the kernel hands the recorder's descriptor nothing.
+    var grabbedSince: UInt64?
+    var lastReleased: UInt64?
+
+    /// Whether the grab held the device at any time from `from` on: its events are missing then.
+    func grabbed(since from: UInt64) -> Bool { grabbedSince != nil || (lastReleased ?? 0) >= from }
+
+    init(info: DeviceInfo, description: DeviceDescription?, capacity: Int) {
+        self.info = info
+        self.description = description
+        events = EventRing(capacity: capacity)
+    }
+}

@@ -65,13 +65,13 @@ enum ReplayCheck {
         // libinput learns once per device whether the pen releases BTN_TOOL_PEN itself (until
         // then it forces a proximity-out after 50 ms without events). A window cut from a longer
         // session may start after it learned: the check tries both states it cannot know.
+        let withoutTilt = Self.toolsLearnedWithoutTilt(recorded, deviceIDs: report.deviceIDs)
         var first: Result?
         for learnedProximityOut in report.fromStart ? [false] : [false, true] {
             let options = DecoderOptions(smoothing: smoothing ? nil : false, sendsOwnProximityOut: learnedProximityOut)
             let inputs = try Self.decode(trace, from: start, options: options)
             var replayed: [String] = []
             var engine = EngineReplay(prediction: EnginePrediction.penkit(smoothed: smoothing))
-            let withoutTilt = Self.toolsLearnedWithoutTilt(recorded, deviceIDs: report.deviceIDs)
             engine.toolsWithoutTilt = withoutTilt
             engine.run(inputs) { message in
                 let line = message.jsonLine()

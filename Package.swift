@@ -94,12 +94,14 @@ let package = Package(
             .embedInCode("Resources/canvas-inks.js"),
             .embedInCode("Resources/canvas-drawing.js"),
             .embedInCode("Resources/canvas-picker.js"),
+            // The debug view's script (/debug), served as /view.js.
+            .embedInCode("Resources/view.js"),
         ]),
         .executableTarget(name: "penkit", dependencies: [
             "CLinuxCalls", "PenKit", "PenEngine", "PenInput", "PenInputRecord", "PenInputLinux", "PenOracle", "PenEvaluation",
             "PenView", "PenVirtualTablet",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        ]),
+        ], path: "Sources/PenkitCLI"),
 
         // libFuzzer targets for the trace readers, the replay schedule and the client protocol.
         // A plain build compiles and links them without the fuzzer (they then refuse to run);

@@ -25,9 +25,9 @@ struct ViewAssets: Sendable {
             "/inks.json": Asset(contentType: "application/json", text: InkDefinition.tableJSON()),
             "/canvas-drawing.js": script(PackageResources.canvas_drawing_js),
             "/canvas-picker.js": script(PackageResources.canvas_picker_js),
-            // The tablet-space debug view: what a client receives, with the panel (ViewScript).
+            // The tablet-space debug view: what a client receives, with the panel (Resources/view.js).
             "/debug": page(ViewPageHTML.text),
-            "/view.js": Asset(contentType: js, text: ViewScript.text),
+            "/view.js": script(PackageResources.view_js),
             "/view.css": Asset(contentType: "text/css; charset=utf-8", text: ViewStyle.text),
             // The surface page: an app drawing with penkit in its own window (SurfacePage.swift).
             "/surface": page(SurfacePageHTML.text),

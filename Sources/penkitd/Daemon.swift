@@ -50,7 +50,7 @@ final class Daemon: Sendable {
         var reloadConfig: @Sendable () throws -> DaemonConfig
     }
 
-    init(config: DaemonConfig, replay: ReplaySource?, journal: StrokeJournal.Opened, probe: LatencyProbe? = nil,
+    init(config: DaemonConfig, replay: ReplayPlan?, journal: StrokeJournal.Opened, probe: LatencyProbe? = nil,
          steering: Steering) throws {
         let logger = steering.logger
         self.stops = steering.stops
@@ -108,7 +108,7 @@ final class Daemon: Sendable {
         })
     }
 
-    func run(replay: ReplaySource?, waitClients: Int, exitAfterReplay: Bool) throws {
+    func run(replay: ReplayPlan?, waitClients: Int, exitAfterReplay: Bool) throws {
         // SIGTERM/SIGINT have been watched since penkitd started (StopSignals). A SIGHUP before
         // the reload service has started is ignored, not fatal.
         stops.whenSignalled { [logger] name in logger.notice("stopping", metadata: ["signal": "\(name)"]) }
@@ -167,7 +167,7 @@ final class Daemon: Sendable {
     }
 
     /// The input thread: one `InputLoop` over live tablets or the trace.
-    private func inputService(replay: ReplaySource?, devices: [DeviceInfo], waitClients: Int,
+    private func inputService(replay: ReplayPlan?, devices: [DeviceInfo], waitClients: Int,
                               exitAfterReplay: Bool) -> any DaemonService {
         let config = self.config.withLock { $0 }
         // Predictions undo libinput's smoothing: live input is smoothed (libinput's default) unless

@@ -151,7 +151,7 @@ struct Penkitd: ParsableCommand {
         for warning in warnings { logger.warning("\(warning)") }
         let probe = latencyProbe.map { LatencyProbe(outputPath: $0) }
         let source = replay.map {
-            ReplaySource(path: $0, realtime: realtime, loop: loop,
+            ReplayPlan(path: $0, realtime: realtime, loop: loop,
                          options: DecoderOptions(smoothing: config.smoothing), probe: probe)
         }
         // A replay journals only into a state directory named on its command line: the default

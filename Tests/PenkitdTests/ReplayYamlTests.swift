@@ -11,7 +11,7 @@ import Testing
         .appendingPathComponent("Fixtures/libinput-record/intuos4-stylus-tap.yml").path
 
     @Test func libinputRecordFileIsRefusedWithThePenkitCommand() {
-        let source = ReplaySource(path: Self.fixture, realtime: false, loop: false, options: .standalone)
+        let source = ReplayPlan(path: Self.fixture, realtime: false, loop: false, options: .standalone)
         do {
             _ = try source.validate()
             Issue.record("penkitd read a libinput record file")

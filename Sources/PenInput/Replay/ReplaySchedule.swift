@@ -2,7 +2,7 @@ import PenKit
 
 /// A trace replayed pass after pass through the tablet decoder, one step at a time, with every
 /// time moved onto the run's clock. Pure: it never reads a clock or sleeps, so a paced driver
-/// (penkitd's `TraceReplay`) and an unpaced one, or a fuzzer, share every time computation.
+/// (penkitd's `TraceReplaySource`) and an unpaced one, or a fuzzer, share every time computation.
 ///
 /// A step is one evdev event fed to its device's decoder, or one decoder timer (libinput's
 /// forced proximity-out) firing at its own time, earliest first, before the next event; after

@@ -74,7 +74,7 @@ final class ControlQueue: Sendable {
 
     /// Resets the eventfd after the poll saw it readable (it is non-blocking: a spurious call
     /// returns at once). Live input polls it with the tablets; a paced replay waits on it between
-    /// frames (`TraceReplay`); an unpaced one never waits.
+    /// frames (`TraceReplaySource`); an unpaced one never waits.
     func acknowledgeWakeup() {
         var count: UInt64 = 0
         _ = Glibc.read(wakeup, &count, 8)

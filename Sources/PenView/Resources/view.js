@@ -1,7 +1,6 @@
-/// The page's script: receives the feed's JSON lines over the WebSocket and draws them once per
-/// display frame (requestAnimationFrame). `window.penkitView` exposes its state for the browser test.
-enum ViewScript {
-    static let text = #"""
+// penkit view's debug page (/debug): receives the feed's JSON lines over the WebSocket and draws
+// them once per display frame (requestAnimationFrame). `window.penkitView` exposes its state for the
+// browser test (scripts/view-browser-test.py).
 "use strict";
 (() => {
   const COLORS = { live: "#1e63d6", predicted: "#e0109a", estimated: "#f08c00", hover: "#13a538", cancelled: "#c03030", eraser: "#9a9a9a" };
@@ -356,5 +355,3 @@ enum ViewScript {
   resize();
   requestAnimationFrame(tick);
 })();
-"""#
-}

@@ -5,10 +5,10 @@ import Glibc
 import Synchronization
 
 /// A recorded trace to replay as if it were live input: read and checked by `validate` before
-/// the daemon says READY, then replayed by the input loop as a `TraceReplay`. With `realtime`,
+/// the daemon says READY, then replayed by the input loop as a `TraceReplaySource`. With `realtime`,
 /// frames go out at their recorded pace and their times are moved onto CLOCK_MONOTONIC, as
 /// libinput's would be.
-final class ReplaySource: Sendable {
+final class ReplayPlan: Sendable {
     let path: String
     let realtime: Bool
     let loop: Bool
@@ -75,7 +75,7 @@ final class ReplaySource: Sendable {
 
     /// The replay as an input source, taking the trace `validate` read: a finished replay of a
     /// long recording must not keep it (tens of MiB for a 10 min stroke).
-    func source(devices: [DeviceInfo], pressure: ControlQueue?, recorder: FlightRecorder? = nil, logger: Logger) throws -> TraceReplay {
+    func source(devices: [DeviceInfo], pressure: ControlQueue?, recorder: FlightRecorder? = nil, logger: Logger) throws -> TraceReplaySource {
         guard let trace = loaded.withLock({ loaded -> Trace? in
             defer { loaded = nil }
             return loaded
@@ -83,7 +83,7 @@ final class ReplaySource: Sendable {
         // Paced, the first pass starts now on CLOCK_MONOTONIC; unpaced, on the trace's own clock.
         let schedule = try ReplaySchedule(trace: trace, options: options, base: realtime ? MonotonicClock.now() : nil)
         for (device, recorded) in zip(devices, trace.devices) { recorder?.deviceAdded(device, description: recorded.description) }
-        return TraceReplay(self, schedule: schedule, deviceIDs: devices.map(\.id), pressure: pressure, recorder: recorder,
+        return TraceReplaySource(self, schedule: schedule, deviceIDs: devices.map(\.id), pressure: pressure, recorder: recorder,
                            logger: logger)
     }
 }

@@ -12,7 +12,7 @@ import PenKit
 /// read never sleeps past the input loop's deadline, so the loop's ticks and warm-ups fall
 /// between frames as they do live, and a stop or a far time jump is never slept out. Unpaced,
 /// each pass is a span later than the last on the trace's own clock, so times keep increasing.
-struct TraceReplay: InputSource {
+struct TraceReplaySource: InputSource {
     let isPaced: Bool
     private let path: String
     private let loops: Bool
@@ -31,7 +31,7 @@ struct TraceReplay: InputSource {
     private let recorder: FlightRecorder?
 
     /// `replay` says which trace, whether paced and whether it loops.
-    init(_ replay: ReplaySource, schedule: ReplaySchedule, deviceIDs: [Int], pressure: ControlQueue?,
+    init(_ replay: ReplayPlan, schedule: ReplaySchedule, deviceIDs: [Int], pressure: ControlQueue?,
          recorder: FlightRecorder? = nil, logger: Logger) {
         self.pressure = pressure
         self.recorder = recorder

@@ -1,0 +1,164 @@
+import PenInput
+import PenKit
+
+/// The flight recorder's window as the protocol's `recording…` lines (docs/protocol.md): a header
+/// with each tablet's description, its events a few thousand to a line, then the published lines,
+/// each as a JSON string of its exact bytes (`penkit replay --check` compares them byte for byte).
+enum RecordingReport {
+    static func lines(_ window: FlightRecorder.Window, seconds: Int, from: UInt64, to: UInt64,
+                      settings: [String: String]) -> [[UInt8]] {
+        var out: [[UInt8]] = []
+        var w = JSONWriter(capacity: 4096)
+        w.raw("{")
+        w.field("type", plain: "recording")
+        w.field("version", PenProtocol.version)
+        w.field("penkitd", string: PenkitVersion.string)
+        w.field("seconds", seconds)
+        w.field("from", from)
+        w.field("to", to)
+        w.key("settings")
+        w.raw("{")
+        for (index, (name, value)) in settings.sorted(by: { $0.key < $1.key }).enumerated() {
+            if index > 0 { w.raw(",") }
+            w.string(name)
+            w.raw(":")
+            w.string(value)
+        }
+        w.raw("}")
+        w.field("linesTooLong", window.linesTooLong)
+        // Whether the window reaches back to when penkitd opened every tablet: then the engine had
+        // learned nothing before it, and a replay must reproduce every prediction too.
+        w.field("fromStart", window.fromStart)
+        w.key("devices")
+        w.raw("[")
+        for (id, info, description, events, grabbed) in window.devices {
+            w.separateElement()
+            writeDevice(id: id, info: info, description: description, events: events.count, grabbed: grabbed, to: &w)
+        }
+        w.raw("]}")
+        out.append(w.bytes)
+        var eventCount = 0
+        for (id, _, _, events, _) in window.devices {
+            eventCount += events.count
+            var start = 0
+            while start < events.count {
+                let chunk = events[start..<min(start + Self.eventsPerLine, events.count)]
+                start += chunk.count
+                w.removeAll()
+                w.raw("{")
+                w.field("type", plain: "recording-events")
+                w.field("device", id)
+                w.key("events")
+                w.raw("[")
+                for e in chunk {
+                    w.separateElement()
+                    w.raw("[")
+                    w.number(e.time)
+                    w.raw(",")
+                    w.number(e.type)
+                    w.raw(",")
+                    w.number(e.code)
+                    w.raw(",")
+                    w.number(e.value)
+                    w.raw("]")
+                }
+                w.raw("]}")
+                out.append(w.bytes)
+            }
+        }
+        // The published lines, several to a line of the report, each as a JSON string of its exact
+        // bytes: `penkit replay --check` compares what was sent byte for byte.
+        var chunk = JSONWriter(capacity: Self.messageBytesPerLine + 4096)
+        func flush() {
+            guard chunk.count > 0 else { return }
+            chunk.raw("]}")
+            out.append(chunk.bytes)
+            chunk.removeAll()
+        }
+        for line in window.lines {
+            if chunk.count > 0, chunk.count + line.count > Self.messageBytesPerLine { flush() }
+            if chunk.count == 0 {
+                chunk.raw("{")
+                chunk.field("type", plain: "recording-messages")
+                chunk.key("messages")
+                chunk.raw("[")
+            }
+            chunk.separateElement()
+            chunk.string(String(decoding: line, as: UTF8.self))
+        }
+        flush()
+        w.removeAll()
+        w.raw("{")
+        w.field("type", plain: "recording-end")
+        w.field("events", eventCount)
+        w.field("messages", window.lines.count)
+        w.raw("}")
+        out.append(w.bytes)
+        return out
+    }
+
+    /// Events per `recording-events` line (about 100 KiB of JSON at most).
+    static let eventsPerLine = 4_096
+    /// Bytes of published lines per `recording-messages` line, before the next starts a new one.
+    static let messageBytesPerLine = 256 << 10
+
+    private static func writeDevice(id: Int, info: DeviceInfo, description: DeviceDescription?, events: Int,
+                                    grabbed: Bool, to w: inout JSONWriter) {
+        w.raw("{")
+        w.field("id", id)
+        w.field("name", string: info.name)
+        w.field("node", string: info.source)
+        // The virtual tablet's grab held the device in the window: its events then are missing.
+        w.field("grabbed", grabbed)
+        w.field("events", events)
+        if let d = description {
+            w.key("evdev")
+            w.raw("{")
+            w.field("name", string: d.name)
+            w.key("id")
+            w.raw("[")
+            for (i, n) in [d.bustype, d.vendor, d.product, d.version].enumerated() {
+                if i > 0 { w.raw(",") }
+                w.number(n)
+            }
+            w.raw("]")
+            w.key("properties")
+            w.raw("[")
+            for p in d.properties.sorted() {
+                w.separateElement()
+                w.number(p)
+            }
+            w.raw("]")
+            // [type, [codes…]] pairs and [code, value, min, max, fuzz, flat, resolution] rows:
+            // arrays, so that no key is a number.
+            w.key("codes")
+            w.raw("[")
+            for type in d.codes.keys.sorted() {
+                w.separateElement()
+                w.raw("[")
+                w.number(type)
+                w.raw(",[")
+                for code in d.codes[type]!.sorted() {
+                    w.separateElement()
+                    w.number(code)
+                }
+                w.raw("]]")
+            }
+            w.raw("]")
+            w.key("absinfo")
+            w.raw("[")
+            for code in d.absInfo.keys.sorted() {
+                let a = d.absInfo[code]!
+                w.separateElement()
+                w.raw("[")
+                for (i, n) in [Int32(code), a.value, a.minimum, a.maximum, a.fuzz, a.flat, a.resolution].enumerated() {
+                    if i > 0 { w.raw(",") }
+                    w.number(n)
+                }
+                w.raw("]")
+            }
+            w.raw("]}")
+        }
+        w.raw("}")
+    }
+}

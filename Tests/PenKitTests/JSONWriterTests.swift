@@ -84,7 +84,7 @@ import Testing
         w.line(DroppedMessage(frames: 3))
         #expect(w.text == "{\"type\":\"dropped\",\"frames\":3,\"updates\":0,\"buttons\":0}\n")
         w.removeAll()
-        w.line(ShutdownMessage(reason: "bye"))
-        #expect(w.text == "{\"type\":\"shutdown\",\"reason\":\"bye\"}\n")
+        w.line(ShutdownMessage(reason: "bye", lastSentSeq: 12))
+        #expect(w.text == "{\"type\":\"shutdown\",\"reason\":\"bye\",\"lastSentSeq\":12}\n")
     }
 }

@@ -26,10 +26,14 @@ struct PenMessageDecodingTests {
         }
         #expect(channels == [.frames, .strokes] && replaying == 4)
         #expect(devices == nil, "a subscription without the devices channel lists none")
-        guard case .shutdown(let reason)? = PenMessage(line: ShutdownMessage(reason: "SIGTERM").jsonLine()) else {
+        guard case .shutdown(let reason, let lastSentSeq)? = PenMessage(line: ShutdownMessage(reason: "SIGTERM", lastSentSeq: 41).jsonLine()) else {
             Issue.record("shutdown"); return
         }
-        #expect(reason == "SIGTERM")
+        #expect(reason == "SIGTERM" && lastSentSeq == 41)
+        // An older server's shutdown does not say; the client must not invent a seq.
+        guard case .shutdown(_, nil)? = PenMessage(line: #"{"type":"shutdown","reason":"SIGINT"}"#) else {
+            Issue.record("old shutdown"); return
+        }
     }
 
     @Test func engineMessagesDecodeIntoTheEnginesTypes() {

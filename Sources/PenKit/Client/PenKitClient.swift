@@ -18,8 +18,11 @@ import Synchronization
 /// `lastSentSeq`) and closes, and the sequence delivers that error and ends. If the
 /// connection ends without a `shutdown` or a fatal `error` line (penkitd killed, or it gave
 /// up on a client that stayed stopped so long that the overflow line itself was lost), the
-/// sequence ends by throwing, so that lost strokes never pass unnoticed. Resume with
-/// `subscribe(_:since:)` on a new client.
+/// sequence ends by throwing, so that lost strokes never pass unnoticed.
+///
+/// **Resuming.** After penkitd restarts, or cuts the client off, `resumed(_:)` connects again and
+/// subscribes with `since` set to `resumeSince`: the app then gets every stroke it had not taken,
+/// the one it was cut off in the middle of included (penkitd's journal keeps them), and none twice.
 public final class PenKitClient: Sendable {
     public struct Error: Swift.Error, CustomStringConvertible, Sendable {
         public var description: String
@@ -91,7 +94,10 @@ public final class PenKitClient: Sendable {
         let iterator = IteratorBox(base.makeAsyncIterator())
         self.lines = AsyncThrowingStream(unfolding: {
             let line = try await iterator.next()
-            if line != nil { state.slots.signal() }
+            if let line {
+                state.slots.signal()
+                state.resume.withLock { $0.took(line.text) }
+            }
             return line
         })
         DetachedThread.start(name: "penkit-client") { PenKitClient.readLoop(fd: readerFD, state: state, into: continuation) }
@@ -113,6 +119,21 @@ public final class PenKitClient: Sendable {
     /// parts back together (`StrokeAssembler`) before the line is held for the app.
     public func subscribe(_ channels: ChannelSet, since: UInt64? = nil, strokeParts: Bool = true) throws {
         try send(SubscribeRequest(channels: channels, since: since, strokeParts: strokeParts).jsonLine())
+        state.resume.withLock { $0.subscribed(since: since) }
+    }
+
+    /// The `since` that brings every stroke the app has not taken from this client, and none it
+    /// has: the seq of the last stroke it took, or where the session started (the `since` it
+    /// subscribed with, or `hello`'s `lastSeq`). Nil before the app took `hello`.
+    public var resumeSince: UInt64? { state.resume.withLock { $0.since } }
+
+    /// A new connection to the same socket, subscribed to `channels` from `resumeSince`: after a
+    /// restart of penkitd, or a cut-off, the app goes on with the strokes it had not taken.
+    public func resumed(_ channels: ChannelSet, strokeParts: Bool = true,
+                        bufferLines: Int = PenKitClient.defaultBufferLines) throws -> PenKitClient {
+        let next = try PenKitClient(path: path, bufferLines: bufferLines)
+        try next.subscribe(channels, since: resumeSince ?? 0, strokeParts: strokeParts)
+        return next
     }
 
     /// Sends one raw line (a newline is appended).
@@ -165,7 +186,7 @@ public final class PenKitClient: Sendable {
                 } else if n < 0 {
                     continuation.finish(throwing: Error(description: "read: \(String(cString: strerror(errno)))"))
                 } else {
-                    continuation.finish(throwing: Error(description: "penkitd closed the connection without a shutdown or error message; messages may have been lost"))
+                    continuation.finish(throwing: Error(description: "penkitd closed the connection without a shutdown or error message; messages may have been lost: resume with `resumed(_:)` (since `resumeSince`)"))
                 }
                 return
             }
@@ -204,6 +225,8 @@ private final class ReaderState: Sendable {
     let slots: CountingSemaphore
     let terminated = Atomic<Bool>(false)
     let disconnected = Atomic<Bool>(false)
+    /// What the app took, for `resumeSince`.
+    let resume = Mutex(ResumePoint())
 
     init(capacity: Int) { slots = CountingSemaphore(capacity) }
 

@@ -76,7 +76,9 @@ public enum PenMessage: Sendable {
     case overflow(lastSentSeq: UInt64?, message: String)
     /// Any other error; `code` is ErrorMessage.Code's raw value, or a newer server's code.
     case error(code: String, message: String, fatal: Bool)
-    case shutdown(reason: String)
+    /// penkitd stops; `lastSentSeq` is the last stroke it sent this client in full (nil from a
+    /// server that does not say): after the restart, subscribe with `since` set to it.
+    case shutdown(reason: String, lastSentSeq: UInt64?)
     /// A message type this client does not know (a newer server); kept, not fatal.
     case unknown(type: String, JSONValue)
 
@@ -149,7 +151,7 @@ extension PenMessage: Decodable {
                 self = .error(code: code, message: try c.maybe("message") ?? "", fatal: try c.maybe("fatal") ?? false)
             }
         case "shutdown":
-            self = .shutdown(reason: try c.maybe("reason") ?? "")
+            self = .shutdown(reason: try c.maybe("reason") ?? "", lastSentSeq: try c.maybe("lastSentSeq"))
         case "status":
             self = .status(try StatusMessage(from: decoder))
         default:

@@ -42,11 +42,19 @@ public struct SubscribedMessage: Sendable, Hashable, WireMessage {
 /// sent as cancelled before this line, and the connection closes after it.
 public struct ShutdownMessage: Sendable, Hashable, WireMessage {
     public var reason: String
-    public init(reason: String) { self.reason = reason }
+    /// The last stroke seq this client was sent in full before this line (0: none). A client
+    /// resumes after the restart with `since` set to it, or to the last seq it read when the
+    /// connection ended before this line reached it.
+    public var lastSentSeq: UInt64
+    public init(reason: String, lastSentSeq: UInt64 = 0) {
+        self.reason = reason
+        self.lastSentSeq = lastSentSeq
+    }
     public func write(to w: inout JSONWriter) {
         w.raw("{")
         w.field("type", plain: "shutdown")
         w.field("reason", string: reason)
+        w.field("lastSentSeq", lastSentSeq)
         w.raw("}")
     }
 }

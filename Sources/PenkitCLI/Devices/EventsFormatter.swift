@@ -60,8 +60,9 @@ struct EventsFormatter {
             return row("-", "DROPPED", nil, "\(d.frames) frames, \(d.updates) updates, \(d.buttons) buttons (client too slow)")
         case .error(let code, let text, let fatal):
             return row("-", "ERROR", nil, "\(code)\(fatal ? " (fatal)" : ""): \(text)")
-        case .shutdown(let reason):
-            return row("-", "SHUTDOWN", nil, reason)
+        case .shutdown(let reason, let lastSentSeq):
+            let resume = lastSentSeq.map { "; strokes up to seq \($0) sent" } ?? ""
+            return row("-", "SHUTDOWN", nil, reason + resume)
         case .status(let status):
             // Only on request (`penkit doctor`); events never asks, but says what came.
             return row("-", "STATUS", nil, "\(status.devices.count) device(s)")

@@ -48,8 +48,10 @@ struct StrokesCommand: AsyncParsableCommand {
                 let resume = lastSentSeq.map { " (run again with --since \($0))" } ?? ""
                 FileHandle.standardError.write(Data("penkitd: overflow: \(text)\(resume)\n".utf8))
                 throw ServerError(code: ErrorMessage.Code.overflow.rawValue, message: text)
-            case .shutdown(let reason):
-                FileHandle.standardError.write(Data("penkitd stopped: \(reason)\n".utf8))
+            case .shutdown(let reason, let lastSentSeq):
+                // Where to pick up after penkitd's restart, as the overflow line says it.
+                let resume = lastSentSeq.map { " (after its restart, run again with --since \($0))" } ?? ""
+                FileHandle.standardError.write(Data("penkitd stopped: \(reason)\(resume)\n".utf8))
             default:
                 break
             }

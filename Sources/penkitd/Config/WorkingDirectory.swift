@@ -11,8 +11,11 @@ enum WorkingDirectory {
     }
 
     private static func current() -> String? {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        guard getcwd(&buffer, buffer.count) != nil else { return nil }
-        return String(cString: buffer)
+        var buffer = [UInt8](repeating: 0, count: Int(PATH_MAX) + 1)
+        let found = buffer.withUnsafeMutableBufferPointer { raw in
+            raw.withMemoryRebound(to: CChar.self) { getcwd($0.baseAddress, $0.count) != nil }
+        }
+        guard found, let end = buffer.firstIndex(of: 0) else { return nil }
+        return String(decoding: buffer[..<end], as: UTF8.self)
     }
 }

@@ -160,7 +160,11 @@ final class ClientConnection {
             }
         }
         if backlog.isEmpty, writable, !dropped.isEmpty { reportDrops() }
-        if backlog.isEmpty, let shutdown = schedule.pendingShutdown { close(lastLine: shutdown, now: MonotonicClock.now()) }
+        if backlog.isEmpty, var shutdown = schedule.pendingShutdown {
+            // Every stroke queued for this client went out before this line: it tells which was last.
+            shutdown.lastSentSeq = progress.lastSentSeq
+            close(lastLine: shutdown, now: MonotonicClock.now())
+        }
     }
 
     /// A whole line part way out is finished at once (into `pending`, as any accepted line)

@@ -32,14 +32,15 @@ final class DaemonProcess {
     ///   - environment: extra environment variables for penkitd.
     ///   - launcher: a command that starts penkitd (e.g. systemd-socket-activate); the socket is then its job.
     ///   - logLevel: passed as `--log-level` (which overrides the config file); nil leaves it to the file.
+    ///   - socketPath: where to listen, for a restart on an earlier penkitd's socket; else its own folder's.
     init(_ arguments: [String], socketMode: String? = nil, config: String = "/dev/null", logLevel: String? = "debug",
          environment: [String: String] = [:], launcher: ((String) -> [String])? = nil,
-         stateDir: String? = nil, passStateDir: Bool = true) throws {
+         stateDir: String? = nil, passStateDir: Bool = true, socketPath: String? = nil) throws {
         directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("penkitd-test-\(UUID().uuidString.prefix(8))").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
                                                 attributes: [.posixPermissions: 0o755])
-        socket = directory + "/penkit.sock"
+        socket = socketPath ?? directory + "/penkit.sock"
         logPath = directory + "/penkitd.log"
         _ = FileManager.default.createFile(atPath: logPath, contents: nil)
         var args = ["--config", config]

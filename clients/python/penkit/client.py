@@ -41,10 +41,23 @@ def discover(paths: Iterable[str]) -> "PenkitClient":
 
 class PenkitClient:
     """One connection; iterate over it to get the server's messages as dicts, or over
-    ``messages()`` to get them typed (penkit.messages)."""
+    ``messages()`` to get them typed (penkit.messages).
+
+    Resuming: when the iteration ends, ``lost`` says whether the connection ended without a
+    ``shutdown`` or fatal ``error`` line (penkitd killed, or a slow reader cut off at shutdown,
+    maybe part way through a long stroke). After penkitd's restart, ``resumed(channels)`` connects
+    again from ``resume_since``: the app gets every stroke it had not taken, none twice."""
 
     def __init__(self, path: str, max_stroke_points: int = DEFAULT_MAX_POINTS) -> None:
+        self.path = path
         self.max_stroke_points = max_stroke_points
+        # The last stroke seq the app took, else where the session started (subscribe's since,
+        # or hello's lastSeq): what the app took is the one thing known even when the
+        # shutdown line saying what was sent never arrived.
+        self.resume_since: Optional[int] = None
+        self._subscribed_since = False
+        self._took_stroke = False
+        self.lost = False
         self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         try:
             self.sock.connect(path)
@@ -59,6 +72,9 @@ class PenkitClient:
         request: Dict[str, Any] = {"type": "subscribe", "version": PROTOCOL_VERSION, "channels": list(channels)}
         if since is not None:
             request["since"] = since
+            if not self._took_stroke:
+                self.resume_since = since
+                self._subscribed_since = True
         if stroke_parts:
             request["strokeParts"] = True
         self.sock.sendall((json.dumps(request) + "\n").encode())
@@ -72,15 +88,38 @@ class PenkitClient:
         """The server's messages as dicts, a stroke sent in parts as one whole stroke. A part
         that does not fit its stroke raises penkit.stroke_parts.StrokePartsError."""
         assembler = StrokeAssembler(self.max_stroke_points)
+        ended_by_server = False
         for line in self.reader:  # ends at EOF (the server closed)
             try:
                 message = json.loads(line)
             except ValueError:
-                continue
+                continue  # a line cut off by a closed connection does not parse either
             if isinstance(message, dict) and "type" in message:
                 whole = assembler.take(message)
                 if whole is not None:
+                    kind = whole["type"]
+                    if kind == "shutdown" or (kind == "error" and whole.get("fatal") is True):
+                        ended_by_server = True
+                    self._took(whole)  # handed to the app with this yield
                     yield whole
+        self.lost = not ended_by_server
+
+    def _took(self, message: Dict[str, Any]) -> None:
+        """``message`` goes to the app: a stroke moves the resume point past it."""
+        kind = message["type"]
+        if kind == "stroke" and isinstance(message.get("seq"), int):
+            self.resume_since = message["seq"]
+            self._took_stroke = True
+        elif kind == "hello" and not self._subscribed_since and not self._took_stroke:
+            last = message.get("lastSeq")
+            if isinstance(last, int):
+                self.resume_since = last
+
+    def resumed(self, channels: Iterable[str], stroke_parts: bool = True) -> "PenkitClient":
+        """A new connection to the same socket, subscribed from ``resume_since``."""
+        client = PenkitClient(self.path, self.max_stroke_points)
+        client.subscribe(channels, since=self.resume_since or 0, stroke_parts=stroke_parts)
+        return client
 
     def messages(self) -> Iterator[Message]:
         """The server's messages as typed objects; a line whose required fields are missing or

@@ -188,6 +188,8 @@ class Error:
 @dataclass(frozen=True)
 class Shutdown:
     reason: str
+    # The last stroke seq penkitd sent this client in full (None from a server that does not say).
+    last_sent_seq: Optional[int]
     raw: Raw = field(repr=False)
 
 
@@ -280,7 +282,7 @@ def parse_message(obj: Raw) -> Message:
             return Overflow(_opt_int(obj, "lastSentSeq"), obj.get("message", ""), obj)
         return Error(obj.get("code", ""), obj.get("message", ""), bool(obj.get("fatal", False)), obj)
     if t == "shutdown":
-        return Shutdown(obj.get("reason", ""), obj)
+        return Shutdown(obj.get("reason", ""), obj.get("lastSentSeq"), obj)
     if t == "status":
         return Status(obj.get("configFile"), list(obj["settings"]), list(obj["devices"]), obj)
     return Unknown(t, obj)

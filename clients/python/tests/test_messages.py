@@ -28,6 +28,11 @@ class MessageTests(unittest.TestCase):
             kinds.add(type(message).__name__)
         self.assertTrue({"Hello", "Frame", "Stroke", "Action", "Pad", "PressureSource", "DeviceChange", "Shutdown"} <= kinds, kinds)
 
+    def test_shutdown_says_the_last_stroke_sent(self):
+        shutdown = [parse_message(obj) for obj in self.lines if obj["type"] == "shutdown"][0]
+        self.assertEqual(shutdown.last_sent_seq, shutdown.raw["lastSentSeq"])
+        self.assertIsNone(parse_message({"type": "shutdown", "reason": "SIGTERM"}).last_sent_seq)
+
     def test_actions_pads_and_pressure_sources_carry_their_fields(self):
         for obj in self.lines:
             message = parse_message(obj)

@@ -434,7 +434,8 @@ def actions(browser, session):
         print(f"  action {action}: tool {got[0]}, colour and width {'open' if got[1] else 'closed'}, focus {got[2] or 'none'}")
         if got[0] != tool:
             fail(f"action {action}: the picker has {got[0]}, PencilKit would have {tool}")
-        if bool(focused) != got[1] or (focused == "width" and got[2] != "width") or (focused == "palette" and not got[2].startswith("#")):
+        # The swatches are always in view: showColorPalette focuses them; showInkAttributes opens the rest.
+        if (focused == "width") != got[1] or (focused == "width" and got[2] != "width") or (focused == "palette" and not got[2].startswith("#")):
             fail(f"action {action}: the colour and width controls are {'open' if got[1] else 'closed'}, focus on {got[2]!r}")
 
 

@@ -106,6 +106,16 @@ struct Penkitd: ParsableCommand {
                                               to: &config, isStopping: isStopping) {
             warn("\(skipped); using the defaults")
         }
+        // The settings changed through the socket go over the file, under the flags. A replay
+        // keeps them only in a state directory named for it, as it keeps its journal.
+        if replay == nil || stateDir != nil {
+            let directory = StateDirectory.resolve(configured: stateDir.map(WorkingDirectory.absolute) ?? config.stateDirectory)
+            let overrides = SettingsOverrides.path(stateDirectory: directory)
+            config.settingsFile = overrides
+            if let skipped = try ConfigFile.apply(path: overrides, required: false, to: &config, overlay: true, isStopping: isStopping) {
+                warn("\(skipped); the settings changed through the socket are not applied")
+            }
+        }
         for case let (key, value?) in configFlags {
             do { try ConfigFile.set(key: key, value: value, in: &config) } catch {
                 throw ValidationError("--\(key): \(error.message)")

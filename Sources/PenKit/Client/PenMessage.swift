@@ -71,6 +71,8 @@ public enum PenMessage: Sendable {
     case dropped(DroppedMessage)
     /// The answer to a `status` request: live figures per tablet and the settings in force.
     case status(StatusMessage)
+    /// The answer to a `settings` request: the changes are saved and being applied.
+    case settingsSaved(SettingsSavedMessage)
     /// The client fell too far behind on strokes and is cut off: reconnect and subscribe with
     /// `since: lastSentSeq` (nil from a server that does not say).
     case overflow(lastSentSeq: UInt64?, message: String)
@@ -154,6 +156,8 @@ extension PenMessage: Decodable {
             self = .shutdown(reason: try c.maybe("reason") ?? "", lastSentSeq: try c.maybe("lastSentSeq"))
         case "status":
             self = .status(try StatusMessage(from: decoder))
+        case "settings-saved":
+            self = .settingsSaved(try SettingsSavedMessage(from: decoder))
         default:
             self = .unknown(type: type, try JSONValue(from: decoder))
         }

@@ -63,6 +63,8 @@ struct EventsFormatter {
         case .shutdown(let reason, let lastSentSeq):
             let resume = lastSentSeq.map { "; strokes up to seq \($0) sent" } ?? ""
             return row("-", "SHUTDOWN", nil, reason + resume)
+        case .settingsSaved(let saved):
+            return row("-", "SETTINGS", nil, "saved in \(saved.file)")
         case .status(let status):
             // Only on request (`penkit doctor`); events never asks, but says what came.
             return row("-", "STATUS", nil, "\(status.devices.count) device(s)")

@@ -65,6 +65,9 @@ struct DaemonConfig: Sendable, Equatable {
     var origins = ConfigOrigins()
     /// The config file read (or looked for), as `status` names it.
     var configFile: String?
+    /// The settings changed through the socket, read over the config file (`SettingsOverrides`);
+    /// nil when penkitd keeps none (a replay without --state-dir).
+    var settingsFile: String?
 
     /// Every key the file's top takes, families as `ink-TOOL`, for the unknown-key error.
     static let keys = ConfigKeys.all.map(\.name) + ["ink-TOOL", "ink-serial-SERIAL"] + ActionMap.keys

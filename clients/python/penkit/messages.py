@@ -194,6 +194,16 @@ class Shutdown:
 
 
 @dataclass(frozen=True)
+class SettingsSaved:
+    """penkitd's answer to a ``settings`` request: the changes are kept in ``file`` (``overrides``
+    of them over the config file) and applied now; ``after_restart`` keys from penkitd's next start."""
+    file: str
+    overrides: int
+    after_restart: List[str]
+    raw: Raw = field(repr=False)
+
+
+@dataclass(frozen=True)
 class Status:
     """penkitd's answer to ``PenkitClient.request_status()``: per tablet (``devices``, as sent)
     its proximity, contact, reports and report rate, and the settings in force with the origin
@@ -211,7 +221,7 @@ class Unknown:
 
 
 Message = Union[Hello, Subscribed, DeviceChange, Proximity, Button, Pad, Action, PressureSource, Frame, Began,
-                Update, Ended, Stroke, Dropped, Overflow, Error, Shutdown, Status, Unknown]
+                Update, Ended, Stroke, Dropped, Overflow, Error, Shutdown, Status, SettingsSaved, Unknown]
 
 
 def _opt_int(obj: Raw, key: str) -> Optional[int]:
@@ -281,6 +291,8 @@ def parse_message(obj: Raw) -> Message:
         if obj.get("code") == "overflow":
             return Overflow(_opt_int(obj, "lastSentSeq"), obj.get("message", ""), obj)
         return Error(obj.get("code", ""), obj.get("message", ""), bool(obj.get("fatal", False)), obj)
+    if t == "settings-saved":
+        return SettingsSaved(str(obj["file"]), int(obj["overrides"]), list(obj["afterRestart"]), obj)
     if t == "shutdown":
         return Shutdown(obj.get("reason", ""), obj.get("lastSentSeq"), obj)
     if t == "status":

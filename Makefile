@@ -83,7 +83,8 @@ view-browser-test: build
 		python3 scripts/view-browser-test.py "$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/penkit" .build/view-browser-test && \
 		python3 scripts/view-surface-browser-test.py "$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/penkit" .build/view-browser-test && \
 		python3 scripts/view-canvas-browser-test.py "$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/penkit" .build/view-browser-test && \
-		python3 scripts/view-picker-browser-test.py "$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/penkit" .build/view-browser-test; \
+		python3 scripts/view-picker-browser-test.py "$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/penkit" .build/view-browser-test && \
+		python3 scripts/view-settings-browser-test.py "$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/penkit" .build/view-browser-test; \
 	else echo "make test: view browser test skipped: Debian's chromium cannot be installed here"; fi
 	@# The Python client's SurfacePairing on penkit-surface.js's ended/update delivery scenarios.
 	python3 scripts/surface-delivery-check.py "$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/penkit"

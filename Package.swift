@@ -96,6 +96,8 @@ let package = Package(
             .embedInCode("Resources/canvas-picker.js"),
             // The debug view's script (/debug), served as /view.js.
             .embedInCode("Resources/view.js"),
+            // The settings page's script (/settings), served as /settings.js.
+            .embedInCode("Resources/settings.js"),
         ]),
         .executableTarget(name: "penkit", dependencies: [
             "CLinuxCalls", "PenKit", "PenEngine", "PenInput", "PenInputRecord", "PenInputLinux", "PenOracle", "PenEvaluation",

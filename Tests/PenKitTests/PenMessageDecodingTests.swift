@@ -21,15 +21,15 @@ struct PenMessageDecodingTests {
             Issue.record("dropped"); return
         }
         #expect(d == DroppedMessage(frames: 7, updates: 1, buttons: 2))
-        guard case .subscribed(let channels, let replaying, let devices)? = PenMessage(line: SubscribedMessage(channels: [.strokes, .frames], replaying: 4).jsonLine()) else {
+        guard case .subscribed(let subscribed)? = PenMessage(line: SubscribedMessage(channels: [.strokes, .frames], replaying: 4).jsonLine()) else {
             Issue.record("subscribed"); return
         }
-        #expect(channels == [.frames, .strokes] && replaying == 4)
-        #expect(devices == nil, "a subscription without the devices channel lists none")
-        guard case .shutdown(let reason)? = PenMessage(line: ShutdownMessage(reason: "SIGTERM").jsonLine()) else {
+        #expect(subscribed.channels.channels == [.frames, .strokes] && subscribed.replaying == 4)
+        #expect(subscribed.devices == nil, "a subscription without the devices channel lists none")
+        guard case .shutdown(let shutdown)? = PenMessage(line: ShutdownMessage(reason: "SIGTERM").jsonLine()) else {
             Issue.record("shutdown"); return
         }
-        #expect(reason == "SIGTERM")
+        #expect(shutdown.reason == "SIGTERM")
     }
 
     @Test func engineMessagesDecodeIntoTheEnginesTypes() {

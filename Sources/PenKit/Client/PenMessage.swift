@@ -51,10 +51,13 @@ public struct ReceivedLine: Sendable {
 /// A server message, typed. Stroke-engine messages (frame, began, update,
 /// ended, stroke) are decoded into the engine's own types.
 public enum PenMessage: Sendable {
-    case hello(version: Int, devices: [DeviceInfo], lastSeq: UInt64, oldestSeq: UInt64, settings: [String: String])
-    /// `devices`: with the `devices` channel, the devices read when the subscription took effect
-    /// (nil without it, or from a server older than this field).
-    case subscribed(channels: [SubscriptionChannel], replaying: Int, devices: [DeviceInfo]?)
+    // Each case carries the type penkitd writes the line with, read by that type's own decoder
+    // beside its writer: a field added to a message is added in one Swift file, and `wire` writes
+    // back what was read (ProtocolExampleTests checks it on every example of the schema).
+    case hello(HelloMessage)
+    /// Its `devices`: with the `devices` channel, the devices read when the subscription took
+    /// effect (nil without it, or from a server older than this field).
+    case subscribed(SubscribedMessage)
     case device(DeviceChangeMessage)
     case proximity(ProximityMessage)
     case button(ButtonMessage)
@@ -76,7 +79,7 @@ public enum PenMessage: Sendable {
     case overflow(lastSentSeq: UInt64?, message: String)
     /// Any other error; `code` is ErrorMessage.Code's raw value, or a newer server's code.
     case error(code: String, message: String, fatal: Bool)
-    case shutdown(reason: String)
+    case shutdown(ShutdownMessage)
     /// A message type this client does not know (a newer server); kept, not fatal.
     case unknown(type: String, JSONValue)
 
@@ -105,13 +108,9 @@ extension PenMessage: Decodable {
         let type: String = try c.get("type")
         switch type {
         case "hello":
-            self = .hello(version: try c.maybe("version") ?? 0, devices: try c.maybe("devices") ?? [],
-                          lastSeq: try c.maybe("lastSeq") ?? 0, oldestSeq: try c.maybe("oldestSeq") ?? 0,
-                          settings: try c.maybe("settings") ?? [:])
+            self = .hello(try HelloMessage(from: decoder))
         case "subscribed":
-            let names: [String] = try c.maybe("channels") ?? []
-            self = .subscribed(channels: names.compactMap(SubscriptionChannel.init(rawValue:)),
-                               replaying: try c.maybe("replaying") ?? 0, devices: try c.maybe("devices"))
+            self = .subscribed(try SubscribedMessage(from: decoder))
         case "device":
             let change: String = try c.get("change")
             guard let kind = DeviceChangeMessage.Change(rawValue: change) else {
@@ -149,7 +148,7 @@ extension PenMessage: Decodable {
                 self = .error(code: code, message: try c.maybe("message") ?? "", fatal: try c.maybe("fatal") ?? false)
             }
         case "shutdown":
-            self = .shutdown(reason: try c.maybe("reason") ?? "")
+            self = .shutdown(try ShutdownMessage(from: decoder))
         case "status":
             self = .status(try StatusMessage(from: decoder))
         default:

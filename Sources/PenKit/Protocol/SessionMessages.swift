@@ -50,3 +50,33 @@ public struct ShutdownMessage: Sendable, Hashable, WireMessage {
         w.raw("}")
     }
 }
+
+// The client's readers of the same lines (`PenMessage.subscribed`, `.shutdown`): every field the
+// writers above write, so that a field added to one is added to the other beside it
+// (ProtocolExampleTests reads the schema's examples back through both).
+
+extension SubscribedMessage: Decodable {
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: Keys.self)
+        // A channel this client does not know (a newer server's) is left out, not an error.
+        let names: [String] = try c.maybe("channels") ?? []
+        let channels = names.compactMap(SubscriptionChannel.init(rawValue:)).reduce(into: ChannelSet()) { $0.insert(ChannelSet($1)) }
+        var predict: PredictionRequest?
+        if let value = try c.maybe("predict", as: JSONValue.self) {
+            guard case .success(let request) = PredictionRequest.parse(value) else {
+                throw DecodingError.dataCorruptedError(forKey: Keys("predict"), in: c, debugDescription: "malformed predict")
+            }
+            predict = request
+        }
+        let parts = try c.maybe("strokeParts", as: [String: Int].self)
+        self.init(channels: channels, replaying: try c.maybe("replaying") ?? 0, predict: predict,
+                  devices: try c.maybe("devices"), strokePartPoints: parts?["points"])
+    }
+}
+
+extension ShutdownMessage: Decodable {
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: Keys.self)
+        self.init(reason: try c.maybe("reason") ?? "")
+    }
+}

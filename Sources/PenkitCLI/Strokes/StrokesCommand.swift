@@ -48,8 +48,8 @@ struct StrokesCommand: AsyncParsableCommand {
                 let resume = lastSentSeq.map { " (run again with --since \($0))" } ?? ""
                 FileHandle.standardError.write(Data("penkitd: overflow: \(text)\(resume)\n".utf8))
                 throw ServerError(code: ErrorMessage.Code.overflow.rawValue, message: text)
-            case .shutdown(let reason):
-                FileHandle.standardError.write(Data("penkitd stopped: \(reason)\n".utf8))
+            case .shutdown(let shutdown):
+                FileHandle.standardError.write(Data("penkitd stopped: \(shutdown.reason)\n".utf8))
             default:
                 break
             }

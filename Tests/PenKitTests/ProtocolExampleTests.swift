@@ -18,6 +18,20 @@ import Testing
         #expect(Set(all.map(\.sender)) == ["server", "client"])
     }
 
+    /// The examples are valid, declared and carry every property of the schema
+    /// (scripts/check-protocol-schema.py --examples, with Debian's python3-jsonschema).
+    @Test func theExamplesAreValidAndCarryEveryField() throws {
+        let (status, report) = try ProtocolSchemaCheck.runTool("python3", ["scripts/check-protocol-schema.py", "--examples"])
+        #expect(status == 0, "\(report)")
+    }
+
+    /// The view's JavaScript readers take the examples and read only the schema's types and fields
+    /// (scripts/protocol-readers-check.mjs, in node).
+    @Test func theViewsJavaScriptReadsOnlyTheSchemasMessages() throws {
+        let (status, report) = try ProtocolSchemaCheck.runTool("node", ["scripts/protocol-readers-check.mjs"])
+        #expect(status == 0, "\(report)")
+    }
+
     @Test(arguments: examples.filter { $0.sender == "server" && !readByTheRecordCommand.contains($0.type)
                                    && $0.type != "strokePart" && !isParted($0) })
     func penMessageReadsAndWritesBackEveryServerExample(_ example: ProtocolExample) throws {

@@ -57,11 +57,12 @@ test: unit python-test soak-short view-browser-test fuzz e2e-if-possible systemd
 	echo "tests: $${n:-0} passed, 0 failed"
 
 # What is generated from a declaration in Swift and committed: systemd/penkitd.conf's top and
-# docs/daemon.md's key table, from ConfigKeys (ConfigKeyTableTests checks them and, with
-# PENKIT_UPDATE_GENERATED=1, rewrites them). Run after adding or changing a config key.
+# docs/daemon.md's key table, from ConfigKeys (ConfigKeyTableTests); docs/strokes.md's table of the
+# inks, from InkDefinition (InkDocsTableTests). The tests check them and, with PENKIT_UPDATE_GENERATED=1,
+# rewrite them. Run after adding or changing a config key or an ink.
 generated:
 	$(SWIFT) build $(BUILD_FLAGS) --build-tests
-	PENKIT_UPDATE_GENERATED=1 $(SWIFT) test $(BUILD_FLAGS) --disable-xctest --skip-build --filter ConfigKeyTableTests
+	PENKIT_UPDATE_GENERATED=1 $(SWIFT) test $(BUILD_FLAGS) --disable-xctest --skip-build --filter "ConfigKeyTableTests|InkDocsTableTests"
 
 # The Python client package (clients/python): its own tests, standard library only, against the
 # shared SurfacePairing vectors (Tests/Fixtures/surface-pairing/vectors.json) among others; then

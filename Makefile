@@ -13,7 +13,7 @@ DAEMON_DEMO_TRACE ?= traces/wacom-dth2242-pen.evemu
 VIEW_DEMO_TRACE ?= traces/wacom-intuos4-6x9-stylus-drag.evemu
 
 .PHONY: all deps build release demo test unit fuzz e2e e2e-if-possible systemd-vm systemd-vm-if-possible oracle clean install uninstall
-.PHONY: demo-daemon install-no-smoothing view-browser-test soak-short deb lintian python-test
+.PHONY: demo-daemon install-no-smoothing view-browser-test soak-short deb lintian python-test generated
 
 all: build
 
@@ -55,6 +55,14 @@ fuzz: deps
 test: unit python-test soak-short view-browser-test fuzz e2e-if-possible systemd-vm-if-possible
 	@n=$$(sed -n 's/.*Test run with \([0-9]*\) tests\{0,1\} in .* passed.*/\1/p' .build/unit-tests.log | tail -1); \
 	echo "tests: $${n:-0} passed, 0 failed"
+
+# What is generated from a declaration in Swift and committed: systemd/penkitd.conf's top and
+# docs/daemon.md's key table, from ConfigKeys (ConfigKeyTableTests); docs/strokes.md's table of the
+# inks, from InkDefinition (InkDocsTableTests). The tests check them and, with PENKIT_UPDATE_GENERATED=1,
+# rewrite them. Run after adding or changing a config key or an ink.
+generated:
+	$(SWIFT) build $(BUILD_FLAGS) --build-tests
+	PENKIT_UPDATE_GENERATED=1 $(SWIFT) test $(BUILD_FLAGS) --disable-xctest --skip-build --filter "ConfigKeyTableTests|InkDocsTableTests"
 
 # The Python client package (clients/python): its own tests, standard library only, against the
 # shared SurfacePairing vectors (Tests/Fixtures/surface-pairing/vectors.json) among others; then

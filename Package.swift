@@ -131,7 +131,7 @@ let package = Package(
         .testTarget(name: "PenEngineTests", dependencies: ["PenEngine", "PenEvaluation", "PenInput", "PenKit", "PenTestSupport"]),
         .testTarget(name: "PenVirtualTabletTests", dependencies: ["PenVirtualTablet", "PenEngine", "PenEvaluation", "PenInput", "PenKit", "CLibevdev"]),
         // penkit's commands' own logic (penkit doctor's findings).
-        .testTarget(name: "PenkitCommandTests", dependencies: ["penkit", "PenKit", "PenInput", "PenEngine", "PenEvaluation"]),
+        .testTarget(name: "PenkitCommandTests", dependencies: ["penkit", "PenKit", "PenInput", "PenEngine", "PenEvaluation", "PenTestSupport"]),
         // SurfacePairing on the real traces through the engine, and the vectors shared with the JS and Python clients.
         .testTarget(name: "SurfacePairingTests", dependencies: ["PenKit", "PenEngine", "PenEvaluation", "PenInput"]),
         .testTarget(name: "PenViewTests", dependencies: ["PenView", "PenKit", "penkit"]),

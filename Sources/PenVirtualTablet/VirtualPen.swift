@@ -13,6 +13,10 @@ import PenKit
 /// cannot be revised).
 package struct VirtualPen: Sendable {
     package let layout: VirtualTabletLayout
+    /// Whether the jitter filter runs: only where the compositor's libinput would smooth the real
+    /// device (docs/virtual-tablet.md, "Do no harm"). A device libinput leaves raw is carried raw:
+    /// its users see no trailing they did not see before.
+    package let smoothing: Bool
     private var filter: JitterFilter
     /// The tool the virtual tablet shows in proximity, nil when none.
     private var tool: ToolIdentity?
@@ -22,8 +26,9 @@ package struct VirtualPen: Sendable {
     /// What the last frame wrote for the pen's position (mm, the mapped space); nil out of proximity.
     package private(set) var delivered: SIMD2<Double>?
 
-    package init(layout: VirtualTabletLayout, filter: JitterFilter.Parameters = .standard) {
+    package init(layout: VirtualTabletLayout, filter: JitterFilter.Parameters = .standard, smoothing: Bool = true) {
         self.layout = layout
+        self.smoothing = smoothing
         self.filter = JitterFilter(parameters: filter)
     }
 
@@ -68,7 +73,8 @@ package struct VirtualPen: Sendable {
         // A button event does not advance it: it follows its frame's axis or tip event, or comes
         // alone in a frame where no axis changed (as the experiment the filter was chosen with).
         if entering || event.kind != .button {
-            position = filter.filter(SIMD2(axes.x, axes.y))
+            let raw = SIMD2(axes.x, axes.y)
+            position = smoothing ? filter.filter(raw) : raw
         }
         delivered = position
         append(t, EV_ABS, ABS_X, clampedUnits(position.x, max: layout.description.absInfo[UInt16(ABS_X)]!.maximum), to: &out)

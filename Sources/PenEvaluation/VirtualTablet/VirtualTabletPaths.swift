@@ -21,6 +21,9 @@ package struct VirtualTabletPaths: Sendable {
     package let virtualDevice: DeviceDescription
     /// The virtual tablet made for the device (what `VirtualPen` writes to).
     package let layout: VirtualTabletLayout
+    /// Whether libinput smooths the real device by default (its quirks, libwacom): the virtual
+    /// tablet filters only those, as penkitd does.
+    package let libinputSmooths: Bool
 
     /// `quirksFile`: penkit's virtual-tablet quirk as installed (a file holding
     /// `VirtualTabletQuirk.contents`); `systemQuirks`: libinput's quirks for both paths.
@@ -30,6 +33,7 @@ package struct VirtualTabletPaths: Sendable {
         let raw = DecoderOptions(smoothing: false, libwacomDirectory: libwacomDirectory, quirksPaths: systemQuirks)
         let standard = DecoderOptions(libwacomDirectory: libwacomDirectory, quirksPaths: systemQuirks)
         real = try TabletDecoder.decode(events, device: device, options: raw)
+        libinputSmooths = try TabletDecoder(device: device, options: standard).smoothing
         libinput = try TabletDecoder.decode(events, device: device, options: standard)
         let size = VirtualTabletLayout.sensorSize(of: device)
         guard let layout = VirtualTabletLayout(real: device, width: size.width, height: size.height) else {
@@ -37,7 +41,7 @@ package struct VirtualTabletPaths: Sendable {
         }
         virtualDevice = layout.description
         self.layout = layout
-        var pen = VirtualPen(layout: layout, filter: filter)
+        var pen = VirtualPen(layout: layout, filter: filter, smoothing: libinputSmooths)
         var written: [EvdevEvent] = []
         for event in real { pen.translate(event, mapping: nil, feel: feel, into: &written) }
         if let last = real.last { pen.leave(at: last.time, into: &written) }

@@ -44,9 +44,11 @@ struct VirtualTabletStage {
         guard let layout = VirtualTabletLayout(real: real, width: size.0, height: size.1) else { return }
         do {
             let device = try makeOutput(layout.description)
-            tablets[id] = Tablet(pen: VirtualPen(layout: layout), device: device, real: real, width: size.0, height: size.1)
+            tablets[id] = Tablet(pen: VirtualPen(layout: layout, smoothing: Self.libinputSmooths(real)), device: device, real: real,
+                                 width: size.0, height: size.1)
             logger.info("virtual tablet created", metadata: ["device": "\(id)", "name": "\(layout.description.name)",
-                                                              "node": "\(device.devnode)"])
+                                                              "node": "\(device.devnode)",
+                                                              "jitter_filter": "\(tablets[id]!.pen.smoothing ? "on" : "off, libinput does not smooth this tablet")"])
             takeGrab(id)
         } catch {
             logger.error("cannot create the virtual tablet; the tablet stays with the compositor",
@@ -116,13 +118,23 @@ struct VirtualTabletStage {
         guard let layout = VirtualTabletLayout(real: tablet.real, width: size.0, height: size.1) else { return }
         do {
             let device = try makeOutput(layout.description)
-            tablets[id] = Tablet(pen: VirtualPen(layout: layout), device: device, real: tablet.real, width: size.0, height: size.1)
+            tablets[id] = Tablet(pen: VirtualPen(layout: layout, smoothing: tablet.pen.smoothing), device: device, real: tablet.real,
+                                 width: size.0, height: size.1)
         } catch {
             logger.error("cannot make the virtual tablet anew; the tablet goes back to the compositor",
                          metadata: ["device": "\(id)", "error": "\(error)"])
             // Between reports of a hover, never within a stroke: without a virtual tablet the real one must be read.
             grabs?.release(device: id, force: true)
         }
+    }
+
+    /// Whether the compositor's libinput would smooth the real device (the system's quirks, then
+    /// libwacom: not for AES pens), decided as libinput decides it. The virtual tablet filters
+    /// jitter only where libinput would have: a device libinput carries raw is carried raw, so no
+    /// user sees trailing they did not see before (issue #43). A device the decoder cannot read
+    /// is filtered, as before.
+    static func libinputSmooths(_ real: DeviceDescription) -> Bool {
+        (try? TabletDecoder(device: real).smoothing) ?? true
     }
 
     private mutating func takeGrab(_ id: Int) {

@@ -25,6 +25,9 @@ package struct VirtualPen: Sendable {
     private var position = SIMD2<Double>(0, 0)
     /// What the last frame wrote for the pen's position (mm, the mapped space); nil out of proximity.
     package private(set) var delivered: SIMD2<Double>?
+    /// Whether the last frame wrote the pen ahead of the real one (a lead): a lift must first put
+    /// it back where the real pen is.
+    private var ledAhead = false
 
     package init(layout: VirtualTabletLayout, filter: JitterFilter.Parameters = .standard, smoothing: Bool = true) {
         self.layout = layout
@@ -36,9 +39,12 @@ package struct VirtualPen: Sendable {
     package var isInProximity: Bool { tool != nil }
 
     /// Appends the frame (ending with SYN_REPORT) that carries `event`, or nothing when the event
-    /// changes nothing the virtual tablet shows (a mouse or lens tool, say).
+    /// changes nothing the virtual tablet shows (a mouse or lens tool, say). `ahead`: where
+    /// penkit's prediction puts the pen the configured lead from now, relative to the real pen
+    /// (`VirtualTabletLead`); written only while the pen stays in contact, so the report that
+    /// lifts it is the real pen's (no predicted tail in anyone's ink).
     package mutating func translate(_ event: TabletEvent, mapping: DeviceMapping?, feel: PenFeel,
-                                   into out: inout [EvdevEvent]) {
+                                   ahead: SIMD2<Double>? = nil, into out: inout [EvdevEvent]) {
         guard let toolKey = Self.toolKey(event.tool.type), layout.keys.contains(toolKey) || toolKey == UInt16(BTN_TOOL_PEN) else { return }
         let start = out.count
         let t = event.time
@@ -76,9 +82,11 @@ package struct VirtualPen: Sendable {
             let raw = SIMD2(axes.x, axes.y)
             position = smoothing ? filter.filter(raw) : raw
         }
-        delivered = position
-        append(t, EV_ABS, ABS_X, clampedUnits(position.x, max: layout.description.absInfo[UInt16(ABS_X)]!.maximum), to: &out)
-        append(t, EV_ABS, ABS_Y, clampedUnits(position.y, max: layout.description.absInfo[UInt16(ABS_Y)]!.maximum), to: &out)
+        let written = touchingNow && touching ? position + (ahead ?? .zero) : position
+        ledAhead = written != position
+        delivered = written
+        append(t, EV_ABS, ABS_X, clampedUnits(written.x, max: layout.description.absInfo[UInt16(ABS_X)]!.maximum), to: &out)
+        append(t, EV_ABS, ABS_Y, clampedUnits(written.y, max: layout.description.absInfo[UInt16(ABS_Y)]!.maximum), to: &out)
 
         touching = touchingNow
         if layout.hasPressure {
@@ -114,6 +122,12 @@ package struct VirtualPen: Sendable {
     /// with a pen down.
     package mutating func leave(at time: UInt64, into out: inout [EvdevEvent]) {
         guard let current = tool else { return }
+        if touching && ledAhead {
+            append(time, EV_ABS, ABS_X, clampedUnits(position.x, max: layout.description.absInfo[UInt16(ABS_X)]!.maximum), to: &out)
+            append(time, EV_ABS, ABS_Y, clampedUnits(position.y, max: layout.description.absInfo[UInt16(ABS_Y)]!.maximum), to: &out)
+            append(time, EV_SYN, SYN_REPORT, 0, to: &out)
+            ledAhead = false
+        }
         if touching {
             if layout.hasPressure { append(time, EV_ABS, ABS_PRESSURE, 0, to: &out) }
             append(time, EV_KEY, BTN_TOUCH, 0, to: &out)

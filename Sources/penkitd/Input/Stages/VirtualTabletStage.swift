@@ -22,6 +22,8 @@ struct VirtualTabletStage {
     }
 
     private let grabs: (any TabletGrabbing)?
+    /// `virtual-tablet-lead-ms`: how far ahead, on penkit's prediction, the pen is written in contact.
+    private let lead: VirtualTabletLead
     private let makeOutput: (DeviceDescription) throws -> any VirtualTabletOutput
     private let logger: Logger
     private var tablets: [Int: Tablet] = [:]
@@ -29,9 +31,10 @@ struct VirtualTabletStage {
 
     /// nil `grabs`: nothing to grab (a replay, or live input with the virtual tablet off).
     /// `makeOutput` creates the kernel device (uinput; the tests' stand-in where there is none).
-    init(grabs: (any TabletGrabbing)?, logger: Logger,
+    init(grabs: (any TabletGrabbing)?, logger: Logger, lead: VirtualTabletLead = VirtualTabletLead(milliseconds: 0),
          makeOutput: @escaping (DeviceDescription) throws -> any VirtualTabletOutput = { try UinputDevice(description: $0) }) {
         self.grabs = grabs
+        self.lead = lead
         self.makeOutput = makeOutput
         self.logger = logger
         scratch.reserveCapacity(32)
@@ -66,9 +69,15 @@ struct VirtualTabletStage {
         logger.info("virtual tablet removed", metadata: ["device": "\(id)"])
     }
 
+    /// Whether the pen is written ahead on penkit's prediction: then the engine runs first, and
+    /// its frame comes to `consume`.
+    var leads: Bool { !lead.isOff }
+
     /// Writes what `event` changes on the virtual tablet; returns where it put the pen (for the
-    /// frame's `delivered`), nil when nothing was written.
-    mutating func consume(_ event: TabletEvent, device id: Int, configuration: EngineConfiguration) -> DeliveredPosition? {
+    /// frame's `delivered`), nil when nothing was written. `prediction`: the engine's frame for
+    /// the event, when the pen is written ahead (`leads`).
+    mutating func consume(_ event: TabletEvent, device id: Int, configuration: EngineConfiguration,
+                          prediction: Frame? = nil) -> DeliveredPosition? {
         let mapping = configuration.mappings[UInt32(id)]
         if event.kind == .proximity && event.state == .proximityIn { resizeIfRemapped(id, mapping: mapping) }
         guard var tablet = tablets[id] else { return nil }
@@ -78,7 +87,8 @@ struct VirtualTabletStage {
             return nil
         }
         scratch.removeAll(keepingCapacity: true)
-        tablet.pen.translate(event, mapping: mapping, feel: configuration.feel(for: event.tool), into: &scratch)
+        tablet.pen.translate(event, mapping: mapping, feel: configuration.feel(for: event.tool),
+                             ahead: prediction.flatMap { lead.offset(in: $0) }, into: &scratch)
         tablets[id] = tablet
         guard !scratch.isEmpty else { return nil }
         do {

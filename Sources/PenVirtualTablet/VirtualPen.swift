@@ -82,6 +82,13 @@ package struct VirtualPen: Sendable {
             let raw = SIMD2(axes.x, axes.y)
             position = smoothing ? filter.filter(raw) : raw
         }
+        if touching && !touchingNow && ledAhead {
+            // The pen lifts while written ahead: the real position goes down in contact first, so
+            // the app's ink ends where the real pen lifted, not on the prediction.
+            append(t, EV_ABS, ABS_X, clampedUnits(position.x, max: layout.description.absInfo[UInt16(ABS_X)]!.maximum), to: &out)
+            append(t, EV_ABS, ABS_Y, clampedUnits(position.y, max: layout.description.absInfo[UInt16(ABS_Y)]!.maximum), to: &out)
+            append(t, EV_SYN, SYN_REPORT, 0, to: &out)
+        }
         let written = touchingNow && touching ? position + (ahead ?? .zero) : position
         ledAhead = written != position
         delivered = written

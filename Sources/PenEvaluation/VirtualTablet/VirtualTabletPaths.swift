@@ -28,7 +28,7 @@ package struct VirtualTabletPaths: Sendable {
     /// `quirksFile`: penkit's virtual-tablet quirk as installed (a file holding
     /// `VirtualTabletQuirk.contents`); `systemQuirks`: libinput's quirks for both paths.
     package init(device: DeviceDescription, events: [EvdevEvent], feel: PenFeel, quirksFile: String,
-                filter: JitterFilter.Parameters = .standard,
+                filter: JitterFilter.Parameters = .standard, lead: VirtualTabletLead = VirtualTabletLead(milliseconds: 0),
                 systemQuirks: [String] = Quirks.defaultPaths, libwacomDirectory: String? = LibwacomDatabase.defaultDirectory) throws {
         let raw = DecoderOptions(smoothing: false, libwacomDirectory: libwacomDirectory, quirksPaths: systemQuirks)
         let standard = DecoderOptions(libwacomDirectory: libwacomDirectory, quirksPaths: systemQuirks)
@@ -43,7 +43,19 @@ package struct VirtualTabletPaths: Sendable {
         self.layout = layout
         var pen = VirtualPen(layout: layout, filter: filter, smoothing: libinputSmooths)
         var written: [EvdevEvent] = []
-        for event in real { pen.translate(event, mapping: nil, feel: feel, into: &written) }
+        // With a lead, penkit's engine runs beside the pen as in penkitd (raw input, its default
+        // prediction), and each report's frame says where the prediction puts the pen.
+        var engine = StrokeEngine(prediction: lead.isOff ? nil : EnginePrediction.penkit(smoothed: false))
+        var messages: [EngineMessage] = []
+        for event in real {
+            var ahead: SIMD2<Double>?
+            if !lead.isOff {
+                messages.removeAll(keepingCapacity: true)
+                engine.handle(event, into: &messages)
+                for case .frame(let frame) in messages { ahead = lead.offset(in: frame) }
+            }
+            pen.translate(event, mapping: nil, feel: feel, ahead: ahead, into: &written)
+        }
         if let last = real.last { pen.leave(at: last.time, into: &written) }
         self.written = written
         let compositor = DecoderOptions(libwacomDirectory: libwacomDirectory, quirksPaths: systemQuirks + [quirksFile])

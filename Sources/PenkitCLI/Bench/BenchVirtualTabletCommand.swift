@@ -29,6 +29,9 @@ struct BenchVirtualTabletCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Experimental: the jitter filter's MEAN_COUNT,FIT_REACH,MIN_CUTOFF,SPEED_COEFFICIENT,SPEED_REACH (per report), for tuning.", visibility: .hidden))
     var filter: String?
 
+    @Option(help: "What each virtual-tablet-lead-ms costs: comma-separated leads (ms, 0 to \(VirtualTabletLead.largestMilliseconds)), e.g. 0,2,4,8; lead 0 is added first when missing.")
+    var leads: String?
+
     @Flag(help: "One JSON object per path, pooled over the traces.")
     var json = false
 
@@ -62,6 +65,19 @@ struct BenchVirtualTabletCommand: ParsableCommand {
             }
             parameters = JitterFilter.Parameters(meanCount: meanCount, fitReach: fitReach, minimumCutoff: f[2],
                                                  speedCoefficient: f[3], speedReach: speedReach)
+        }
+        if let leads {
+            let values = leads.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }
+            guard !values.isEmpty, values.allSatisfy({ $0 != nil && (0...VirtualTabletLead.largestMilliseconds).contains($0!) }) else {
+                throw ValidationError("--leads takes whole ms from 0 to \(VirtualTabletLead.largestMilliseconds), comma-separated")
+            }
+            var traced: [(path: String, device: Trace.Device)] = []
+            for path in traces { for device in try TraceFile.load(path: path, readers: .all).devices { traced.append((path, device)) } }
+            let ordered = [0] + values.compactMap { $0 }.filter { $0 != 0 }
+            for line in try VirtualTabletLeadCost.lines(traced, leads: ordered, feel: feel, quirkFile: quirkFile, filter: parameters) {
+                print(line)
+            }
+            return
         }
         var rows: [(trace: String, paths: VirtualTabletPaths)] = []
         for path in traces {

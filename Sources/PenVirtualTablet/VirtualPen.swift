@@ -85,15 +85,13 @@ package struct VirtualPen: Sendable {
         if touching && !touchingNow && ledAhead {
             // The pen lifts while written ahead: the real position goes down in contact first, so
             // the app's ink ends where the real pen lifted, not on the prediction.
-            append(t, EV_ABS, ABS_X, clampedUnits(position.x, max: layout.description.absInfo[UInt16(ABS_X)]!.maximum), to: &out)
-            append(t, EV_ABS, ABS_Y, clampedUnits(position.y, max: layout.description.absInfo[UInt16(ABS_Y)]!.maximum), to: &out)
+            appendPosition(position, at: t, to: &out)
             append(t, EV_SYN, SYN_REPORT, 0, to: &out)
         }
         let written = touchingNow && touching ? position + (ahead ?? .zero) : position
         ledAhead = written != position
         delivered = written
-        append(t, EV_ABS, ABS_X, clampedUnits(written.x, max: layout.description.absInfo[UInt16(ABS_X)]!.maximum), to: &out)
-        append(t, EV_ABS, ABS_Y, clampedUnits(written.y, max: layout.description.absInfo[UInt16(ABS_Y)]!.maximum), to: &out)
+        appendPosition(written, at: t, to: &out)
 
         touching = touchingNow
         if layout.hasPressure {
@@ -130,8 +128,7 @@ package struct VirtualPen: Sendable {
     package mutating func leave(at time: UInt64, into out: inout [EvdevEvent]) {
         guard let current = tool else { return }
         if touching && ledAhead {
-            append(time, EV_ABS, ABS_X, clampedUnits(position.x, max: layout.description.absInfo[UInt16(ABS_X)]!.maximum), to: &out)
-            append(time, EV_ABS, ABS_Y, clampedUnits(position.y, max: layout.description.absInfo[UInt16(ABS_Y)]!.maximum), to: &out)
+            appendPosition(position, at: time, to: &out)
             append(time, EV_SYN, SYN_REPORT, 0, to: &out)
             ledAhead = false
         }
@@ -174,6 +171,12 @@ package struct VirtualPen: Sendable {
         var d = (degrees - 90).truncatingRemainder(dividingBy: 360)
         if d < 0 { d += 360 }
         return Int32((d * Double(VirtualTabletLayout.rotationSteps) / 360).rounded()) % VirtualTabletLayout.rotationSteps
+    }
+
+    /// ABS_X and ABS_Y for a position (mm), each stopped at the tablet's edge.
+    private func appendPosition(_ p: SIMD2<Double>, at time: UInt64, to out: inout [EvdevEvent]) {
+        append(time, EV_ABS, ABS_X, clampedUnits(p.x, max: layout.description.absInfo[UInt16(ABS_X)]!.maximum), to: &out)
+        append(time, EV_ABS, ABS_Y, clampedUnits(p.y, max: layout.description.absInfo[UInt16(ABS_Y)]!.maximum), to: &out)
     }
 
     private func clampedUnits(_ mm: Double, max: Int32) -> Int32 {

@@ -45,13 +45,13 @@ package struct VirtualTabletPaths: Sendable {
         var written: [EvdevEvent] = []
         // With a lead, penkit's engine runs beside the pen as in penkitd (raw input, its default
         // prediction), and each report's frame says where the prediction puts the pen.
-        var engine = StrokeEngine(prediction: lead.isOff ? nil : EnginePrediction.penkit(smoothed: false))
+        var engine = lead.isOff ? nil : StrokeEngine(prediction: EnginePrediction.penkit(smoothed: false))
         var messages: [EngineMessage] = []
         for event in real {
             var ahead: SIMD2<Double>?
-            if !lead.isOff {
+            if engine != nil {
                 messages.removeAll(keepingCapacity: true)
-                engine.handle(event, into: &messages)
+                engine!.handle(event, into: &messages)
                 for case .frame(let frame) in messages { ahead = lead.offset(in: frame) }
             }
             pen.translate(event, mapping: nil, feel: feel, ahead: ahead, into: &written)

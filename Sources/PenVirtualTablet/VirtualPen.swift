@@ -22,6 +22,10 @@ package struct VirtualPen: Sendable {
     private var tool: ToolIdentity?
     private var touching = false
     private var pressed: Set<UInt16> = []
+    /// The tool key written at proximity-in (BTN_TOOL_RUBBER while a button mapped to the eraser is held).
+    private var toolKeyWritten: UInt16?
+    /// The barrel button held that makes the pen the eraser (`BarrelButtonAction.eraser`), nil when none.
+    private var eraserButton: UInt16?
     private var position = SIMD2<Double>(0, 0)
     /// What the last frame wrote for the pen's position (mm, the mapped space); nil out of proximity.
     package private(set) var delivered: SIMD2<Double>?
@@ -50,6 +54,7 @@ package struct VirtualPen: Sendable {
         let t = event.time
         if event.kind == .proximity && event.state == .proximityOut {
             leave(at: t, into: &out)
+            eraserButton = nil
             return
         }
         // Hover gating (the tool's `hover-cutoff`, as OpenTabletDriver's): a pen hovering higher
@@ -59,11 +64,20 @@ package struct VirtualPen: Sendable {
             return
         }
         if let current = tool, current != event.tool { leave(at: t, into: &out) }
+        // A barrel button mapped to the eraser turns the pen into the eraser while it is held, as
+        // flipping the pen would: the pen leaves, the eraser comes in where it was.
+        let remap = Self.remap(event, feel: feel)
+        if case .eraser? = remap?.action, (eraserButton != nil) != remap!.down {
+            leave(at: t, into: &out)
+            eraserButton = remap!.down ? remap!.code : nil
+        }
         let entering = tool == nil
+        let keyNow = eraserButton != nil ? UInt16(BTN_TOOL_RUBBER) : toolKey
         if entering {
             tool = event.tool
+            toolKeyWritten = keyNow
             filter.reset()
-            append(t, EV_KEY, Int32(toolKey), 1, to: &out)
+            append(t, EV_KEY, Int32(keyNow), 1, to: &out)
             if layout.hasToolID { append(t, EV_ABS, ABS_MISC, Int32(truncatingIfNeeded: event.tool.id), to: &out) }
             if layout.hasSerial { append(t, EV_MSC, MSC_SERIAL, Int32(truncatingIfNeeded: event.tool.serial), to: &out) }
         }
@@ -116,8 +130,13 @@ package struct VirtualPen: Sendable {
         if event.kind == .button, let code = event.button.map({ UInt16(truncatingIfNeeded: $0) }),
            layout.keys.contains(code) {
             let down = event.state == .pressed
-            if down { pressed.insert(code) } else { pressed.remove(code) }
-            append(t, EV_KEY, Int32(code), down ? 1 : 0, to: &out)
+            // A remapped button is written as its click, or not at all (none, and the eraser,
+            // which changed the tool above).
+            let written = remap.map { $0.action.clickCode } ?? code
+            if let written, layout.keys.contains(written) {
+                if down { pressed.insert(written) } else { pressed.remove(written) }
+                append(t, EV_KEY, Int32(written), down ? 1 : 0, to: &out)
+            }
         }
         if out.count > start { append(t, EV_SYN, SYN_REPORT, 0, to: &out) }
     }
@@ -139,11 +158,22 @@ package struct VirtualPen: Sendable {
         }
         for code in pressed.sorted() { append(time, EV_KEY, Int32(code), 0, to: &out) }
         pressed.removeAll()
-        if let key = Self.toolKey(current.type) { append(time, EV_KEY, Int32(key), 0, to: &out) }
+        if let key = toolKeyWritten ?? Self.toolKey(current.type) { append(time, EV_KEY, Int32(key), 0, to: &out) }
+        toolKeyWritten = nil
         if layout.hasSerial { append(time, EV_MSC, MSC_SERIAL, Int32(truncatingIfNeeded: current.serial), to: &out) }
         append(time, EV_SYN, SYN_REPORT, 0, to: &out)
         tool = nil
         delivered = nil
+    }
+
+    /// The tool's remap of a barrel button event (`button-N` in its `[tool]` section): the
+    /// button's code, whether it goes down, and what it does; nil for another event or a
+    /// button written as pressed.
+    private static func remap(_ event: TabletEvent, feel: PenFeel) -> (code: UInt16, down: Bool, action: BarrelButtonAction)? {
+        guard event.kind == .button, let button = event.button else { return nil }
+        let code = UInt16(truncatingIfNeeded: button)
+        guard let number = BarrelButtonAction.number(ofCode: code), let action = feel.buttons[number] else { return nil }
+        return (code, event.state == .pressed, action)
     }
 
     /// libinput's tip state, unless the tool has a `tip-threshold`: then the raw pressure decides,

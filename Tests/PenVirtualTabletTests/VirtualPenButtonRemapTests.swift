@@ -11,7 +11,7 @@ import Testing
 /// quirk). What each press should become comes from the recording itself: its raw decode says
 /// when each real button went down and up.
 @Suite struct VirtualPenButtonRemapTests {
-    static func paths(buttons: [Int: BarrelButtonAction]) throws -> VirtualTabletPaths {
+    static func paths(buttons: BarrelButtons) throws -> VirtualTabletPaths {
         let device = try VirtualTabletFixtures.trace("wacom-cintiq-22hdt-pen.evemu")
         return try VirtualTabletPaths(device: device.description, events: device.events, feel: PenFeel(buttons: buttons),
                                       quirksFile: VirtualTabletFixtures.quirkFile)

@@ -29,3 +29,50 @@ package enum BarrelButtonAction: String, Sendable, Hashable, CaseIterable {
         }
     }
 }
+
+/// A tool's barrel buttons 1…3 and what each does (nil: as pressed). Three fields rather than a
+/// dictionary: a pen's feel is laid over its type's on every report, and this allocates nothing.
+package struct BarrelButtons: Sendable, Hashable, ExpressibleByDictionaryLiteral {
+    private var actions: (BarrelButtonAction?, BarrelButtonAction?, BarrelButtonAction?) = (nil, nil, nil)
+
+    package init() {}
+
+    package init(dictionaryLiteral elements: (Int, BarrelButtonAction)...) {
+        for (number, action) in elements { self[number] = action }
+    }
+
+    /// Button `number` (1…3); nil for another number.
+    package subscript(number: Int) -> BarrelButtonAction? {
+        get {
+            switch number {
+            case 1: actions.0
+            case 2: actions.1
+            case 3: actions.2
+            default: nil
+            }
+        }
+        set {
+            switch number {
+            case 1: actions.0 = newValue
+            case 2: actions.1 = newValue
+            case 3: actions.2 = newValue
+            default: break
+            }
+        }
+    }
+
+    /// These buttons with `other`'s where it sets them.
+    package func overlaid(by other: BarrelButtons) -> BarrelButtons {
+        var result = self
+        for number in 1...3 { if let action = other[number] { result[number] = action } }
+        return result
+    }
+
+    package static func == (a: BarrelButtons, b: BarrelButtons) -> Bool {
+        (1...3).allSatisfy { a[$0] == b[$0] }
+    }
+
+    package func hash(into hasher: inout Hasher) {
+        for number in 1...3 { hasher.combine(self[number]) }
+    }
+}

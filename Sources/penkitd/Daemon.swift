@@ -9,6 +9,7 @@ import Musl
 import Logging
 import PenEngine
 import PenKit
+import PenVirtualTablet
 import Synchronization
 
 /// penkitd's life: start the server, run the input thread, handle signals,
@@ -197,7 +198,8 @@ final class Daemon: Sendable {
             }
             let stages = PipelineStages(configuration: engine, inks: inks, tablets: tablets, actions: actions,
                                         journal: journal.journal,
-                                        virtualTablet: virtualTablet ? VirtualTabletStage(grabs: live?.grabs, logger: logger) : nil)
+                                        virtualTablet: virtualTablet ? VirtualTabletStage(grabs: live?.grabs, logger: logger,
+                                                                                          lead: VirtualTabletLead(milliseconds: config.virtualTabletLeadMilliseconds)) : nil)
             let hub = server.hub
             // The default 50 µs timer slack would be added to every paced replay frame and to
             // libinput's timers; this thread sleeps rarely and briefly, so exact wake-ups cost nothing.

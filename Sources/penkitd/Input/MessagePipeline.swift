@@ -105,10 +105,20 @@ struct MessagePipeline {
         if let last = lastEventTime[device], event.time < last { eventsBackInTime += 1 }
         lastEventTime[device] = event.time
         // The virtual tablet is written first: apps reading the compositor should not wait for
-        // the engine's prediction and encoding. The frame then says where it put the pen.
-        let delivered = stages.virtualTablet?.consume(event, device: device, configuration: engine.configuration)
+        // the engine's prediction and encoding. The frame then says where it put the pen. With a
+        // lead (virtual-tablet-lead-ms) it needs the engine's prediction, so it is written after.
+        let leads = stages.virtualTablet?.leads ?? false
+        var delivered = leads ? nil : stages.virtualTablet?.consume(event, device: device, configuration: engine.configuration)
         startEngineCall()
         engine.handle(event, device: UInt32(device), into: &engineOutput)
+        if leads {
+            var prediction: Frame?
+            for message in engineOutput {
+                if case .frame(let frame) = message, frame.device == UInt32(device) { prediction = frame }
+            }
+            delivered = stages.virtualTablet?.consume(event, device: device, configuration: engine.configuration,
+                                                      prediction: prediction)
+        }
         if let delivered {
             for index in engineOutput.indices {
                 if case .frame(var frame) = engineOutput[index], frame.device == UInt32(device) {

@@ -13,7 +13,7 @@ import PenVirtualTablet
 /// What it writes is VirtualPen's: the real pen, mapped and shaped once, filtered for jitter;
 /// never a prediction. If the virtual tablet cannot be made or written, the real device is left
 /// (or given back) to the compositor: the pen keeps working, without penkit.
-struct VirtualTabletStage {
+struct VirtualTabletStage: PipelineStage {
     private struct Tablet {
         var pen: VirtualPen
         let device: any VirtualTabletOutput
@@ -62,6 +62,19 @@ struct VirtualTabletStage {
         try? write(scratch, to: tablet.device)
         grabs?.unregister(device: id)
         logger.info("virtual tablet removed", metadata: ["device": "\(id)"])
+    }
+
+    /// Written before the engine runs: apps reading the compositor should not wait for the
+    /// engine's prediction and encoding. The frames then say where it put the pen (`DeliveryStamp`).
+    mutating func run(_ input: PipelineInput, _ call: inout PipelineCall, _ out: inout OutboundBatch) {
+        switch input {
+        case .tool(let event, let device):
+            call.delivered = consume(event, device: device, configuration: call.engine.configuration)
+        case .deviceRemoved(let device, let time):
+            remove(device: device, at: time)
+        case .pad, .tick, .shutdown, .control, .resume:
+            break
+        }
     }
 
     /// Writes what `event` changes on the virtual tablet; returns where it put the pen (for the

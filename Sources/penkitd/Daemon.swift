@@ -145,7 +145,7 @@ final class Daemon: Sendable {
     /// must not hold up a stop.
     private func reloadService() -> any DaemonService {
         let hup = SignalSourceService(DispatchSource.makeSignalSource(signal: SIGHUP, queue: DispatchQueue(label: "penkitd.reload")))
-        return ActionService(name: "reload", start: { [weak self] in
+        return ActionService(name: "reload", start: { [weak self] _ in
             hup.resume { [weak self] in self?.reload() }
         }, stop: { hup.cancel() })
     }
@@ -154,16 +154,16 @@ final class Daemon: Sendable {
     /// the startup has replaced it already). Pinged from the socket loop, so a wedged loop stops
     /// the pings and systemd restarts us. Its stop tells the clients why.
     private func socketService() -> any DaemonService {
-        ActionService(name: "socket", start: { [self] in
+        ActionService(name: "socket", start: { [self] failed in
             try server.start(config: config.withLock { $0 }, activatedSocket: SocketActivation.listeningSocket(),
-                             watchdog: SdNotify.watchdogInterval())
+                             watchdog: SdNotify.watchdogInterval(), failed: failed)
         }, stop: { [self] in server.stop(reason: group.stopReason) })
     }
 
     /// The journal was opened (and recovered) before anything started; its background sync
     /// ends with the close, after the input thread's last record.
     private func journalService() -> any DaemonService {
-        ActionService(name: "journal", start: {}, stop: { [journal] in journal.journal?.close() })
+        ActionService(name: "journal", start: { _ in }, stop: { [journal] in journal.journal?.close() })
     }
 
     /// The input thread: one `InputLoop` over live tablets or the trace.

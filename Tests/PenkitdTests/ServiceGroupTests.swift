@@ -14,7 +14,7 @@ import Testing
     @Test func aServiceThatFailsStopsTheGroupWithItsError() throws {
         let group = ServiceGroup(configuration: ServiceGroup.Configuration(gracefulShutdownSignals: []))
         let stopped = Atomic<Bool>(false)
-        let first = ActionService(name: "first", start: {}, stop: { stopped.store(true, ordering: .relaxed) })
+        let first = ActionService(name: "first", start: { _ in }, stop: { stopped.store(true, ordering: .relaxed) })
         let failing = ThreadService(name: "failing") { _ in throw DaemonError("the device vanished") }
         #expect {
             try group.run([first, failing], logger: logger, ready: {}, stopping: {})

@@ -42,16 +42,18 @@ final class ThreadService: DaemonService {
 /// thread is joined by its stop; a dispatch source is cancelled).
 final class ActionService: DaemonService {
     let name: String
-    private let onStart: @Sendable () throws -> Void
+    private let onStart: @Sendable (_ failed: @escaping @Sendable (any Error) -> Void) throws -> Void
     private let onStop: @Sendable () -> Void
 
-    init(name: String, start: @escaping @Sendable () throws -> Void, stop: @escaping @Sendable () -> Void) {
+    /// `start` gets the group's `failed`, for what it starts (the socket loop's thread).
+    init(name: String, start: @escaping @Sendable (_ failed: @escaping @Sendable (any Error) -> Void) throws -> Void,
+         stop: @escaping @Sendable () -> Void) {
         self.name = name
         onStart = start
         onStop = stop
     }
 
-    func start(failed: @escaping @Sendable (any Error) -> Void) throws { try onStart() }
+    func start(failed: @escaping @Sendable (any Error) -> Void) throws { try onStart(failed) }
     func stop() { onStop() }
     func join() {}
 }

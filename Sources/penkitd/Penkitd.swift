@@ -145,13 +145,14 @@ struct Penkitd: ParsableCommand {
     }
 
     func run() throws {
-        // First: a stop may come while the config (a FIFO?) is still being read.
-        let stops = StopSignals()
+        // First: a stop may come while the config (a FIFO?) is still being read. The group
+        // watches the stop signals from now on, and runs the services once they are made.
+        let group = ServiceGroup()
         let config: DaemonConfig
         // Held until the logger, which the config's log-level shapes, exists.
         var warnings: [String] = []
         do {
-            config = try loadConfig(isStopping: { stops.isStopping }, warn: { warnings.append($0) })
+            config = try loadConfig(isStopping: { group.isStopping }, warn: { warnings.append($0) })
         } catch is StoppedWhileStarting {
             return
         }
@@ -176,8 +177,8 @@ struct Penkitd: ParsableCommand {
         } catch {
             throw DaemonError("cannot start: \(error)")
         }
-        let steering = Daemon.Steering(logger: logger, logLevel: logLevel, stops: stops, reloadConfig: {
-            try self.loadConfig(isStopping: { stops.isStopping }, warn: { logger.warning("\($0)") })
+        let steering = Daemon.Steering(logger: logger, logLevel: logLevel, group: group, reloadConfig: {
+            try self.loadConfig(isStopping: { group.isStopping }, warn: { logger.warning("\($0)") })
         })
         let daemon = try Daemon(config: config, replay: source, journal: journal, probe: probe, steering: steering)
         try daemon.run(replay: source, waitClients: waitClients, exitAfterReplay: exitAfterReplay)

@@ -13,7 +13,7 @@ import PenVirtualTablet
 /// What it writes is VirtualPen's: the real pen, mapped and shaped once, filtered for jitter;
 /// never a prediction. If the virtual tablet cannot be made or written, the real device is left
 /// (or given back) to the compositor: the pen keeps working, without penkit.
-struct VirtualTabletStage {
+struct VirtualTabletStage: PipelineStage {
     private struct Tablet {
         var pen: VirtualPen
         let device: any VirtualTabletOutput
@@ -72,6 +72,28 @@ struct VirtualTabletStage {
     /// Whether the pen is written ahead on penkit's prediction: then the engine runs first, and
     /// its frame comes to `consume`.
     var leads: Bool { !lead.isOff }
+
+    /// Runs twice in the pipeline, before and after the engine (`call.engineRan`). Without a lead
+    /// the pen is written before the engine runs: apps reading the compositor should not wait for
+    /// the engine's prediction and encoding. With a lead (`virtual-tablet-lead-ms`) it needs that
+    /// prediction, so it is written after. The frames then say where it put the pen (`DeliveryStamp`).
+    mutating func run(_ input: PipelineInput, _ call: inout PipelineCall, _ out: inout OutboundBatch) {
+        switch input {
+        case .tool(let event, let device):
+            guard call.engineRan == leads else { return }
+            var prediction: Frame?
+            if leads {
+                for reply in call.replies {
+                    if case .frame(let frame) = reply, frame.device == UInt32(device) { prediction = frame }
+                }
+            }
+            call.delivered = consume(event, device: device, configuration: call.engine.configuration, prediction: prediction)
+        case .deviceRemoved(let device, let time):
+            if !call.engineRan { remove(device: device, at: time) }
+        case .pad, .tick, .shutdown, .control, .resume:
+            break
+        }
+    }
 
     /// Writes what `event` changes on the virtual tablet; returns where it put the pen (for the
     /// frame's `delivered`), nil when nothing was written. `prediction`: the engine's frame for

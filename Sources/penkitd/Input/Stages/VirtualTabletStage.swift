@@ -47,6 +47,7 @@ struct VirtualTabletStage {
             tablets[id] = Tablet(pen: VirtualPen(layout: layout), device: device, real: real, width: size.0, height: size.1)
             logger.info("virtual tablet created", metadata: ["device": "\(id)", "name": "\(layout.description.name)",
                                                               "node": "\(device.devnode)"])
+            DesktopSettingsNotice.warn(real, device: id, logger: logger)
             takeGrab(id)
         } catch {
             logger.error("cannot create the virtual tablet; the tablet stays with the compositor",

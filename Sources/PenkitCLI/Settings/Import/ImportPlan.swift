@@ -40,6 +40,13 @@ struct ImportPlan: Sendable, Encodable {
     var skipped: [Skipped] = []
     var dryRun = true
 
+    init(desktop: String, compositor: String, compositorVersion: String?, curveFormula: String) {
+        self.desktop = desktop
+        self.compositor = compositor
+        self.compositorVersion = compositorVersion
+        self.curveFormula = curveFormula
+    }
+
     /// The settings request that writes them.
     var request: SettingsRequest {
         SettingsRequest(changes: settings.map { SettingsRequest.Change(section: $0.section, key: $0.key, value: $0.value) })

@@ -13,7 +13,7 @@
 # emulation a descheduled reader falls behind until the kernel drops events).
 # scripts/desktop/desktop-results.py judges each app log (positions through a fitted affine map,
 # pressure, eraser, buttons, hover, double input) and prints the `desktop-result {json}` row.
-# Every wait is on a condition; DESKTOP_WAIT_SECONDS (default 600) only ends a broken run.
+# Every wait is on a condition; DESKTOP_WAIT_SECONDS (default 900) only ends a broken run.
 set -uo pipefail
 main() {
 BIN=$1 OUT=$2
@@ -25,7 +25,7 @@ echo "guest: kernel $(uname -r), up $(cut -d' ' -f1 /proc/uptime) s"
 status=0
 : >"$OUT/failures.txt"
 fail() { echo "desktop: FAIL: $*" >&2; echo "desktop: FAIL: $*" >>"$OUT/failures.txt"; status=1; }
-BOUND=${DESKTOP_WAIT_SECONDS:-600}
+BOUND=${DESKTOP_WAIT_SECONDS:-900}
 await() {
     local cap=$((SECONDS + BOUND))
     until "$@"; do [ $SECONDS -lt $cap ] || return 1; sleep 0.2; done
@@ -47,7 +47,7 @@ openable() { [ -c "$1" ] && { : <"$1"; } 2>/dev/null; }
 field() { awk -v k="$1=" '{ for (i = 1; i <= NF; i++) if (index($i, k) == 1) { print substr($i, length(k) + 1); exit } }'; }
 
 RUN=/run/penkit-desktop
-mkdir -p "$RUN" && chmod 0700 "$RUN"
+mkdir -p "$RUN" && chmod 0711 "$RUN"   # nobody (sway, the apps) must reach its own folders in it
 # sway refuses to run as root, and an app need not: both run as nobody, with a runtime directory
 # and a home of their own; seatd (root) opens the input devices for sway (libseat's seatd backend).
 AS_USER=(setpriv --reuid=65534 --regid=65534 --clear-groups)
@@ -83,6 +83,9 @@ start_sway() {
     await sway_up
     [ -n "$SWAYSOCK" ] || { fail "sway did not start: $(grep -E '\[ERROR\]|error' "$OUT/sway.log" | tail -5)"; return 1; }
     export SWAYSOCK
+    # The socket exists before sway answers on it.
+    ipc_up() { swaymsg -t get_outputs >/dev/null 2>&1 || ! kill -0 $SERVER 2>/dev/null; }
+    await ipc_up
     WAYLAND_DISPLAY=$(ls "$XDG_RUNTIME_DIR" | grep -E '^wayland-[0-9]+$' | head -1)
     echo "desktop: sway up (pid $SERVER, $WAYLAND_DISPLAY): $(swaymsg -t get_outputs -r | $PY -c 'import json,sys; print(", ".join("%s %dx%d" % (o["name"], o["rect"]["width"], o["rect"]["height"]) for o in json.load(sys.stdin)))')"
 }
@@ -93,10 +96,12 @@ server_tablets() { swaymsg -t get_inputs -r 2>/dev/null | $PY -c 'import json,sy
 start_chromium() {
     local log=$OUT/chromium-$1.log
     rm -rf "$HOME/chromium-profile"
-    WAYLAND_DISPLAY=$WAYLAND_DISPLAY "${AS_USER[@]}" chromium --no-sandbox --ozone-platform=wayland --disable-gpu \
+    # One process (--single-process): under emulation Chromium's helper processes took longer than
+    # its 15 s connection timeout to start and were ended, and the page never loaded.
+    WAYLAND_DISPLAY=$WAYLAND_DISPLAY "${AS_USER[@]}" chromium --no-sandbox --single-process --no-zygote --ozone-platform=wayland --disable-gpu \
         --user-data-dir="$HOME/chromium-profile" --no-first-run --no-default-browser-check --disable-extensions \
         --disable-background-networking --disable-component-update --disable-features=Translate \
-        --enable-logging=stderr --v=0 --kiosk "file://$PWD/scripts/desktop/pointer-log.html" >"$log" 2>&1 &
+        --enable-logging=stderr --v=0 --app="file://$PWD/scripts/desktop/pointer-log.html" >"$log" 2>&1 &
     APP=$!
     page_ready() { grep -q '"pe-ready ' "$log" || ! kill -0 $APP 2>/dev/null; }
     await page_ready

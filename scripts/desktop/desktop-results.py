@@ -43,17 +43,18 @@ def chromium_reports(events):
     pens = [e for e in events if e["kind"] == "pen"]
     starts = [i for i, e in enumerate(pens) if e["type"] == "pointerover"]
     if not starts:
-        return [], pens
+        return [], pens, []
     last = pens[starts[-1]:]
-    reports = []
+    reports, down_up = [], []
     for e in last:
         if e["type"] == "pointermove":
             reports.extend(e["c"] or [e])
         elif e["type"] in ("pointerdown", "pointerup"):
             reports.append({k: e[k] for k in ("x", "y", "p", "tx", "ty", "b", "t")})
+            down_up.append((e["x"], e["y"]))
         elif e["type"] == "pointerout":
             break
-    return reports, pens
+    return reports, pens, down_up
 
 
 def expected_reports(path):
@@ -95,6 +96,16 @@ def invert(m, u, v):
     return ((e * u - b * v) / det, (-d * u + a * v) / det)
 
 
+def tablet_size(trace):
+    """The tablet's width and height in mm, from the trace's ABS_X and ABS_Y (range / resolution)."""
+    axes = {}
+    for line in open(trace):
+        p = line.split()
+        if p[:1] == ["A:"] and p[1] in ("00", "01"):
+            axes[p[1]] = (int(p[3]) - int(p[2])) / int(p[6])
+    return axes["00"], axes["01"]
+
+
 def report_times(trace):
     """Each SYN_REPORT's trace time (µs), in order: the frames penkit replay writes."""
     times = []
@@ -107,12 +118,12 @@ def report_times(trace):
 
 def main():
     ap = argparse.ArgumentParser()
-    for name in ("app", "server", "path", "log", "clock", "trace", "expected", "direct-expected", "speed", "map", "penkit", "curve"):
-        ap.add_argument("--" + name, required=name not in ("map",))
+    for name in ("app", "server", "path", "log", "clock", "trace", "expected", "direct-expected", "speed", "map", "penkit", "curve", "output-size"):
+        ap.add_argument("--" + name, required=name != "map")
     a = ap.parse_args()
     problems = []
     events = app_lines(a.log)
-    reports, pens = chromium_reports(events)
+    reports, pens, down_up = chromium_reports(events)
     want = expected_reports(a.expected if a.path == "virtual" else a.direct_expected)
     others = [e for e in events if e["kind"] != "pen"]
     ids = sorted({e["id"] for e in pens})
@@ -120,20 +131,45 @@ def main():
     if not reports:
         problems.append("no pen reports in the app's log (%d pointer events: %s)"
                         % (len(events), sorted({(e["kind"], e["type"]) for e in events})))
-    paired = len(reports) == len(want)
-    if not paired:
-        problems.append("%d pen reports in the judged proximity, %d expected (one per libinput event)" % (len(reports), len(want)))
-    n = min(len(reports), len(want))
-    src = [(w["x"], w["y"]) for w in want[:n]]
-    dst = [(r["x"], r["y"]) for r in reports[:n]]
-    # The map: fitted here on the virtual path (written to --map), read from it on the direct path.
-    if a.path == "virtual" and n >= 3:
-        m = fit_affine(src, dst)
-        json.dump(m, open(a.map, "w"))
-    elif a.map and os.path.exists(a.map):
-        m = json.load(open(a.map))
+    # Pairing: the app's reports need not be one per libinput event (an app may merge frames), so
+    # each is paired with the expected event it lands on through the display server's documented
+    # map (the tablet's whole area onto the output: --output-size), searching forward in order.
+    # The affine map is then fitted on the pairs, not assumed.
+    # A first map from three landmarks every app reports: the proximity-in (the first report), the
+    # tip down and the tip up (the app's pointerdown and pointerup); then every report is paired
+    # with the expected event it lands on through that map, searching forward in order.
+    nominal = None
+    downs = [i for i, w in enumerate(want) if w["type"] == "tip" and w.get("state") == "down"]
+    ups = [i for i, w in enumerate(want) if w["type"] == "tip" and w.get("state") == "up"]
+    if reports and downs and ups and down_up:
+        src3 = [(want[j]["x"], want[j]["y"]) for j in (0, downs[0], ups[-1])]
+        dst3 = [(reports[0]["x"], reports[0]["y"]), down_up[0], down_up[-1]]
+        nominal = fit_affine(src3, dst3)
     else:
-        m = None
+        problems.append("no proximity-in, tip down and tip up in the app's judged proximity to start the map from")
+    pairs, k = [], 0
+    for r in reports if nominal else []:
+        best = None
+        for j in range(k, min(k + 80, len(want))):
+            px, py = apply(nominal, want[j]["x"], want[j]["y"])
+            d = ((px - r["x"]) ** 2 + (py - r["y"]) ** 2) ** 0.5
+            if best is None or d < best[0]:
+                best = (d, j)
+        if best and best[0] <= 3.0:
+            pairs.append((r, want[best[1]]))
+            k = best[1] + 1
+    row["paired"] = len(pairs)
+    row["expected"] = len(want)
+    unpaired = len(reports) - len(pairs)
+    paired = len(pairs) >= 3
+    if unpaired:
+        problems.append("%d of the app's %d pen reports match no expected event (within 3 px of the output map, in order)" % (unpaired, len(reports)))
+    if len(pairs) < len(want):
+        row["merged"] = len(want) - len(pairs)
+    n = len(pairs)
+    src = [(w["x"], w["y"]) for _, w in pairs]
+    dst = [(r["x"], r["y"]) for r, _ in pairs]
+    m = fit_affine(src, dst) if n >= 3 else None
     residual = None
     if m and n:
         residual = max(((apply(m, *s)[0] - d[0]) ** 2 + (apply(m, *s)[1] - d[1]) ** 2) ** 0.5 for s, d in zip(src, dst))
@@ -141,25 +177,31 @@ def main():
         row["residual_px"] = round(residual, 4)
         if residual > RESIDUAL_PX:
             problems.append("positions: the largest residual of the affine map is %.3f px (> %.1f)" % (residual, RESIDUAL_PX))
-    touching = [(r, w) for r, w in zip(reports, want) if w["tip"] == "down"]
+    touching = [(r, w) for r, w in pairs if w["tip"] == "down"]
     worst = max((abs(r["p"] - w.get("pressure", 0)) for r, w in touching), default=None)
     row["pressure_exact"] = worst is not None and worst <= 1.5 * PRESSURE_STEP
     if not row["pressure_exact"]:
         problems.append("pressure: the app's differs from the expected force by up to %s (allowed 1.5/65535)" % worst)
     row["eraser"] = None  # the played trace has no eraser end
     row["buttons"] = None  # nor barrel buttons
-    hovering = [(r, w) for r, w in zip(reports, want) if w["tip"] == "up"]
+    hovering = [(r, w) for r, w in pairs if w["tip"] == "up"]
     row["hover"] = bool(hovering) and all(r["b"] == 0 and r["p"] == 0 for r, _ in hovering)
     if not row["hover"]:
         problems.append("hover: %d hover reports, buttons/pressure %s" % (len(hovering), sorted({(r["b"], r["p"]) for r, _ in hovering})[:5]))
-    row["double_events"] = max(0, len(reports) - len(want)) + len(others)
-    if len(ids) > 2 or others:
-        problems.append("a second tool or pointer: pen ids %s, %d other pointer events" % (ids, len(others)))
+    # Two app reports for one expected event would be double input; so would a second pen id in
+    # the judged proximity. The mouse pointer that sway moves to where the pen left (after its
+    # proximity-out) is reported apart (cursor_events), not as a tool.
+    used = [id(w) for _, w in pairs]
+    last_ids = {e["id"] for e in pens[[i for i, e in enumerate(pens) if e["type"] == "pointerover"][-1]:]} if reports else set()
+    row["double_events"] = len(used) - len(set(used)) + unpaired + (len(last_ids) - 1 if last_ids else 0)
+    row["cursor_events"] = len(others)
+    if len(last_ids) > 1:
+        problems.append("a second pen in the judged proximity: ids %s" % sorted(last_ids))
     # The app's pen against the real pen, as the bench judges its paths.
     if m and paired:
         track = os.path.splitext(a.log)[0] + ".track.jsonl"
         with open(track, "w") as f:
-            for r, w in zip(reports, want):
+            for r, w in pairs:
                 x, y = invert(m, r["x"], r["y"])
                 f.write(json.dumps({"time": w["time"], "x": x, "y": y, "pressure": r["p"], "tip": w["tip"] == "down", "proximity": 0}) + "\n")
         out = subprocess.run([a.penkit, "bench", "virtual-tablet", "--pressure-curve", a.curve, "--app-track", track, a.trace],
@@ -173,13 +215,14 @@ def main():
     # Kernel report → app event, on CLOCK_MONOTONIC.
     clock = open(a.clock, errors="replace").read()
     origin = re.search(r'"pe-ready (\{.*?\})", source:', clock)
-    offset = re.search(r"^clock-offset-ms (\S+)", clock, re.M)
+    offset_file = os.path.join(os.path.dirname(a.clock), "clock-offset.txt")
+    offset = re.search(r"^clock-offset-ms (\S+)", open(offset_file).read(), re.M) if os.path.exists(offset_file) else None
     times_file = os.path.splitext(a.log)[0] + ".times"
     if origin and offset and os.path.exists(times_file) and paired:
         written = [int(l) for l in open(times_file) if l.strip()]
         frame_of = {t: i for i, t in enumerate(report_times(a.trace))}
         origin_ms = json.loads(origin.group(1))["origin"] - float(offset.group(1))
-        delays = [origin_ms + r["t"] - written[frame_of[w["time"]]] / 1000 for r, w in zip(reports, want)
+        delays = [origin_ms + r["t"] - written[frame_of[w["time"]]] / 1000 for r, w in pairs
                   if w["time"] in frame_of and frame_of[w["time"]] < len(written)]
         row["delay_ms_p50"] = round(statistics.median(delays), 3) if delays else None
     print("desktop-result " + json.dumps(row))

@@ -87,7 +87,8 @@ start_sway() {
     ipc_up() { swaymsg -t get_outputs >/dev/null 2>&1 || ! kill -0 $SERVER 2>/dev/null; }
     await ipc_up
     WAYLAND_DISPLAY=$(ls "$XDG_RUNTIME_DIR" | grep -E '^wayland-[0-9]+$' | head -1)
-    echo "desktop: sway up (pid $SERVER, $WAYLAND_DISPLAY): $(swaymsg -t get_outputs -r | $PY -c 'import json,sys; print(", ".join("%s %dx%d" % (o["name"], o["rect"]["width"], o["rect"]["height"]) for o in json.load(sys.stdin)))')"
+    OUTPUT_SIZE=$(swaymsg -t get_outputs -r | $PY -c 'import json,sys; o = json.load(sys.stdin)[0]; print("%dx%d" % (o["rect"]["width"], o["rect"]["height"]))')
+    echo "desktop: sway up (pid $SERVER, $WAYLAND_DISPLAY): output $OUTPUT_SIZE"
 }
 # The tablet-tool devices the display server has (names, one a line).
 server_tablets() { swaymsg -t get_inputs -r 2>/dev/null | $PY -c 'import json,sys; [print(d["name"]) for d in json.load(sys.stdin) if d["type"] == "tablet_tool"]'; }
@@ -107,7 +108,8 @@ start_chromium() {
     await page_ready
     grep -q '"pe-ready ' "$log" || { fail "chromium ($1): the page never loaded: $(grep -vE 'dbus|DBus' "$log" | tail -5)"; return 1; }
     # CLOCK_REALTIME − CLOCK_MONOTONIC now: puts the page's timeOrigin + timeStamp on CLOCK_MONOTONIC.
-    $PY -c 'import time; print("clock-offset-ms %.3f" % ((time.clock_gettime(time.CLOCK_REALTIME) - time.clock_gettime(time.CLOCK_MONOTONIC)) * 1000))' >>"$log"
+    # (A file of its own: Chromium writes its log without O_APPEND, over anything appended to it.)
+    $PY -c 'import time; print("clock-offset-ms %.3f" % ((time.clock_gettime(time.CLOCK_REALTIME) - time.clock_gettime(time.CLOCK_MONOTONIC)) * 1000))' >"$OUT/clock-offset.txt"
     echo "desktop: chromium up on $1: $(sed -n 's/.*"pe-ready \(.*\)", source.*/\1/p' "$log" | head -1)"
 }
 
@@ -159,7 +161,7 @@ play_path() {
     $PY scripts/desktop/desktop-results.py --app "$app" --server "$server" --path "$path" \
         --log "$OUT/$name.log" --clock "$applog" --trace "$TRACE" --expected "$OUT/virtual.expected.jsonl" \
         --direct-expected "$OUT/direct.expected.jsonl" --speed "$SPEED" \
-        --map "$OUT/$app-$server.map.json" --penkit "$BIN/penkit" --curve "$DESKTOP_CURVE" >"$OUT/$name.result" 2>"$OUT/$name.result.err" \
+        --output-size "$OUTPUT_SIZE" --penkit "$BIN/penkit" --curve "$DESKTOP_CURVE" >"$OUT/$name.result" 2>"$OUT/$name.result.err" \
         || fail "$name: $(cat "$OUT/$name.result.err")"
     cat "$OUT/$name.result"
 }

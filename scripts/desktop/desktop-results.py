@@ -85,6 +85,13 @@ def fit_affine(src, dst):
     return out
 
 
+def line_fit(xs, ys):
+    """Least squares y ≈ a·x + b."""
+    n = len(xs); mx = sum(xs) / n; my = sum(ys) / n
+    a = sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sum((x - mx) ** 2 for x in xs)
+    return a, my - a * mx
+
+
 def apply(m, x, y):
     return (m[0][0] * x + m[0][1] * y + m[0][2], m[1][0] * x + m[1][1] * y + m[1][2])
 
@@ -111,7 +118,7 @@ def report_times(trace):
     times = []
     for line in open(trace):
         p = line.split()
-        if p[:1] == ["E:"] and p[2:5] == ["0000", "0000", "0000"]:
+        if p[:1] == ["E:"] and p[2:4] == ["0000", "0000"] and int(p[4], 16) == 0:
             times.append(round(float(p[1]) * 1e6))
     return times
 
@@ -144,7 +151,10 @@ def main():
     if reports and downs and ups and down_up:
         src3 = [(want[j]["x"], want[j]["y"]) for j in (0, downs[0], ups[-1])]
         dst3 = [(reports[0]["x"], reports[0]["y"]), down_up[0], down_up[-1]]
-        nominal = fit_affine(src3, dst3)
+        # Axis-aligned (a scale and an offset per axis): a display server maps the tablet's area
+        # onto an output rectangle, and the window sits at an offset in it.
+        nominal = [line_fit([p[0] for p in src3], [q[0] for q in dst3]), line_fit([p[1] for p in src3], [q[1] for q in dst3])]
+        nominal = [[nominal[0][0], 0.0, nominal[0][1]], [0.0, nominal[1][0], nominal[1][1]]]
     else:
         problems.append("no proximity-in, tip down and tip up in the app's judged proximity to start the map from")
     pairs, k = [], 0

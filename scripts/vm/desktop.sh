@@ -19,11 +19,14 @@ main() {
         dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed' || missing+=("$p")
     done
     ((${#missing[@]} == 0)) || { echo "desktop: FAIL: not installed: ${missing[*]} (make desktop installs them)" >&2; return 1; }
-    $swift build --product penkit $flags >&2
-    $swift build --product penkitd $flags >&2
     local bin=.build-vm/desktop-bin
-    mkdir -p "$bin"
-    cp "$($swift build --show-bin-path $flags)"/{penkit,penkitd} "$bin"/
+    # DESKTOP_SKIP_BUILD=1: the binaries a previous run copied (a run while another build holds .build).
+    if [ -z "${DESKTOP_SKIP_BUILD:-}" ] || [ ! -x "$bin/penkitd" ]; then
+        $swift build --product penkit $flags >&2
+        $swift build --product penkitd $flags >&2
+        mkdir -p "$bin"
+        cp "$($swift build --show-bin-path $flags)"/{penkit,penkitd} "$bin"/
+    fi
     local out=$PWD/.build-vm/desktop
     rm -rf "$out" && mkdir -p "$out"
     local warm=${DESKTOP_TRACE_WARM_UP:-traces/wacom-intuos4-6x9-stylus-tap.evemu}

@@ -91,7 +91,7 @@ start_sway() {
     echo "desktop: sway up (pid $SERVER, $WAYLAND_DISPLAY): output $OUTPUT_SIZE"
 }
 # The tablet-tool devices the display server has (names, one a line).
-server_tablets() { swaymsg -t get_inputs -r 2>/dev/null | $PY -c 'import json,sys; [print(d["name"]) for d in json.load(sys.stdin) if d["type"] == "tablet_tool"]'; }
+server_tablets() { swaymsg -t get_inputs -r 2>/dev/null | $PY -c 'import json,sys; [print(d["name"]) for d in json.load(sys.stdin) if d["type"] == "tablet_tool"]' 2>/dev/null; }   # (sway's IPC may not answer while it is busy)
 
 # --- Chromium on Ozone Wayland ---
 start_chromium() {

@@ -48,7 +48,10 @@ extension DoctorFacts {
             .first { FileManager.default.fileExists(atPath: $0) }
         return DoctorFacts(user: user, groups: groups, attempts: attempts, daemon: daemon, nodes: nodes,
                            libinputVersion: packageVersion("libinput10"), virtualTabletQuirk: quirk,
-                           desktopSettings: kdeSettings(environment: environment) + gnomeSettings())
+                           desktopSettings: kdeSettings(environment: environment)
+                               + gnomeSettings(tablets: ["0000:0000"] + (daemon?.devices ?? []).map {
+                                   DesktopSettingsIDs.hex4($0.vendor) + ":" + DesktopSettingsIDs.hex4($0.product)
+                               }))
     }
 
     /// The daemon's hello, then its answer to `status` (an older penkitd answers that with an
@@ -149,11 +152,20 @@ extension DoctorFacts {
         return out
     }
 
-    /// GNOME's settings for the virtual tablet (0000:0000), through gsettings when it is there.
-    static func gnomeSettings() -> [DesktopSetting] {
+    /// GNOME's settings for the virtual tablet (0000:0000) and the real tablets penkitd has,
+    /// through gsettings when it is there.
+    static func gnomeSettings(tablets: [String] = ["0000:0000"]) -> [DesktopSetting] {
         let gsettings = ["/usr/bin/gsettings", "/bin/gsettings"].first { FileManager.default.isExecutableFile(atPath: $0) }
         guard let gsettings else { return [] }
-        let schema = "org.gnome.desktop.peripherals.tablet:/org/gnome/desktop/peripherals/tablets/0000:0000/"
+        var out: [DesktopSetting] = []
+        for tablet in Set(tablets).sorted() {
+            out += gnomeSettings(tablet, gsettings: gsettings)
+        }
+        return out
+    }
+
+    private static func gnomeSettings(_ tablet: String, gsettings: String) -> [DesktopSetting] {
+        let schema = "org.gnome.desktop.peripherals.tablet:/org/gnome/desktop/peripherals/tablets/\(tablet)/"
         var out: [DesktopSetting] = []
         for key in ["area", "mapping", "left-handed", "output"] {
             let process = Process()
@@ -169,7 +181,7 @@ extension DoctorFacts {
             guard process.terminationStatus == 0 else { continue }
             let defaults = ["[0.0, 0.0, 0.0, 0.0]", "'absolute'", "false", "['', '', '']", "@as []"]
             if !value.isEmpty && !defaults.contains(value) {
-                out.append(DesktopSetting(desktop: "GNOME", key: "0000:0000", setting: key, value: value))
+                out.append(DesktopSetting(desktop: "GNOME", key: tablet, setting: key, value: value))
             }
         }
         return out

@@ -118,7 +118,7 @@ struct SettingsImportCommand: AsyncParsableCommand {
         try client.send(StatusRequest().jsonLine())
         for try await message in client.messages {
             switch message {
-            case .hello(_, let list, _, _, _): devices = list
+            case .hello(let hello): devices = hello.devices
             case .status(let status):
                 return devices.map { device in
                     ImportedTablet(device: device, tools: status.devices.first { $0.device == device.id }?.tools ?? [])

@@ -108,23 +108,8 @@ extension DoctorFacts {
         return holders
     }
 
-    /// The installed version of a Debian package, as dpkg-query reports it (dpkg's own database is
-    /// dpkg's to read); nil where there is no dpkg or no such package.
-    private static func packageVersion(_ package: String) -> String? {
-        let query = "/usr/bin/dpkg-query"
-        guard FileManager.default.isExecutableFile(atPath: query) else { return nil }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: query)
-        process.arguments = ["-W", "-f", "${Version}", package]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return nil }
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let version = String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        return process.terminationStatus == 0 && !version.isEmpty ? version : nil
-    }
+    /// The installed version of a Debian package (DebianPackage), for the facts' shorter name.
+    private static func packageVersion(_ package: String) -> String? { DebianPackage.version(package) }
 
     /// KDE keeps tablet settings in kcminputrc, in groups `[Libinput][vendor][product][name]`.
     static func kdeSettings(environment: [String: String]) -> [DesktopSetting] {

@@ -10,20 +10,7 @@ enum DesktopVersions {
 
     /// The version without Debian's epoch ("4:6.3.4-1" → "6.3.4-1"); nil where there is no dpkg or package.
     static func packageVersion(_ package: String) -> String? {
-        let query = "/usr/bin/dpkg-query"
-        guard FileManager.default.isExecutableFile(atPath: query) else { return nil }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: query)
-        process.arguments = ["-W", "-f", "${Version}", package]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return nil }
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        var version = String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        guard process.terminationStatus == 0, !version.isEmpty else { return nil }
-        if let colon = version.firstIndex(of: ":") { version = String(version[version.index(after: colon)...]) }
-        return version
+        guard let version = DebianPackage.version(package) else { return nil }
+        return version.firstIndex(of: ":").map { String(version[version.index(after: $0)...]) } ?? version
     }
 }

@@ -66,10 +66,13 @@ enum ReplayCheck {
         // then it forces a proximity-out after 50 ms without events). A window cut from a longer
         // session may start after it learned: the check tries both states it cannot know.
         let withoutTilt = Self.toolsLearnedWithoutTilt(recorded, deviceIDs: report.deviceIDs)
+        // libinput keeps each tool as it first met it (a pen with a serial keeps its first id):
+        // a window from a longer session starts knowing the tools its frames name.
+        let knownTools = report.fromStart ? [:] : Self.toolsInWindow(recorded, deviceIDs: report.deviceIDs)
         var first: Result?
         for learnedProximityOut in report.fromStart ? [false] : [false, true] {
             let options = DecoderOptions(smoothing: smoothing ? nil : false, sendsOwnProximityOut: learnedProximityOut)
-            let inputs = try Self.decode(trace, from: start, options: options)
+            let inputs = try Self.decode(trace, from: start, options: options, knownTools: knownTools)
             var replayed: [String] = []
             var engine = EngineReplay(prediction: EnginePrediction.penkit(smoothed: smoothing))
             engine.toolsWithoutTilt = withoutTilt
@@ -153,63 +156,14 @@ enum ReplayCheck {
             : "the replay reproduces the \(a.count) engine messages penkitd sent from the window's first proximity-in: \(bits) (stroke ids rebased by \(strokeOffset), seq by \(seqOffset), update indexes by \(updateOffset))")
     }
 
-    /// The tools penkitd already knew to send no tilt when the window began: their first frame
-    /// in the window has its azimuth estimated and expects no update of it. (The engine learns
-    /// that after a whole tilt timeout without tilt, and keeps it; a tool whose tablet has no
-    /// tilt at all looks the same, and knowing it changes nothing for it.) As the replay numbers
-    /// devices: penkitd's ids by their place in `deviceIDs`, from 1.
-    static func toolsLearnedWithoutTilt(_ recorded: [String], deviceIDs: [Int]) -> Set<ToolKey> {
-        var seen: Set<ToolKey> = [], learned: Set<ToolKey> = []
-        for line in recorded where line.hasPrefix(#"{"type":"frame""#) {
-            guard let frame = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-                  let tool = frame["tool"] as? [String: Any], let type = (tool["type"] as? String).flatMap(ToolType.init),
-                  let sample = frame["sample"] as? [String: Any], let device = frame["device"] as? Int else { continue }
-            let number = deviceIDs.firstIndex(of: device).map { $0 + 1 } ?? device
-            let identity = ToolIdentity(type: type, serial: (tool["serial"] as? NSNumber)?.uint64Value ?? 0,
-                                        id: (tool["id"] as? NSNumber)?.uint64Value ?? 0)
-            let key = ToolKey(device: UInt32(number), tool: identity)
-            guard seen.insert(key).inserted else { continue }
-            let estimated = sample["estimated"] as? [String] ?? [], expecting = sample["expecting"] as? [String] ?? []
-            if estimated.contains("azimuth"), !expecting.contains("azimuth") { learned.insert(key) }
-        }
-        return learned
-    }
-
-    /// The time of the first frame in any device of the report that brings a tool into proximity
-    /// (a BTN_TOOL_* press) and carries every name the device's pen gives itself in the window:
-    /// its id (ABS_MISC) and serial (MSC_SERIAL) where the pen sends them, nothing more where it
-    /// sends neither (most non-Wacom pens).
-    ///
-    /// The replay starts there, as a decoder opened at that moment would: before it, penkitd's
-    /// decoder knew the pen from events the window does not hold (a tool already in proximity
-    /// when the window began), and a pen that names itself must be named at the start, or the
-    /// replay would take it for another tool.
-    static func firstKnownProximity(_ trace: Trace) -> UInt64? {
-        var best: UInt64?
-        for device in trace.devices {
-            let sendsID = device.events.contains { $0.type == 3 && $0.code == 0x28 }
-            let sendsSerial = device.events.contains { $0.type == 4 && $0.code == 0 }
-            var frame: [EvdevEvent] = []
-            for event in device.events {
-                frame.append(event)
-                guard event.type == 0, event.code == 0 else { continue }
-                let toolIn = frame.contains { $0.type == 1 && (0x140...0x147).contains($0.code) && $0.value == 1 }
-                let named = (!sendsID || frame.contains { $0.type == 3 && $0.code == 0x28 })
-                    && (!sendsSerial || frame.contains { $0.type == 4 && $0.code == 0 })
-                if toolIn, named {
-                    best = min(best ?? .max, frame[0].time)
-                    break
-                }
-                frame.removeAll(keepingCapacity: true)
-            }
-        }
-        return best
-    }
-
-    /// Each device's events from `start` on, decoded and merged by time (as `decodeForEngine`).
-    static func decode(_ trace: Trace, from start: UInt64, options: DecoderOptions) throws -> [EngineReplay.Input] {
+    /// Each device's events from `start` on, decoded and merged by time (as `decodeForEngine`),
+    /// each device's decoder knowing its `knownTools` (by the replay's device number, from 1).
+    static func decode(_ trace: Trace, from start: UInt64, options: DecoderOptions,
+                       knownTools: [UInt32: [ToolIdentity]] = [:]) throws -> [EngineReplay.Input] {
         var inputs: [(order: Int, input: EngineReplay.Input)] = []
         for (index, device) in trace.devices.enumerated() {
+            var options = options
+            options.knownTools = knownTools[UInt32(index + 1)] ?? []
             let events = try TabletDecoder.decode(device.events.filter { $0.time >= start }, device: device.description, options: options)
             for event in events { inputs.append((inputs.count, EngineReplay.Input(device: UInt32(index + 1), event: event))) }
         }

@@ -72,11 +72,15 @@ import Testing
         #expect((pen["from"] as! [String: Any])["path"] as? String == stylus)
         let eraser = try #require(setting("tool eraser", "pressure-curve"))
         #expect((eraser["from"] as! [String: Any])["key"] as? String == "eraser-pressure-curve")
-        // The button actions have no penkit equivalent: listed, with where they came from.
+        // The lower barrel button's right click is penkit's button-1 = right; back has no penkit
+        // equivalent and is listed, with where it came from; a default action is no setting.
+        let right = try #require(setting("tool pen", "button-1"))
+        #expect(right["value"] as? String == "right")
+        #expect((right["from"] as! [String: Any])["key"] as? String == "button-action")
+        #expect(setting("tool pen", "button-2") == nil && setting("tool pen", "button-3") == nil)
         let skipped = json["skipped"] as! [[String: Any]]
         let buttons = skipped.compactMap { ($0["from"] as? [String: Any])?["key"] as? String }
-        #expect(buttons.contains("button-action") && buttons.contains("secondary-button-action"))
-        #expect(!buttons.contains("tertiary-button-action"), "a default action is not a setting to carry over")
+        #expect(buttons == ["secondary-button-action"], "\(skipped)")
         #expect(skipped.allSatisfy { ($0["reason"] as? String)?.contains("no penkit equivalent") == true })
         // mutter 46's formula is written as points.
         var newer = ImportPlan(desktop: "gnome", compositor: "mutter", compositorVersion: "47.1", curveFormula: "")
@@ -101,6 +105,8 @@ import Testing
         try """
             [ButtonRebinds][TabletTool][Wacom Intuos4 6x9]
             331=MouseButton,274
+            332=Disabled
+            329=Key,Ctrl+Z
 
             [Libinput][1386][185][Wacom Intuos4 6x9]
             InputArea=0.25,0,0.5,0.75
@@ -130,7 +136,12 @@ import Testing
                                                key: "TabletToolPressureCurve", value: "0.1,0.5;0.6,0.9;"))
         #expect(curve.formula == "kwin-bezier")
         let skipped = plan.skipped.map { "\($0.from.group ?? "") \($0.from.key)" }
-        #expect(skipped.contains("[ButtonRebinds][TabletTool][Wacom Intuos4 6x9] 331"))
+        // BTN_STYLUS clicks the middle button, BTN_STYLUS2 does nothing; a key has no equivalent.
+        #expect(value("tool pen", "button-1") == "middle")
+        #expect(value("tool pen", "button-2") == "none")
+        #expect(value("tool pen", "button-3") == nil)
+        #expect(skipped.contains("[ButtonRebinds][TabletTool][Wacom Intuos4 6x9] 329"))
+        #expect(!skipped.contains("[ButtonRebinds][TabletTool][Wacom Intuos4 6x9] 331"))
         #expect(skipped.contains("[Libinput][1386][185][Wacom Intuos4 6x9] OutputName"))
     }
 }

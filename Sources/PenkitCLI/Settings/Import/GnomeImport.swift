@@ -85,16 +85,24 @@ struct GnomeImport {
             }
         }
         guard !eraser else { return }
-        for key in ["button-action", "secondary-button-action", "tertiary-button-action"] where keys.contains(key) {
-            guard let text = reader.get(Self.stylusSchema, path: path, key: key), GSettingsReader.word(text) != "default" else { continue }
-            plan.skip(source(key, text), Self.buttonReason(GSettingsReader.word(text)))
+        // button-action is BTN_STYLUS, secondary BTN_STYLUS2, tertiary BTN_STYLUS3: penkit's button-1…3.
+        for (index, key) in ["button-action", "secondary-button-action", "tertiary-button-action"].enumerated() where keys.contains(key) {
+            guard let text = reader.get(Self.stylusSchema, path: path, key: key) else { continue }
+            let action = GSettingsReader.word(text)
+            switch action {
+            case "default": continue
+            case "middle", "right":
+                // mutter's middle and right click in the button's place; penkit's virtual tablet does as much.
+                plan.add(.init(section: section, key: "button-\(index + 1)", value: action, from: source(key, text)))
+            default:
+                plan.skip(source(key, text), Self.buttonReason(action))
+            }
         }
     }
 
-    /// GNOME's button actions make the barrel button another mouse button (middle, right, back,
-    /// forward); penkit's `action-stylus…` keys send apps a preferred action (switchEraser, …)
-    /// instead, and neither penkitd nor its virtual tablet re-maps a button's code.
+    /// GNOME's back and forward make the barrel button a mouse's side button; penkit's button
+    /// keys offer left, middle, right, eraser or none.
     static func buttonReason(_ action: String) -> String {
-        "no penkit equivalent: GNOME makes the button a \(action) mouse button; penkit does not re-map button codes (its action-stylus keys send apps a preferred action such as switchEraser instead)"
+        "no penkit equivalent: GNOME makes the button the mouse's \(action) button; penkit's button-1…3 offer left, middle, right, eraser or none"
     }
 }

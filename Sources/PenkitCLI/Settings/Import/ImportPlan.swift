@@ -47,9 +47,12 @@ struct ImportPlan: Sendable, Encodable {
         self.curveFormula = curveFormula
     }
 
-    /// The settings request that writes them.
+    /// The settings request that writes them, each marked as carried over from this desktop
+    /// (its origin in `penkit settings get` and `penkit doctor` says `import DESKTOP`).
     var request: SettingsRequest {
-        SettingsRequest(changes: settings.map { SettingsRequest.Change(section: $0.section, key: $0.key, value: $0.value) })
+        SettingsRequest(changes: settings.map {
+            SettingsRequest.Change(section: $0.section, key: $0.key, value: $0.value, imported: desktop)
+        })
     }
 
     /// A later setting for the same section and key replaces an earlier one (a tool seen on two

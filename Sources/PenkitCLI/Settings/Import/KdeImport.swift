@@ -93,13 +93,34 @@ struct KdeImport {
     }
 
     /// KWin's pen button re-binds, `[ButtonRebinds][TabletTool][NAME]` keyed by evdev code
-    /// (331 BTN_STYLUS, 332 BTN_STYLUS2, 329 BTN_STYLUS3): a key or mouse button in their place.
+    /// (331 BTN_STYLUS, 332 BTN_STYLUS2, 329 BTN_STYLUS3, penkit's button-1…3), each a KConfig
+    /// list as KWin's ButtonRebindsFilter reads it: `MouseButton,CODE[,MODIFIERS]` clicks that
+    /// mouse button (272 left, 273 right, 274 middle), `Disabled` does nothing; a key, a scroll
+    /// or another pen button has no penkit equivalent.
     private func addButtons(_ tablet: ImportedTablet, to plan: inout ImportPlan) {
         let group = "[ButtonRebinds][TabletTool][\(tablet.device.name)]"
         guard let values = groups[group] else { return }
+        let numbers = ["331": 1, "332": 2, "329": 3]
         for key in values.keys.sorted() {
-            let source = ImportPlan.Source(file: file, group: group, key: key, value: values[key] ?? "")
-            plan.skip(source, "no penkit equivalent: KWin puts a key or mouse button in the barrel button's place; penkit does not re-map button codes (its action-stylus keys send apps a preferred action such as switchEraser instead)")
+            let text = values[key] ?? ""
+            let source = ImportPlan.Source(file: file, group: group, key: key, value: text)
+            guard let number = numbers[key] else {
+                plan.skip(source, "not a barrel button penkit knows (331 BTN_STYLUS, 332 BTN_STYLUS2, 329 BTN_STYLUS3)")
+                continue
+            }
+            if let action = Self.buttonAction(text) {
+                plan.add(.init(section: "tool pen", key: "button-\(number)", value: action, from: source))
+            } else {
+                plan.skip(source, "no penkit equivalent: KWin sends a key, a scroll, another pen button or a click with modifiers in its place; penkit's button-1…3 offer left, middle, right, eraser or none")
+            }
         }
+    }
+
+    /// penkit's button action for a KWin re-bind, nil when penkit has none like it.
+    static func buttonAction(_ entry: String) -> String? {
+        let parts = entry.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        if parts == ["Disabled"] { return "none" }
+        guard parts.first == "MouseButton", parts.count == 2 || (parts.count == 3 && parts[2] == "0") else { return nil }
+        return ["272": "left", "273": "right", "274": "middle"][parts[1]]
     }
 }

@@ -46,7 +46,7 @@ package struct VirtualPen: Sendable {
     /// changes nothing the virtual tablet shows (a mouse or lens tool, say). `ahead`: where
     /// penkit's prediction puts the pen the configured lead from now, relative to the real pen
     /// (`VirtualTabletLead`); written only while the pen stays in contact, so the report that
-    /// lifts it is the real pen's (no predicted tail in anyone's ink).
+    /// lifts it ends the ink on the real pen's last report in contact (no predicted tail in anyone's ink).
     package mutating func translate(_ event: TabletEvent, mapping: DeviceMapping?, feel: PenFeel,
                                    ahead: SIMD2<Double>? = nil, into out: inout [EvdevEvent]) {
         guard let toolKey = Self.toolKey(event.tool.type), layout.keys.contains(toolKey) || toolKey == UInt16(BTN_TOOL_PEN) else { return }

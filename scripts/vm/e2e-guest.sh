@@ -19,7 +19,9 @@
 #   - a keyboard-like uinput device, plugged in first and kept to the end, is never opened by
 #     penkitd (/proc/PID/fd, and its log never names it);
 #   - last, the virtual tablet (issue 28) with a `penkitd --virtual-tablet` of its own: see
-#     virtual_tablet below for what it checks, and how the kill scenario's next stroke is chosen.
+#     virtual_tablet below for what it checks, and how the kill scenario's next stroke is chosen;
+#     then a 4 ms lead and remapped barrel buttons (issue 43) with another: see
+#     scripts/vm/e2e-guest-lead-buttons.sh.
 # The host compares the strokes (e2e.sh). Timing inside the emulated guest means nothing: every
 # wait here is on a condition, retried until it holds (a reader that failed because its device
 # node did not exist yet is started again); the bounds (E2E_WAIT_SECONDS, default 900) only end
@@ -28,6 +30,8 @@ set -uo pipefail
 # Parsed whole before it runs: editing this file during a run cannot change the run.
 main() {
 BIN=$1 OUT=$2 SPEED=$3; shift 3
+# The lead and barrel-button scenario (virtual_lead_and_buttons), read now like the rest of this file.
+. scripts/vm/e2e-guest-lead-buttons.sh
 # E2E_SKIP_UNPLUG, E2E_UNPLUG_TRACE, E2E_UNPLUG_AT as the host had them (the guest does not inherit them)
 [ -f "$OUT/settings.sh" ] && . "$OUT/settings.sh"
 modprobe uinput
@@ -813,7 +817,7 @@ echo "e2e: penkitd warm-ups run on live input: $(grep -o 'warm_ups=[0-9]*' "$OUT
 # 16 MiB client live buffer this guest gives it, above).
 echo "e2e: penkitd's memory on live input after $# traces and the scenarios: $(grep -E '^Vm(RSS|HWM):' /proc/$DAEMON/status 2>/dev/null | tr -s ' \t' ' ' | tr '\n' ' ')"
 kill -TERM $DAEMON; wait $DAEMON; echo "e2e: penkitd exit $?"
-[ -n "${E2E_SKIP_VIRTUAL:-}" ] || virtual_tablet
+[ -n "${E2E_SKIP_VIRTUAL:-}" ] || { virtual_tablet; virtual_lead_and_buttons; }
 return $status
 }
 main "$@"; exit

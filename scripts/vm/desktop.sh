@@ -15,7 +15,7 @@ main() {
     local swift=${SWIFT:-swift}
     local flags=${E2E_BUILD_FLAGS:--c release --static-swift-stdlib}
     local missing=() p
-    for p in sway seatd xserver-xorg-core xserver-xorg-video-dummy xserver-xorg-input-libinput chromium python3-gi gir1.2-gtk-4.0; do
+    for p in sway seatd xserver-xorg-core xserver-xorg-video-dummy xserver-xorg-input-libinput xinput chromium python3-gi python3-gi-cairo gir1.2-gtk-4.0; do
         dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed' || missing+=("$p")
     done
     ((${#missing[@]} == 0)) || { echo "desktop: FAIL: not installed: ${missing[*]} (make desktop installs them)" >&2; return 1; }
@@ -39,6 +39,8 @@ main() {
         printf 'TRACE=%q\n' "$out/played.evemu"
         printf 'DESKTOP_CURVE=%q\n' "$curve"
         printf 'SPEED=%q\n' "${DESKTOP_SPEED:-0.25}"
+        printf 'DESKTOP_SERVERS=%q\n' "${DESKTOP_SERVERS:-sway xorg}"
+        printf 'DESKTOP_APPS=%q\n' "${DESKTOP_APPS:-chromium gtk}"
     } >"$out/settings.sh"
     local started status=0
     started=$(date +%s)

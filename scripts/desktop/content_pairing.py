@@ -65,28 +65,31 @@ def residuals(m, pairs):
     return out
 
 
-def _disagreement(r, w, m, gate_px):
-    """None when r cannot be w's report; else how much they disagree (0 = the same content)."""
+def _worth(r, w, m, gate_px):
+    """None when r cannot be w's report; else what pairing them is worth: 1 for the same content,
+    down to 0.1 as the position nears the gate and the pressure and tilt disagree. A pair that
+    disagrees is worth less than leaving one report out and pairing the rest well, so a report
+    the app repeated does not shift every pair after it onto the next expected event."""
     if r["tip"] != (w["tip"] == "down"):
         return None
     px, py = apply(m, w["x"], w["y"])
     d = ((px - r["x"]) ** 2 + (py - r["y"]) ** 2) ** 0.5
     if d > gate_px:
         return None
-    cost = d / gate_px
+    worth = 1 - 0.8 * d / gate_px
     if r.get("p") is not None and "pressure" in w:
-        cost += min(abs(r["p"] - w["pressure"]) / PRESSURE_STEP, 1000) / 100
+        worth -= 0.06 * min(abs(r["p"] - w["pressure"]) / PRESSURE_STEP, 1000) / 1000
     for mine, theirs in (("tx", "tilt_x"), ("ty", "tilt_y")):
         if r.get(mine) is not None and theirs in w:
-            cost += min(abs(r[mine] - w[theirs]), 90) / 10
-    return cost
+            worth -= 0.02 * min(abs(r[mine] - w[theirs]), 9) / 9
+    return worth
 
 
 def pair_once(reports, want, m, gate_px):
     """The weighted LCS of reports and want under map m: a list of (report, expected) pairs."""
     n, k = len(reports), len(want)
-    # score[i][j]: (pairs, -disagreement) for reports[:i] and want[:j]; move[i][j] how it was got.
-    score = [[(0, 0.0)] * (k + 1) for _ in range(n + 1)]
+    # score[i][j]: the best total worth for reports[:i] and want[:j]; move[i][j] how it was got.
+    score = [[0.0] * (k + 1) for _ in range(n + 1)]
     move = [[0] * (k + 1) for _ in range(n + 1)]
     for i in range(1, n + 1):
         r = reports[i - 1]
@@ -96,11 +99,9 @@ def pair_once(reports, want, m, gate_px):
             best, how = above[j], 1          # report i-1 unpaired
             if row[j - 1] > best:
                 best, how = row[j - 1], 2    # expected j-1 unpaired
-            cost = _disagreement(r, want[j - 1], m, gate_px)
-            if cost is not None:
-                cand = (above[j - 1][0] + 1, above[j - 1][1] - cost)
-                if cand > best:
-                    best, how = cand, 3
+            worth = _worth(r, want[j - 1], m, gate_px)
+            if worth is not None and above[j - 1] + worth > best:
+                best, how = above[j - 1] + worth, 3
             row[j] = best
             mv[j] = how
     pairs, i, j = [], n, k
@@ -117,10 +118,34 @@ def pair_once(reports, want, m, gate_px):
     return pairs
 
 
-def pair_by_content(reports, want, nominal, gates=(40.0, 8.0, 3.0)):
-    """Pairs with the map refitted after each gate; returns (pairs, map). The map is the last
-    fit (or the nominal one when fewer than three pairs were found)."""
-    m, pairs = nominal, []
+def vote_offset(reports, want, nominal, cell_px=2.0):
+    """Where the app's window sits: the offset (px) that the most (report, expected event) pairs
+    agree on under the nominal map's scale, among every report and every expected event of the
+    same tip state. Each report votes once for the offset to each candidate; its true partner's
+    offset is the same for every report, the others scatter."""
+    votes = {}
+    for r in reports[::max(1, len(reports) // 60)]:
+        seen = set()
+        for w in want:
+            if r["tip"] != (w["tip"] == "down"):
+                continue
+            px, py = apply(nominal, w["x"], w["y"])
+            cell = (round((r["x"] - px) / cell_px), round((r["y"] - py) / cell_px))
+            if cell not in seen:
+                seen.add(cell)
+                votes[cell] = votes.get(cell, 0) + 1
+    if not votes:
+        return nominal
+    (cx, cy), _ = max(votes.items(), key=lambda kv: kv[1])
+    return [[nominal[0][0], nominal[0][1], nominal[0][2] + cx * cell_px],
+            [nominal[1][0], nominal[1][1], nominal[1][2] + cy * cell_px]]
+
+
+def pair_by_content(reports, want, nominal, gates=(8.0, 3.0, 3.0)):
+    """Pairs with the map refitted after each gate; returns (pairs, map). The first map is the
+    nominal one moved by vote_offset; the returned map is the last fit (or that first map when
+    fewer than three pairs were found)."""
+    m, pairs = vote_offset(reports, want, nominal), []
     for gate in gates:
         pairs = pair_once(reports, want, m, gate)
         if len(pairs) >= 3:

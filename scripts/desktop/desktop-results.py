@@ -11,8 +11,8 @@ last proximity is judged (the first is the warm-up, scripts/vm/concat-traces.sh 
 - events: the app's pen reports in the judged proximity; each is paired with one expected event
   by content, in order, never by time (scripts/desktop/content_pairing.py says how and why):
   `paired` of them, `lost` expected events the app never delivered (Chromium under software
-  emulation loses some: counted, and what arrived is judged), `split` button events that Chromium
-  split off a move at the same place;
+  emulation loses some: counted, and what arrived is judged), `repeated` reports the app gave
+  twice in a row (the same content, paired once: not a second source);
 - positions: an affine map from the expected positions (mm) to the app's (px), fitted by least
   squares on the pairs; its largest residual must be ≤ 0.5 px;
 - pressure_exact: in contact, the app's pressure equals the expected force to the app's resolution
@@ -44,28 +44,25 @@ def app_lines(path):
 
 def chromium_reports(events):
     """The pen's reports in the last proximity (between the last pen pointerover and its
-    pointerout): each pointermove's coalesced samples (or the event itself), each pointerdown and
-    pointerup. Chromium splits one tablet frame that moves the pen and sets the tip into a
-    pointermove and a pointerdown (or pointerup) at the same place: such a move is the button
-    event's own report, not one of its own (counted in `split`)."""
+    pointerout): each pointermove's coalesced samples (or the event itself). A pointerdown or
+    pointerup is not a report of its own: Chromium dispatches it at the pen's previous position
+    with the new report's pressure, and the new report itself comes as the next pointermove's
+    first coalesced sample (the same timeStamp)."""
     pens = [e for e in events if e["kind"] == "pen"]
     starts = [i for i, e in enumerate(pens) if e["type"] == "pointerover"]
     if not starts:
         return [], pens, 0
-    reports, split = [], 0
+    reports, buttons = [], 0
     for e in pens[starts[-1]:]:
         if e["type"] == "pointermove":
             reports.extend(dict(s) for s in (e["c"] or [e]))
         elif e["type"] in ("pointerdown", "pointerup"):
-            if reports and (reports[-1]["x"], reports[-1]["y"]) == (e["x"], e["y"]) and reports[-1].get("kind") != "button":
-                reports.pop()
-                split += 1
-            reports.append({k: e[k] for k in ("x", "y", "p", "tx", "ty", "b", "t")} | {"kind": "button"})
+            buttons += 1
         elif e["type"] == "pointerout":
             break
     for r in reports:
         r["tip"] = bool(r["b"] & (1 | 32))   # the tip (1) or the eraser (32) in contact
-    return reports, pens, split
+    return reports, pens, buttons
 
 
 def gtk_reports(path):
@@ -81,19 +78,18 @@ def gtk_reports(path):
         elif l["signal"] in ("proximity", "down", "motion", "up"):
             segments[-1].append(l)
     judged = next((seg for seg in reversed(segments) if seg), [])
-    reports, split = [], 0
+    reports = []
     for e in judged:
         tip = e["signal"] in ("down", "motion")
         for c in e["backlog"]:
             if (c["time"], c["x"], c["y"]) == (e["time"], e["x"], e["y"]):
-                split += 1
                 continue
             reports.append({"x": c["x"], "y": c["y"], "p": c["pressure"], "b": int(tip), "tip": tip,
                             "tool": e["tool"], "mono": e["mono_ms"]})
         reports.append({"x": e["x"], "y": e["y"], "p": e["pressure"], "b": int(tip), "tip": tip,
                         "tool": e["tool"], "mono": e["mono_ms"]})
     ids = {e["serial"] for e in judged}
-    return reports, ids, split, 0
+    return reports, ids, 0
 
 
 def expected_reports(path):
@@ -123,12 +119,17 @@ def report_times(trace):
     return times
 
 
+def same_report(a, b):
+    """The same content: what the app says of the pen, its time aside."""
+    return all(a.get(k) == b.get(k) for k in ("x", "y", "p", "tx", "ty", "b"))
+
+
 def chromium_judged(log, clock):
     """Chromium's judged reports, each with its event time on CLOCK_MONOTONIC (`mono`, ms): the
     page's timeOrigin + timeStamp (CLOCK_REALTIME) less the guest's REALTIME − MONOTONIC offset
     written when the page was ready (CLOCK.clock-offset beside the app's log)."""
     events = app_lines(log)
-    reports, pens, split = chromium_reports(events)
+    reports, pens, _ = chromium_reports(events)
     origin = re.search(r'"pe-ready (\{.*?\})", source:', open(clock, errors="replace").read())
     offset_file = os.path.splitext(clock)[0] + ".clock-offset"
     offset = re.search(r"^clock-offset-ms (\S+)", open(offset_file).read(), re.M) if os.path.exists(offset_file) else None
@@ -138,7 +139,7 @@ def chromium_judged(log, clock):
             r["mono"] = origin_ms + r["t"]
     starts = [i for i, e in enumerate(pens) if e["type"] == "pointerover"]
     ids = {e["id"] for e in pens[starts[-1]:]} if starts else set()
-    return reports, ids, split, sum(1 for e in events if e["kind"] != "pen")
+    return reports, ids, sum(1 for e in events if e["kind"] != "pen")
 
 
 def main():
@@ -148,9 +149,9 @@ def main():
     a = ap.parse_args()
     problems = []
     if a.app == "chromium":
-        reports, last_ids, split, others = chromium_judged(a.log, a.clock)
+        reports, last_ids, others = chromium_judged(a.log, a.clock)
     else:
-        reports, last_ids, split, others = gtk_reports(a.log)
+        reports, last_ids, others = gtk_reports(a.log)
     want = expected_reports(a.expected if a.path == "virtual" else a.direct_expected)
     row = {"app": a.app, "server": a.server, "path": a.path, "events": len(reports)}
     if not reports:
@@ -162,8 +163,10 @@ def main():
     nominal = [[out_w / width_mm, 0.0, 0.0], [0.0, out_h / height_mm, 0.0]]
     pairs, m = pair_by_content(reports, want, nominal)
     paired = len(pairs) >= 3
-    unpaired = len(reports) - len(pairs)
-    row.update(expected=len(want), paired=len(pairs), lost=len(want) - len(pairs), split=split)
+    used = {id(r) for r, _ in pairs}
+    repeated = sum(1 for i, r in enumerate(reports) if id(r) not in used and i > 0 and same_report(r, reports[i - 1]))
+    unpaired = len(reports) - len(pairs) - repeated
+    row.update(repeated=repeated, expected=len(want), paired=len(pairs), lost=len(want) - len(pairs))
     if unpaired:
         problems.append("%d of the app's %d pen reports say what no expected event says (tip, and position within 3 px through the fitted map, in order)"
                         % (unpaired, len(reports)))
@@ -192,6 +195,8 @@ def main():
     # the judged proximity. The mouse pointer that sway moves to where the pen left (after its
     # proximity-out) is reported apart (cursor_events), not as a tool.
     row["double_events"] = unpaired + (len(last_ids) - 1 if last_ids else 0)
+    if row["double_events"]:
+        problems.append("double input: %d reports beyond the expected ones, pen ids %s" % (unpaired, sorted(last_ids)))
     row["cursor_events"] = others
     if len(last_ids) > 1:
         problems.append("a second pen in the judged proximity: ids %s" % sorted(last_ids))

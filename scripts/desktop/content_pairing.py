@@ -65,28 +65,30 @@ def residuals(m, pairs):
     return out
 
 
-def _worth(r, w, m, gate_px):
+def _worth(r, w, axes, m, gate_px):
     """None when r cannot be w's report; else what pairing them is worth: 1 for the same content,
     down to 0.1 as the position nears the gate and the pressure and tilt disagree. A pair that
     disagrees is worth less than leaving one report out and pairing the rest well, so a report
     the app repeated does not shift every pair after it onto the next expected event."""
-    if r["tip"] != (w["tip"] == "down"):
+    if axes is None or r["tip"] != (axes["tip"] == "down"):
         return None
     px, py = apply(m, w["x"], w["y"])
     d = ((px - r["x"]) ** 2 + (py - r["y"]) ** 2) ** 0.5
     if d > gate_px:
         return None
     worth = 1 - 0.8 * d / gate_px
-    if r.get("p") is not None and "pressure" in w:
-        worth -= 0.06 * min(abs(r["p"] - w["pressure"]) / PRESSURE_STEP, 1000) / 1000
+    if r.get("p") is not None and "pressure" in axes:
+        worth -= 0.06 * min(abs(r["p"] - axes["pressure"]) / PRESSURE_STEP, 1000) / 1000
     for mine, theirs in (("tx", "tilt_x"), ("ty", "tilt_y")):
-        if r.get(mine) is not None and theirs in w:
-            worth -= 0.02 * min(abs(r[mine] - w[theirs]), 9) / 9
+        if r.get(mine) is not None and theirs in axes:
+            worth -= 0.02 * min(abs(r[mine] - axes[theirs]), 9) / 9
     return worth
 
 
-def pair_once(reports, want, m, gate_px):
-    """The weighted LCS of reports and want under map m: a list of (report, expected) pairs."""
+def pair_once(reports, want, m, gate_px, axes_lag=0):
+    """The weighted LCS of reports and want under map m: a list of (report, expected) pairs.
+    axes_lag 1: the app's tip state and pressure are those of the expected event before the one
+    whose position it has (GTK 4.8 on Wayland); the position is always the event's own."""
     n, k = len(reports), len(want)
     # score[i][j]: the best total worth for reports[:i] and want[:j]; move[i][j] how it was got.
     score = [[0.0] * (k + 1) for _ in range(n + 1)]
@@ -99,7 +101,7 @@ def pair_once(reports, want, m, gate_px):
             best, how = above[j], 1          # report i-1 unpaired
             if row[j - 1] > best:
                 best, how = row[j - 1], 2    # expected j-1 unpaired
-            worth = _worth(r, want[j - 1], m, gate_px)
+            worth = _worth(r, want[j - 1], want[j - 1 - axes_lag] if j - 1 >= axes_lag else None, m, gate_px)
             if worth is not None and above[j - 1] + worth > best:
                 best, how = above[j - 1] + worth, 3
             row[j] = best
@@ -127,8 +129,6 @@ def vote_offset(reports, want, nominal, cell_px=2.0):
     for r in reports[::max(1, len(reports) // 60)]:
         seen = set()
         for w in want:
-            if r["tip"] != (w["tip"] == "down"):
-                continue
             px, py = apply(nominal, w["x"], w["y"])
             cell = (round((r["x"] - px) / cell_px), round((r["y"] - py) / cell_px))
             if cell not in seen:
@@ -141,13 +141,13 @@ def vote_offset(reports, want, nominal, cell_px=2.0):
             [nominal[1][0], nominal[1][1], nominal[1][2] + cy * cell_px]]
 
 
-def pair_by_content(reports, want, nominal, gates=(8.0, 3.0, 3.0)):
+def pair_by_content(reports, want, nominal, gates=(8.0, 3.0, 3.0), axes_lag=0):
     """Pairs with the map refitted after each gate; returns (pairs, map). The first map is the
     nominal one moved by vote_offset; the returned map is the last fit (or that first map when
     fewer than three pairs were found)."""
     m, pairs = vote_offset(reports, want, nominal), []
     for gate in gates:
-        pairs = pair_once(reports, want, m, gate)
+        pairs = pair_once(reports, want, m, gate, axes_lag)
         if len(pairs) >= 3:
             try:
                 m = fit_affine([(w["x"], w["y"]) for _, w in pairs], [(r["x"], r["y"]) for r, _ in pairs])

@@ -29,9 +29,9 @@ last proximity is judged (the first is the warm-up, scripts/vm/concat-traces.sh 
 - delay_ms_p50: from the kernel's report (penkit replay's write, CLOCK_MONOTONIC) to the app's event
   time on the same clock, median over the judged reports.
 Exits 1, with the reasons on stderr, when a check fails; the row is printed either way."""
-import argparse, json, os, re, statistics, subprocess, sys
+import argparse, json, math, os, re, statistics, subprocess, sys
 
-from content_pairing import PRESSURE_STEP, invert, pair_by_content, residuals
+from content_pairing import PRESSURE_STEP, apply, invert, pair_by_content, residuals
 
 RESIDUAL_PX = 0.5
 
@@ -62,10 +62,14 @@ def chromium_reports(events):
             reports.extend(dict(s) for s in (e["c"] or [e]))
         elif e["type"] in ("pointerdown", "pointerup"):
             buttons += 1
+            if e["type"] == "pointerup" and reports and reports[-1]["b"] & 1 and reports[-1]["p"] == 0:
+                # X11: the tip-up report comes as a motion with pressure 0 before the button's
+                # release; it is that report, with the tip up.
+                reports[-1]["tip_up"] = True
         elif e["type"] == "pointerout":
             break
     for r in reports:
-        r["tip"] = bool(r["b"] & (1 | 32))   # the tip (1) or the eraser (32) in contact
+        r["tip"] = bool(r["b"] & (1 | 32)) and not r.get("tip_up")   # the tip (1) or the eraser (32) in contact
     return reports, pens, buttons
 
 
@@ -157,7 +161,20 @@ def main():
     else:
         reports, last_ids, others = gtk_reports(a.log)
     want = expected_reports(a.expected if a.path == "virtual" else a.direct_expected)
+    # On X11 no pen pointerout ends the warm-up's proximity: reports the app dispatched before the
+    # kernel carried the judged proximity's first report belong to the warm-up.
+    times_file = os.path.splitext(a.log)[0] + ".times"
+    before = []
+    if want and os.path.exists(times_file):
+        written = [int(l) for l in open(times_file) if l.strip()]
+        frames = report_times(a.trace)
+        first = frames.index(want[0]["time"]) if want[0]["time"] in frames else None
+        if first is not None and first < len(written):
+            before = [r for r in reports if r.get("mono") is not None and r["mono"] < written[first] / 1000]
+            reports = [r for r in reports if not (r.get("mono") is not None and r["mono"] < written[first] / 1000)]
     row = {"app": a.app, "server": a.server, "path": a.path, "events": len(reports)}
+    if before:
+        row["before_judged"] = len(before)
     if not reports:
         problems.append("no pen reports in the app's log (%s)" % a.log)
     # The display server's documented map to start from: the tablet's whole area onto its one
@@ -188,8 +205,20 @@ def main():
         residual = max(residuals(m, pairs))
         row["map"] = [[round(v, 6) for v in r] for r in m]
         row["residual_px"] = round(residual, 4)
+        # An app that gives whole pixels (Chromium on X11) cannot be nearer than its rounding:
+        # there each axis's residual is counted beyond half a pixel.
+        whole = all(float(r["x"]).is_integer() and float(r["y"]).is_integer() for r in reports)
+        row["app_resolution_px"] = 1 if whole else None
+        if whole:
+            beyond = []
+            for r, w in pairs:
+                px, py = apply(m, w["x"], w["y"])
+                beyond.append(math.hypot(max(0.0, abs(px - r["x"]) - 0.5), max(0.0, abs(py - r["y"]) - 0.5)))
+            residual = max(beyond)
+            row["residual_beyond_rounding_px"] = round(residual, 4)
         if residual > RESIDUAL_PX:
-            problems.append("positions: the largest residual of the affine map is %.3f px (> %.1f)" % (residual, RESIDUAL_PX))
+            problems.append("positions: the largest residual of the affine map is %.3f px (> %.1f)%s"
+                            % (residual, RESIDUAL_PX, " beyond the app's whole-pixel rounding" if whole else ""))
     # The app's axes (tip, pressure) against the expected event it pairs with (lag 0), or the one
     # before it (lag 1: GTK 4.8 on Wayland gives each motion the previous report's axes).
     index = {id(w): j for j, w in enumerate(want)}
@@ -207,7 +236,7 @@ def main():
     if not row["pressure_exact"] and a.path == "virtual":
         problems.append("pressure: the app's differs from penkit's force by up to %s/65535 (allowed 1.5)" % row["pressure_worst"])
     hovering = [(r, w) for r, w in axes_of(lag_paired) if w["tip"] == "up"]
-    row["hover"] = bool(hovering) and all(not r["b"] and r["p"] == 0 for r, _ in hovering)
+    row["hover"] = bool(hovering) and all(not r["tip"] and r["p"] == 0 for r, _ in hovering)
     if not row["hover"]:
         problems.append("hover: %d hover reports, buttons/pressure %s" % (len(hovering), sorted({(r["b"], r["p"]) for r, _ in hovering})[:5]))
     row["eraser"] = None  # the played trace has no eraser end

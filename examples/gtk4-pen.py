@@ -56,6 +56,13 @@ class PenCanvas:
         motion = Gtk.EventControllerMotion()
         motion.connect("leave", self.on_leave)
         area.add_controller(motion)
+        # With --log: the first pointer events that reach the window without a tablet tool (which
+        # GtkGestureStylus ignores), to tell "no pen arrived" from "the pen arrived as a mouse".
+        self.untooled = 20
+        if log:
+            legacy = Gtk.EventControllerLegacy()
+            legacy.connect("event", self.on_any_event)
+            area.add_controller(legacy)
         area.set_draw_func(self.draw)
 
     def write_log(self, line):
@@ -90,6 +97,16 @@ class PenCanvas:
         self.deliver(pairing.handle_app_event(AppPenEvent(now, x, y, "move", source)))
         self.own.append((x, y))
         self.area.queue_draw()
+
+    def on_any_event(self, controller, event):
+        kinds = (Gdk.EventType.MOTION_NOTIFY, Gdk.EventType.BUTTON_PRESS, Gdk.EventType.BUTTON_RELEASE)
+        if self.untooled > 0 and event.get_event_type() in kinds and event.get_device_tool() is None:
+            self.untooled -= 1
+            device = event.get_device()
+            self.write_log({"signal": "pointer-without-tool", "type": event.get_event_type().value_nick,
+                            "device": device.get_name() if device else None,
+                            "source": device.get_source().value_nick if device else None})
+        return False
 
     def on_leave(self, controller):
         if self.pairing is not None:

@@ -47,15 +47,14 @@ def app_lines(path):
 
 
 def chromium_reports(events):
-    """The pen's reports in the last proximity (between the last pen pointerover and its
-    pointerout): each pointermove's coalesced samples (or the event itself). A pointerdown or
+    """The pen's reports in the last proximity (from the last pen pointerover to its pointerout): each pointermove's coalesced samples (or the event itself). A pointerdown or
     pointerup is not a report of its own: Chromium dispatches it at the pen's previous position
     with the new report's pressure, and the new report itself comes as the next pointermove's
     first coalesced sample (the same timeStamp)."""
     pens = [e for e in events if e["kind"] == "pen"]
-    starts = [i for i, e in enumerate(pens) if e["type"] == "pointerover"]
-    if not starts:
-        return [], pens, 0
+    # (On X11 the pen may never leave the window between runs: then there is no pointerover, and
+    # the whole log is the proximity; chromium_judged sets apart what came before it.)
+    starts = [i for i, e in enumerate(pens) if e["type"] == "pointerover"] or [0]
     reports, buttons = [], 0
     for e in pens[starts[-1]:]:
         if e["type"] == "pointermove":
@@ -145,8 +144,8 @@ def chromium_judged(log, clock):
         origin_ms = json.loads(origin.group(1))["origin"] - float(offset.group(1))
         for r in reports:
             r["mono"] = origin_ms + r["t"]
-    starts = [i for i, e in enumerate(pens) if e["type"] == "pointerover"]
-    ids = {e["id"] for e in pens[starts[-1]:]} if starts else set()
+    starts = [i for i, e in enumerate(pens) if e["type"] == "pointerover"] or [0]
+    ids = {e["id"] for e in pens[starts[-1]:]}
     return reports, ids, sum(1 for e in events if e["kind"] != "pen")
 
 

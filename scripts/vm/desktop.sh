@@ -46,12 +46,23 @@ main() {
     started=$(date +%s)
     VM_MEMORY=${VM_MEMORY:-2G} scripts/vm/run.sh "$out" scripts/vm/desktop-guest.sh "$PWD/$bin" "$out" || status=$?
     echo "desktop: VM run took $(( $(date +%s) - started )) s (boot included), exit $status" >&2
+    # Each app log the guest wrote, judged here (the judge's dynamic programming is slow under emulation).
+    local app server path size applog name
+    while read -r app server path size applog; do
+        name=$app-$server-$path
+        python3 scripts/desktop/desktop-results.py --app "$app" --server "$server" --path "$path" \
+            --log "$out/$name.log" --clock "$applog" --trace "$out/played.evemu" --expected "$out/virtual.expected.jsonl" \
+            --direct-expected "$out/direct.expected.jsonl" --speed "${DESKTOP_SPEED:-0.25}" \
+            --output-size "$size" --penkit "$bin/penkit" --curve "$curve" >"$out/$name.result" 2>"$out/$name.result.err" \
+            || { echo "desktop: FAIL: $name: $(cat "$out/$name.result.err")" >>"$out/failures.txt"; status=1; }
+    done < <(cat "$out/played.txt" 2>/dev/null)
     echo "desktop: what each app got (docs/virtual-tablet.md explains the columns):"
     grep -h '^desktop-result ' "$out"/*.result 2>/dev/null || echo "    (no rows)"
     if [ $status -ne 0 ]; then
-        echo "desktop: FAIL: the guest reported failures (exit $status):"
+        echo "desktop: FAIL: the guest or the judge reported failures (exit $status):"
         sed 's/^/    /' "$out/failures.txt" 2>/dev/null || echo "    (the guest wrote no failures.txt: it stopped before its checks)"
         return $status
     fi
+    echo "desktop: PASS: every app ran, and every row holds its checks"
 }
 main "$@"; exit

@@ -129,7 +129,8 @@ class PenCanvas:
                 self.ink.append(None)
                 self.predicted = []
             elif kind == "map":
-                self.write_log({"signal": "map", "state": d.get("state"), "transform": d.get("transform")})
+                self.write_log({"signal": "map", "change": d.get("change"), "ready": d.get("ready"),
+                                "transform": d.get("transform"), "rms": d.get("rms"), "pairs": d.get("pairs")})
         if deliveries:
             self.area.queue_draw()
 

@@ -238,6 +238,16 @@ def main():
     row["hover"] = bool(hovering) and all(not r["tip"] and r["p"] == 0 for r, _ in hovering)
     if not row["hover"]:
         problems.append("hover: %d hover reports, buttons/pressure %s" % (len(hovering), sorted({(r["b"], r["p"]) for r, _ in hovering})[:5]))
+    if a.app == "gtk" and paired:
+        # The example's own SurfacePairing map (tablet mm → its px, learnt from penkit's frames and
+        # GTK's events) against the map fitted here: the largest distance over the judged positions.
+        maps = [json.loads(l) for l in open(a.log) if l.startswith('{"signal": "map"')]
+        ready = [l for l in maps if l.get("ready")]
+        row["pairing_ready"] = bool(ready)
+        if ready:
+            ta, tb, tc, td, tx, ty = ready[-1]["transform"]
+            row["pairing_px"] = round(max(math.hypot(ta * w["x"] + tc * w["y"] + tx - apply(m, w["x"], w["y"])[0],
+                                                     tb * w["x"] + td * w["y"] + ty - apply(m, w["x"], w["y"])[1]) for w in want), 4)
     row["eraser"] = None  # the played trace has no eraser end
     row["buttons"] = None  # nor barrel buttons
     # Two app reports for one expected event would be double input; so would a second pen id in

@@ -70,15 +70,15 @@ def _worth(r, w, axes, m, gate_px):
     down to 0.1 as the position nears the gate and the pressure and tilt disagree. A pair that
     disagrees is worth less than leaving one report out and pairing the rest well, so a report
     the app repeated does not shift every pair after it onto the next expected event."""
-    if axes is None or r["tip"] != (axes["tip"] == "down"):
+    if r["tip"] != (axes["tip"] == "down"):
         return None
     px, py = apply(m, w["x"], w["y"])
     d = ((px - r["x"]) ** 2 + (py - r["y"]) ** 2) ** 0.5
     if d > gate_px:
         return None
-    worth = 1 - 0.8 * d / gate_px
+    worth = 1 - 0.6 * d / gate_px
     if r.get("p") is not None and "pressure" in axes:
-        worth -= 0.06 * min(abs(r["p"] - axes["pressure"]) / PRESSURE_STEP, 1000) / 1000
+        worth -= 0.3 * min(abs(r["p"] - axes["pressure"]) / PRESSURE_STEP, 1000) / 1000
     for mine, theirs in (("tx", "tilt_x"), ("ty", "tilt_y")):
         if r.get(mine) is not None and theirs in axes:
             worth -= 0.02 * min(abs(r[mine] - axes[theirs]), 9) / 9
@@ -101,7 +101,8 @@ def pair_once(reports, want, m, gate_px, axes_lag=0):
             best, how = above[j], 1          # report i-1 unpaired
             if row[j - 1] > best:
                 best, how = row[j - 1], 2    # expected j-1 unpaired
-            worth = _worth(r, want[j - 1], want[j - 1 - axes_lag] if j - 1 >= axes_lag else None, m, gate_px)
+            # (The proximity's first event has no report before it: its axes are its own.)
+            worth = _worth(r, want[j - 1], want[max(0, j - 1 - axes_lag)], m, gate_px)
             if worth is not None and above[j - 1] + worth > best:
                 best, how = above[j - 1] + worth, 3
             row[j] = best

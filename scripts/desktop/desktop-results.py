@@ -183,16 +183,22 @@ def main():
     nominal = [[out_w / width_mm, 0.0, 0.0], [0.0, out_h / height_mm, 0.0]]
     # GTK 4.8 on Wayland gives each motion the previous report's tip state and pressure: GTK is
     # paired both ways, and the way that pairs better (more worth: more reports, closer) is kept.
+    # A report the app gave twice in a row (the same content) tells nothing new: counted, not paired
+    # (paired, it would take the place of an expected event the app lost).
+    repeated = sum(1 for i in range(1, len(reports)) if same_report(reports[i], reports[i - 1]))
+    reports = [r for i, r in enumerate(reports) if i == 0 or not same_report(r, reports[i - 1])]
+    index = {id(w): j for j, w in enumerate(want)}
+    def exact_pressures(pairs, lag):
+        axes = [(r, want[max(0, index[id(w)] - lag)]) for r, w in pairs]
+        return sum(1 for r, w in axes if w["tip"] == "down" and abs(r["p"] - w.get("pressure", 0)) <= 1.5 * PRESSURE_STEP)
     pairs, m = pair_by_content(reports, want, nominal)
     lag_paired = 0
     if a.app == "gtk":
         late_pairs, late_m = pair_by_content(reports, want, nominal, axes_lag=1)
-        if len(late_pairs) > len(pairs) or (len(late_pairs) == len(pairs) and max(residuals(late_m, late_pairs), default=0) < max(residuals(m, pairs), default=0)):
+        if exact_pressures(late_pairs, 1) > exact_pressures(pairs, 0):
             pairs, m, lag_paired = late_pairs, late_m, 1
     paired = len(pairs) >= 3
-    used = {id(r) for r, _ in pairs}
-    repeated = sum(1 for i, r in enumerate(reports) if id(r) not in used and i > 0 and same_report(r, reports[i - 1]))
-    unpaired = len(reports) - len(pairs) - repeated
+    unpaired = len(reports) - len(pairs)
     row.update(repeated=repeated, expected=len(want), paired=len(pairs), lost=len(want) - len(pairs))
     if unpaired:
         problems.append("%d of the app's %d pen reports say what no expected event says (tip, and position within 3 px through the fitted map, in order)"
@@ -220,9 +226,8 @@ def main():
                             % (residual, RESIDUAL_PX, " beyond the app's whole-pixel rounding" if whole else ""))
     # The app's axes (tip, pressure) against the expected event it pairs with (lag 0), or the one
     # before it (lag 1: GTK 4.8 on Wayland gives each motion the previous report's axes).
-    index = {id(w): j for j, w in enumerate(want)}
     def axes_of(lag):
-        return [(r, want[index[id(w)] - lag]) for r, w in pairs if index[id(w)] >= lag]
+        return [(r, want[max(0, index[id(w)] - lag)]) for r, w in pairs]
     def worst_pressure(lag):
         touching = [(r, w) for r, w in axes_of(lag) if w["tip"] == "down"]
         return max((abs(r["p"] - w.get("pressure", 0)) for r, w in touching), default=None)

@@ -176,13 +176,16 @@ start_gtk() {
     local log=$OUT/gtk-$1.log backend=wayland
     [ "$1" = xorg ] && backend=x11
     : >"$log"
-    GDK_BACKEND=$backend WAYLAND_DISPLAY=${WAYLAND_DISPLAY:+$XDG_RUNTIME_DIR/$WAYLAND_DISPLAY} DISPLAY=${DISPLAY:-} \
+    # On Xorg GDK's event log goes to gtk-xorg.out: the example got no pen event there so far.
+    local debug=; [ "$1" = xorg ] && debug=events
+    GDK_DEBUG=$debug GDK_BACKEND=$backend WAYLAND_DISPLAY=${WAYLAND_DISPLAY:+$XDG_RUNTIME_DIR/$WAYLAND_DISPLAY} DISPLAY=${DISPLAY:-} \
         $PY examples/gtk4-pen.py --socket "$SOCK" --log "$log" >"$OUT/gtk-$1.out" 2>&1 &
     APP=$!
     gtk_ready() { grep -q '"signal": "ready"' "$log" || ! kill -0 $APP 2>/dev/null; }
     await gtk_ready
     grep -q '"signal": "ready"' "$log" || { fail "gtk ($1): the example did not start: $(tail -5 "$OUT/gtk-$1.out")"; return 1; }
     echo "desktop: gtk up on $1"
+    [ "$1" = xorg ] && xinput list >"$OUT/xinput-list.txt" 2>&1
 }
 # What an app's log says once it has seen the pen leave (the end of the played trace).
 left_pattern() { case $1 in chromium) echo '"type":"pointerout".*"kind":"pen"' ;; gtk) echo '"signal": "leave"' ;; esac; }

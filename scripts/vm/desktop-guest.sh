@@ -185,7 +185,7 @@ start_gtk() {
     await gtk_ready
     grep -q '"signal": "ready"' "$log" || { fail "gtk ($1): the example did not start: $(tail -5 "$OUT/gtk-$1.out")"; return 1; }
     echo "desktop: gtk up on $1"
-    [ "$1" = xorg ] && xinput list >"$OUT/xinput-list.txt" 2>&1
+    if [ "$1" = xorg ]; then xinput list >"$OUT/xinput-list.txt" 2>&1; fi
 }
 # What an app's log says once it has seen the pen leave (the end of the played trace).
 left_pattern() { case $1 in chromium) echo '"type":"pointerout".*"kind":"pen"' ;; gtk) echo '"signal": "leave"' ;; esac; }

@@ -14,7 +14,10 @@ last proximity is judged (the first is the warm-up, scripts/vm/concat-traces.sh 
   emulation loses some: counted, and what arrived is judged), `repeated` reports the app gave
   twice in a row (the same content, paired once: not a second source);
 - positions: an affine map from the expected positions (mm) to the app's (px), fitted by least
-  squares on the pairs; its largest residual must be ≤ 0.5 px;
+  squares on the pairs; its largest residual must be ≤ 0.5 px (for an app that gives whole pixels,
+  Chromium on X11: beyond that rounding, residual_beyond_rounding_px);
+- before_judged: reports the app dispatched before the kernel carried the judged proximity's first
+  report (on X11 no pointerout ends the warm-up's proximity), set apart;
 - pressure_exact: in contact, the app's pressure equals the expected force to the app's resolution
   (Wayland's and X11's 16 bits: 1/65535, with float rounding; pressure_worst in those steps);
   judged on the virtual path (penkit's force, its curve applied once); on the direct path it is
@@ -26,6 +29,8 @@ last proximity is judged (the first is the warm-up, scripts/vm/concat-traces.sh 
   position off the map), plus any second pen id in the judged proximity;
 - lag_ms, rmse_mm, jitter_*: `penkit bench virtual-tablet --app-track` of the app's pen (the
   app's px through the inverse map, at the paired report's trace time) against the real pen;
+- pairing_ready, pairing_px (GTK): whether the example's own SurfacePairing map became ready, and
+  its largest distance from the fitted map over the judged positions (reported, not judged);
 - delay_ms_p50: from the kernel's report (penkit replay's write, CLOCK_MONOTONIC) to the app's event
   time on the same clock, median over the judged reports.
 Exits 1, with the reasons on stderr, when a check fails; the row is printed either way."""

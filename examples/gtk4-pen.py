@@ -56,13 +56,11 @@ class PenCanvas:
         motion = Gtk.EventControllerMotion()
         motion.connect("leave", self.on_leave)
         area.add_controller(motion)
-        # With --log: the first pointer events that reach the window without a tablet tool (which
-        # GtkGestureStylus ignores), to tell "no pen arrived" from "the pen arrived as a mouse".
-        self.untooled = 20
+        # With --log: the first pointer motions, with the device that made them, to tell "no pen
+        # arrived" from "the pen arrived without a tablet tool" (which GtkGestureStylus ignores).
+        self.motions = 20
         if log:
-            legacy = Gtk.EventControllerLegacy()
-            legacy.connect("event", self.on_any_event)
-            area.add_controller(legacy)
+            motion.connect("motion", self.on_pointer_motion)
         area.set_draw_func(self.draw)
 
     def write_log(self, line):
@@ -98,15 +96,13 @@ class PenCanvas:
         self.own.append((x, y))
         self.area.queue_draw()
 
-    def on_any_event(self, controller, event):
-        kinds = (Gdk.EventType.MOTION_NOTIFY, Gdk.EventType.BUTTON_PRESS, Gdk.EventType.BUTTON_RELEASE)
-        if self.untooled > 0 and event.get_event_type() in kinds and event.get_device_tool() is None:
-            self.untooled -= 1
-            device = event.get_device()
-            self.write_log({"signal": "pointer-without-tool", "type": event.get_event_type().value_nick,
+    def on_pointer_motion(self, controller, x, y):
+        if self.motions > 0:
+            self.motions -= 1
+            device = controller.get_current_event_device()
+            self.write_log({"signal": "pointer-motion", "x": x, "y": y,
                             "device": device.get_name() if device else None,
                             "source": device.get_source().value_nick if device else None})
-        return False
 
     def on_leave(self, controller):
         if self.pairing is not None:

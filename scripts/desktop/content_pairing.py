@@ -78,7 +78,10 @@ def _worth(r, w, axes, m, gate_px):
         return None
     worth = 1 - 0.6 * d / gate_px
     if r.get("p") is not None and "pressure" in axes:
-        worth -= 0.3 * min(abs(r["p"] - axes["pressure"]) / PRESSURE_STEP, 1000) / 1000
+        # Pressure that differs beyond the app's rounding is other content: it costs more than any
+        # difference in place within the gate could (an app with whole pixels has 0.7 px of those).
+        steps = abs(r["p"] - axes["pressure"]) / PRESSURE_STEP
+        worth -= (0.15 if steps > 1.5 else 0) + 0.15 * min(steps, 1000) / 1000
     for mine, theirs in (("tx", "tilt_x"), ("ty", "tilt_y")):
         if r.get(mine) is not None and theirs in axes:
             worth -= 0.02 * min(abs(r[mine] - axes[theirs]), 9) / 9

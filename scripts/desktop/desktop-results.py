@@ -200,7 +200,9 @@ def main():
     lag_paired = 0
     if a.app == "gtk":
         late_pairs, late_m = pair_by_content(reports, want, nominal, axes_lag=1)
-        if exact_pressures(late_pairs, 1) > exact_pressures(pairs, 0):
+        # (More reports whose pressure is exact, then more pairs: on the direct path the expected
+        # pressure is a model, exact for neither.)
+        if (exact_pressures(late_pairs, 1), len(late_pairs)) > (exact_pressures(pairs, 0), len(pairs)):
             pairs, m, lag_paired = late_pairs, late_m, 1
     paired = len(pairs) >= 3
     unpaired = len(reports) - len(pairs)

@@ -1,4 +1,5 @@
 import Foundation
+import PenTestSupport
 import Testing
 
 /// docs/protocol.md's table of every message is generated from docs/protocol.schema.json, the
@@ -53,16 +54,8 @@ import Testing
     }
 
     @Test func theDocsTableIsTheGeneratedOne() throws {
-        let path = Self.root + "/docs/protocol.md"
-        let docs = try String(contentsOfFile: path, encoding: .utf8)
-        let from = try #require(docs.range(of: Self.start), "docs/protocol.md lacks the marker \(Self.start)")
-        let to = try #require(docs.range(of: Self.end, range: from.upperBound..<docs.endIndex), "docs/protocol.md lacks \(Self.end)")
-        let table = String(docs[from.upperBound..<to.lowerBound])
         let generated = try Self.table()
-        if ProcessInfo.processInfo.environment["PENKIT_UPDATE_GENERATED"] == "1", table != generated {
-            try (docs[..<from.upperBound] + generated + docs[to.lowerBound...]).write(toFile: path, atomically: true, encoding: .utf8)
-            return
-        }
+        let table = try GeneratedDocBlock(path: Self.root + "/docs/protocol.md", start: Self.start, end: Self.end).current(updatingTo: generated)
         #expect(table == generated, "docs/protocol.md's table of every message is not the schema's: run `make generated`")
     }
 

@@ -30,18 +30,7 @@ await() {
     local cap=$((SECONDS + BOUND))
     until "$@"; do [ $SECONDS -lt $cap ] || return 1; sleep 0.2; done
 }
-# await_quiet FILE QUIET CONDITION...: CONDITION holds (0), or FILE has not grown for QUIET s (1).
-await_quiet() {
-    local file=$1 quiet=$2 size=-1 since=$SECONDS cap=$((SECONDS + BOUND)) now; shift 2
-    while [ $SECONDS -lt $cap ]; do
-        "$@" && return 0
-        now=$(stat -c %s "$file" 2>/dev/null || echo 0)
-        if [ "$now" != "$size" ]; then size=$now since=$SECONDS; fi
-        [ $((SECONDS - since)) -ge "$quiet" ] && return 1
-        sleep 0.2
-    done
-    return 1
-}
+. "$(dirname "$0")/guest-wait.sh"
 node_in() { sed -n 's/^uinput: \(\/dev\/input\/event[0-9]*\) ".*/\1/p' "$1" | head -n 1; }
 openable() { [ -c "$1" ] && { : <"$1"; } 2>/dev/null; }
 field() { awk -v k="$1=" '{ for (i = 1; i <= NF; i++) if (index($i, k) == 1) { print substr($i, length(k) + 1); exit } }'; }
@@ -225,7 +214,7 @@ play_path() {
     echo "desktop: $name: played tablet $node${vnode:+, the virtual tablet $vnode}; $server's tablets: $(server_tablets | tr '\n' ';')"
     local from=$(($(wc -l <"$applog") + 1))
     touch "$RUN/go"
-    await_quiet "$replaylog" 600 grep -q "^uinput: played" "$replaylog" || fail "$name: the replay did not finish: $(cat "$replaylog")"
+    wait_until grep -q "^uinput: played" "$replaylog" -- "$replaylog" 600 || fail "$name: the replay did not finish: $(cat "$replaylog")"
     # The app has the pen's last event once it has the proximity-out's pointerout (or has been
     # quiet a long while: then the checks below say what is missing).
     local pattern; pattern=$(left_pattern "$app")
@@ -233,7 +222,7 @@ play_path() {
     # On X11 nothing tells an app that the pen left (no proximity-out event reaches it): there the
     # app is done once its log has been quiet for 20 s (GTK under emulation ran 2 s behind).
     local quiet=60; [ "$server" = xorg ] && quiet=20
-    await_quiet "$applog" $quiet left || echo "desktop: $name: the app's log never said the pen left; quiet for $quiet s after the trace"
+    wait_until left -- "$applog" $quiet || echo "desktop: $name: the app's log never said the pen left; quiet for $quiet s after the trace"
     tail -n +"$from" "$applog" >"$OUT/$name.log"
     touch "$RUN/end"; wait $replay
     if [ -n "$daemon" ]; then kill -TERM $daemon; wait $daemon; fi

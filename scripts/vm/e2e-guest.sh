@@ -32,6 +32,7 @@ main() {
 BIN=$1 OUT=$2 SPEED=$3; shift 3
 # The lead and barrel-button scenario (virtual_lead_and_buttons), read now like the rest of this file.
 . scripts/vm/e2e-guest-lead-buttons.sh
+. scripts/vm/guest-wait.sh
 # E2E_SKIP_UNPLUG, E2E_UNPLUG_TRACE, E2E_UNPLUG_AT as the host had them (the guest does not inherit them)
 [ -f "$OUT/settings.sh" ] && . "$OUT/settings.sh"
 modprobe uinput
@@ -146,21 +147,6 @@ wait_for() {
     local pattern=$1 n=$2 file=$3 quiet=${4:-120}
     at_least() { [ "$("$@")" -ge "$n" ]; }
     wait_until at_least count "$pattern" "$file" -- "$file" "$quiet"
-}
-# wait_until CONDITION... -- FILE QUIET: CONDITION holds (0), or FILE has not grown for QUIET
-# seconds or the bound passed (1).
-wait_until() {
-    local cond=() file quiet size=-1 since=$SECONDS cap=$((SECONDS + BOUND)) now
-    while [ "$1" != -- ]; do cond+=("$1"); shift; done
-    file=$2 quiet=$3
-    while [ $SECONDS -lt $cap ]; do
-        "${cond[@]}" && return 0
-        now=$(stat -c %s "$file" 2>/dev/null || echo 0)
-        if [ "$now" != "$size" ]; then size=$now since=$SECONDS; fi
-        [ $((SECONDS - since)) -ge "$quiet" ] && return 1
-        sleep 0.2
-    done
-    return 1
 }
 # Whether CLIENT FILE has seen at least N live frames (received or reported dropped).
 frames_at_least() { [ "$(frames_seen "$2")" -ge "$1" ]; }

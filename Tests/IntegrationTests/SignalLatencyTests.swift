@@ -50,19 +50,16 @@ struct SignalLatencyTests {
     }
 
     @Test func aProcessSubstitutionTraceIsReadOnceAndServed() throws {
-        let directory = try TemporaryDirectory()
-        let fifo = directory.path + "/trace.fifo"
-        #expect(mkfifo(fifo, 0o600) == 0)
         let expected = try tipDowns(in: Self.trace)
-        let writer = Thread {
-            // As `<(cat trace)`: one writer, the whole trace once, then end of file.
-            if let handle = FileHandle(forWritingAtPath: fifo) {
-                handle.write(try! Data(contentsOf: URL(fileURLWithPath: tracePath(Self.trace))))
-                try? handle.close()
-            }
-        }
-        writer.start()
-        let daemon = try DaemonProcess(["--replay", fifo, "--wait-clients", "1", "--exit-after-replay"])
+        // Through bash's own `<(cat trace)`: a pipe whose writer is running before penkitd starts,
+        // as a user would write it. (A thread opening a FIFO beside penkitd raced it: penkitd
+        // refuses a FIFO nobody writes to, and now and then the thread had not opened it yet.)
+        let daemon = try DaemonProcess(["--wait-clients", "1", "--exit-after-replay"],
+                                       environment: ["PENKIT_TEST_TRACE": tracePath(Self.trace)],
+                                       launcher: { socket in
+            ["/usr/bin/env", "PENKIT_TEST_SOCKET=\(socket)", "/bin/bash", "-c",
+             #"exec "$0" "$@" --socket "$PENKIT_TEST_SOCKET" --replay <(cat "$PENKIT_TEST_TRACE")"#]
+        })
         let client = try daemon.connect()
         try client.subscribe(["strokes"])
         let lines = try client.readAll()

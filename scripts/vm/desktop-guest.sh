@@ -25,6 +25,8 @@ echo "guest: kernel $(uname -r), up $(cut -d' ' -f1 /proc/uptime) s"
 status=0
 : >"$OUT/failures.txt"; : >"$OUT/played.txt"
 fail() { echo "desktop: FAIL: $*" >&2; echo "desktop: FAIL: $*" >>"$OUT/failures.txt"; status=1; }
+# Each step's line says when it came (seconds since the guest booted): where a run's time goes.
+say() { echo "desktop: [$(cut -d' ' -f1 /proc/uptime) s] $*"; }
 BOUND=${DESKTOP_WAIT_SECONDS:-900}
 await() {
     local cap=$((SECONDS + BOUND))
@@ -77,7 +79,7 @@ start_sway() {
     await ipc_up
     WAYLAND_DISPLAY=$(ls "$XDG_RUNTIME_DIR" | grep -E '^wayland-[0-9]+$' | head -1)
     OUTPUT_SIZE=$(swaymsg -t get_outputs -r | $PY -c 'import json,sys; o = json.load(sys.stdin)[0]; print("%dx%d" % (o["rect"]["width"], o["rect"]["height"]))')
-    echo "desktop: sway up (pid $SERVER, $WAYLAND_DISPLAY): output $OUTPUT_SIZE"
+    say "sway up (pid $SERVER, $WAYLAND_DISPLAY): output $OUTPUT_SIZE"
 }
 # The tablet-tool devices the display server has (names, one a line).
 sway_tablets() { swaymsg -t get_inputs -r 2>/dev/null | $PY -c 'import json,sys; [print(d["name"]) for d in json.load(sys.stdin) if d["type"] == "tablet_tool"]' 2>/dev/null; }   # (sway's IPC may not answer while it is busy)
@@ -125,7 +127,7 @@ start_xorg() {
     await x_up
     kill -0 $SERVER 2>/dev/null || { fail "Xorg did not start: $(grep -E '\(EE\)' "$OUT/Xorg.log" | tail -5 | tr '\n' ' ')"; return 1; }
     OUTPUT_SIZE=$(xdpyinfo | sed -n 's/^ *dimensions: *\([0-9]*x[0-9]*\) pixels.*/\1/p')
-    echo "desktop: Xorg up (pid $SERVER, $DISPLAY): screen $OUTPUT_SIZE"
+    say "Xorg up (pid $SERVER, $DISPLAY): screen $OUTPUT_SIZE"
 }
 # The libinput driver adds one X device per tablet, and one more per tool once the tool has come
 # into proximity ("... Pen (0)"): the tablets are the devices whose node is a tablet's.
@@ -156,7 +158,7 @@ start_chromium() {
     # CLOCK_REALTIME − CLOCK_MONOTONIC now: puts the page's timeOrigin + timeStamp on CLOCK_MONOTONIC.
     # (A file of its own: Chromium writes its log without O_APPEND, over anything appended to it.)
     $PY -c 'import time; print("clock-offset-ms %.3f" % ((time.clock_gettime(time.CLOCK_REALTIME) - time.clock_gettime(time.CLOCK_MONOTONIC)) * 1000))' >"${log%.log}.clock-offset"
-    echo "desktop: chromium up on $1: $(sed -n 's/.*"pe-ready \(.*\)", source.*/\1/p' "$log" | head -1)"
+    say "chromium up on $1: $(sed -n 's/.*"pe-ready \(.*\)", source.*/\1/p' "$log" | head -1)"
 }
 
 # --- the GTK 4 example (examples/gtk4-pen.py), logging what GtkGestureStylus gave ---
@@ -173,7 +175,7 @@ start_gtk() {
     gtk_ready() { grep -q '"signal": "ready"' "$log" || ! kill -0 $APP 2>/dev/null; }
     await gtk_ready
     grep -q '"signal": "ready"' "$log" || { fail "gtk ($1): the example did not start: $(tail -5 "$OUT/gtk-$1.out")"; return 1; }
-    echo "desktop: gtk up on $1"
+    say "gtk up on $1"
     if [ "$1" = xorg ]; then xinput list >"$OUT/xinput-list.txt" 2>&1; fi
 }
 # What an app's log says once it has seen the pen leave (the end of the played trace).
@@ -211,10 +213,11 @@ play_path() {
     fi
     has_tablets() { [ "$(server_tablets | wc -l)" -ge $want ]; }
     await has_tablets || { fail "$name: $server has $(server_tablets | wc -l) tablets, not $want: $(server_tablets | tr '\n' ';')"; kill $replay $daemon 2>/dev/null; return 1; }
-    echo "desktop: $name: played tablet $node${vnode:+, the virtual tablet $vnode}; $server's tablets: $(server_tablets | tr '\n' ';')"
+    say "$name: played tablet $node${vnode:+, the virtual tablet $vnode}; $server's tablets: $(server_tablets | tr '\n' ';')"
     local from=$(($(wc -l <"$applog") + 1))
     touch "$RUN/go"
     wait_until grep -q "^uinput: played" "$replaylog" -- "$replaylog" 600 || fail "$name: the replay did not finish: $(cat "$replaylog")"
+    say "$name: played"
     # The app has the pen's last event once it has the proximity-out's pointerout (or has been
     # quiet a long while: then the checks below say what is missing).
     local pattern; pattern=$(left_pattern "$app")
@@ -222,14 +225,16 @@ play_path() {
     # On X11 nothing tells an app that the pen left (no proximity-out event reaches it): there the
     # app is done once its log has been quiet for 20 s (GTK under emulation ran 2 s behind).
     local quiet=60; [ "$server" = xorg ] && quiet=20
-    wait_until left -- "$applog" $quiet || echo "desktop: $name: the app's log never said the pen left; quiet for $quiet s after the trace"
+    wait_until left -- "$applog" $quiet || say "$name: the app's log never said the pen left; quiet for $quiet s after the trace"
     tail -n +"$from" "$applog" >"$OUT/$name.log"
+    say "$name: the app's log taken ($(wc -l <"$OUT/$name.log") lines)"
     touch "$RUN/end"; wait $replay
     if [ -n "$daemon" ]; then kill -TERM $daemon; wait $daemon; fi
     gone() { [ "$(server_tablets | wc -l)" -eq 0 ]; }
-    BOUND=60 await gone || echo "desktop: $name: $server still lists tablets: $(server_tablets | tr '\n' ';')"
+    BOUND=60 await gone || say "$name: $server still lists tablets: $(server_tablets | tr '\n' ';')"
     # Judged on the host after the run (scripts/vm/desktop.sh): what the judge needs, one line each.
     echo "$app $server $path $OUTPUT_SIZE $applog" >>"$OUT/played.txt"
+    say "$name: done"
 }
 
 # Each display server in turn, with each app on it; a server or app that cannot run fails the run

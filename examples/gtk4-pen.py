@@ -66,6 +66,7 @@ class PenCanvas:
         self.stylus_seen = False
         motion.connect("motion", self.on_pointer_motion)
         area.add_controller(motion)
+
         area.set_draw_func(self.draw)
 
     def write_log(self, line):
@@ -117,6 +118,11 @@ class PenCanvas:
         if down:
             self.own.append((x, y))
             self.area.queue_draw()
+
+    def on_key(self, controller, keyval, keycode, state):
+        """With --log: a key press, the desktop guest's mark that every pen event before it is in."""
+        self.write_log({"signal": "key", "key": Gdk.keyval_name(keyval)})
+        return False
 
     def on_leave(self, controller):
         if self.pairing is not None:
@@ -200,6 +206,10 @@ def main():
         area = Gtk.DrawingArea(hexpand=True, vexpand=True)
         window.set_child(area)
         canvas = PenCanvas(area, log)
+        if log:
+            keys = Gtk.EventControllerKey()
+            keys.connect("key-pressed", canvas.on_key)
+            window.add_controller(keys)
         window.present()
         canvas.write_log({"signal": "ready"})
         threading.Thread(target=read_penkit, args=(args.socket, canvas), daemon=True).start()

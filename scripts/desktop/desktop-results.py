@@ -180,7 +180,14 @@ def main():
     if before:
         row["before_judged"] = len(before)
     if not reports:
-        problems.append("no pen reports in the app's log (%s)" % a.log)
+        fallback = [l for l in open(a.log) if l.startswith('{"signal": "pointer-motion"')] if a.app == "gtk" else []
+        if fallback:
+            # GTK 4.8 on X11 with Xorg's libinput driver: no GdkDeviceTool, so no stylus event
+            # (docs/apps.md); the example drew the pointer GTK gave instead.
+            row["pointer_fallback_events"] = len(fallback)
+            problems.append("no tablet tool: GTK gave the pen as a pointer (%d motions, no pressure; docs/apps.md says why)" % len(fallback))
+        else:
+            problems.append("no pen reports in the app's log (%s)" % a.log)
     # The display server's documented map to start from: the tablet's whole area onto its one
     # output (docs/virtual-tablet.md); content_pairing refits it on the pairs.
     width_mm, height_mm = tablet_size(a.trace)

@@ -222,9 +222,16 @@ play_path() {
     # quiet a long while: then the checks below say what is missing).
     local pattern; pattern=$(left_pattern "$app")
     left() { tail -n +"$from" "$applog" | grep -q "$pattern"; }
-    # On X11 nothing tells an app that the pen left (no proximity-out event reaches it): there the
-    # app is done once its log has been quiet for 20 s (GTK under emulation ran 2 s behind).
-    local quiet=60; [ "$server" = xorg ] && quiet=20
+    # On X11 nothing tells an app that the pen left (no proximity-out event reaches it): there a
+    # key pressed through XTest after the trace marks the end (the server sends it after the pen's
+    # events it has read; the app logs it: Chromium's page and the example's --log). Failing that,
+    # the app is done once its log has been quiet for 20 s (GTK under emulation ran 2 s behind).
+    local quiet=60
+    if [ "$server" = xorg ]; then
+        quiet=20
+        pattern='"pe-key \|"signal": "key"'
+        xdotool key shift >>"$OUT/$name.xdotool.txt" 2>&1 || say "$name: xdotool key: $(tail -1 "$OUT/$name.xdotool.txt")"
+    fi
     wait_until left -- "$applog" $quiet || say "$name: the app's log never said the pen left; quiet for $quiet s after the trace"
     tail -n +"$from" "$applog" >"$OUT/$name.log"
     say "$name: the app's log taken ($(wc -l <"$OUT/$name.log") lines)"

@@ -106,14 +106,14 @@ class PenCanvas:
     def on_pointer_motion(self, controller, x, y):
         device = controller.get_current_event_device()
         source = device.get_source() if device else None
-        if self.stylus_seen or source in (Gdk.InputSource.PEN, Gdk.InputSource.ERASER):
+        if self.stylus_seen or source == Gdk.InputSource.PEN:
             return   # the stylus gesture has it
         now = controller.get_current_event_time()
         down = controller.get_current_event_state() & Gdk.ModifierType.BUTTON1_MASK != 0
         self.write_log({"signal": "pointer-motion", "time": now, "x": x, "y": y, "buttons": int(down),
                         "mono_ms": time.clock_gettime(time.CLOCK_MONOTONIC) * 1000,
                         "device": device.get_name() if device else None,
-                        "source": source.value_nick if source else None})
+                        "source": source.value_nick if source is not None else None})
         self.deliver(self.ensure_pairing().handle_app_event(AppPenEvent(now, x, y, "move", "pointer")))
         if down:
             self.own.append((x, y))

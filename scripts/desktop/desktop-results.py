@@ -5,7 +5,9 @@
 The app's log holds the pen as the app's own API reported it (Chromium: PointerEvents and their
 coalesced events, scripts/desktop/pointer-log.html). The expected events are what the display
 server's libinput should report for the played trace (`penkit bench virtual-tablet --events`: path
-b, penkit's virtual tablet, for `virtual`; path a, the tablet read directly, for `direct`). Only the
+b, penkit's virtual tablet, for `virtual`; path a, the tablet read directly, for `direct` and for
+`failsafe`, where penkitd was SIGKILLed while the pen hovered and the display server reads the
+real tablet again: its judged stroke must be `direct`'s, hover with no button down). Only the
 last proximity is judged (the first is the warm-up, scripts/vm/concat-traces.sh says why).
 
 - events: the app's pen reports in the judged proximity; each is paired with one expected event

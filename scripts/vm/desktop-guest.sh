@@ -180,13 +180,19 @@ start_gtk() {
 }
 # What an app's log says once it has seen the pen leave (the end of the played trace).
 left_pattern() { case $1 in chromium) echo '"type":"pointerout".*"kind":"pen"' ;; gtk) echo '"signal": "leave"' ;; esac; }
+# What an app's log says when the pen lifts (only the judged stroke touches: the warm-up hovers).
+up_pattern() { case $1 in chromium) echo '"type":"pointerup".*"kind":"pen"' ;; gtk) echo '"signal": "up"' ;; esac; }
+# What an app's log says once the pen hovers over it.
+hover_pattern() { case $1 in chromium) echo '"type":"pointermove".*"kind":"pen".*"b":0,' ;; gtk) echo '"signal": "proximity"' ;; esac; }
 
-# play_path APP SERVER PATH LOG: one run of the trace for APP's log LOG, on PATH (virtual or
-# direct); the app's lines from this run go to OUT/APP-SERVER-PATH.log.
+# play_path APP SERVER PATH LOG: one run of the trace for APP's log LOG, on PATH (virtual, direct,
+# or failsafe: penkitd with its virtual tablet, SIGKILLed once the app has the warm-up's hover, so
+# that the judged stroke reaches the app from the real tablet, as on `direct`); the app's lines
+# from this run go to OUT/APP-SERVER-PATH.log.
 play_path() {
     local app=$1 server=$2 path=$3 applog=$4 name=$1-$2-$3 daemon= node vnode= id want
     local replaylog=$OUT/$name.replay.txt
-    if [ "$path" = virtual ]; then
+    if [ "$path" != direct ]; then
         "$BIN/penkitd" --virtual-tablet --config "$OUT/penkitd.conf" --socket "$SOCK" --state-dir "$RUN/state" \
             --log-level info >"$OUT/$name.penkitd.log" 2>&1 &
         daemon=$!
@@ -202,7 +208,7 @@ play_path() {
     await node_known
     [ -n "$node" ] || { fail "$name: no uinput device: $(cat "$replaylog")"; kill $daemon 2>/dev/null; return 1; }
     want=1
-    if [ "$path" = virtual ]; then
+    if [ "$path" != direct ]; then
         grabbed() {
             id=$(grep -F "tablet added" "$OUT/$name.penkitd.log" | grep -E " node=$node( |\$)" | tail -1 | field device)
             [ -n "$id" ] && grep -F "tablet grabbed" "$OUT/$name.penkitd.log" | grep -qE " device=$id( |\$)"
@@ -216,12 +222,23 @@ play_path() {
     say "$name: played tablet $node${vnode:+, the virtual tablet $vnode}; $server's tablets: $(server_tablets | tr '\n' ';')"
     local from=$(($(wc -l <"$applog") + 1))
     touch "$RUN/go"
+    if [ "$path" = failsafe ]; then
+        # The fail-safe: penkitd dies while the pen hovers over the app (its first hover event of
+        # the warm-up); the kernel ends its grab and its virtual tablet, and the display server
+        # reads the real tablet again. The judged stroke must come as on `direct`, no button stuck.
+        hovering() { tail -n +"$from" "$applog" | grep -q "$(hover_pattern "$app")" || ! kill -0 $replay 2>/dev/null; }
+        await hovering
+        kill -KILL $daemon; wait $daemon 2>/dev/null; daemon=
+        local out_before; out_before=$(tail -n +"$from" "$applog" | grep -c "$(left_pattern "$app")")
+        say "$name: penkitd SIGKILLed, the app having the pen's hover ($out_before proximity-outs at the app before)"
+    fi
     wait_until grep -q "^uinput: played" "$replaylog" -- "$replaylog" 600 || fail "$name: the replay did not finish: $(cat "$replaylog")"
     say "$name: played"
-    # The app has the pen's last event once it has the proximity-out's pointerout (or has been
-    # quiet a long while: then the checks below say what is missing).
-    local pattern; pattern=$(left_pattern "$app")
-    left() { tail -n +"$from" "$applog" | grep -q "$pattern"; }
+    # The app has the pen's last event once it has the judged stroke's lift and a proximity-out
+    # after it (the warm-up's proximity-out alone would end the wait before the stroke), or has
+    # been quiet a long while: then the checks below say what is missing.
+    local pattern up; pattern=$(left_pattern "$app") up=$(up_pattern "$app")
+    left() { tail -n +"$from" "$applog" | awk -v up="$up" -v out="$pattern" '$0 ~ up { u = 1 } u && $0 ~ out { f = 1 } END { exit !f }'; }
     # On X11 nothing tells an app that the pen left (no proximity-out event reaches it): there a
     # key pressed through XTest after the trace marks the end (the server sends it after the pen's
     # events it has read; the app logs it: Chromium's page and the example's --log). Failing that,
@@ -229,7 +246,7 @@ play_path() {
     local quiet=60
     if [ "$server" = xorg ]; then
         quiet=20
-        pattern='"pe-key \|"signal": "key"'
+        pattern='"pe-key |"signal": "key"' up=.
         xdotool key shift >>"$OUT/$name.xdotool.txt" 2>&1 || say "$name: xdotool key: $(tail -1 "$OUT/$name.xdotool.txt")"
     fi
     wait_until left -- "$applog" $quiet || say "$name: the app's log never said the pen left; quiet for $quiet s after the trace"
@@ -253,6 +270,8 @@ run_apps() {
     for app in ${DESKTOP_APPS:-chromium gtk}; do
         if "start_$app" "$1"; then
             for path in virtual direct; do play_path $app "$1" $path "$OUT/$app-$1.log"; done
+            # The fail-safe where DESKTOP_FAILSAFE names the app and server (APP-SERVER).
+            case " ${DESKTOP_FAILSAFE-chromium-sway} " in *" $app-$1 "*) play_path $app "$1" failsafe "$OUT/$app-$1.log" ;; esac
         fi
         stop "${APP:-}"; APP=
     done

@@ -12,7 +12,8 @@ The window draws:
 
     python3 examples/gtk4-pen.py [--socket PATH] [--log FILE]
 
-Without penkitd it still draws GTK's own events. --log writes one JSON line per GTK pen event
+Without penkitd it still draws GTK's own events. Where GTK gives the pen no tablet tool (GTK 4.8 on
+X11 with Xorg's libinput driver) it draws the pointer GTK gives instead: positions, no pressure. --log writes one JSON line per GTK pen event
 (tool type, pressure, position, time, and each backlog entry) and one per map change: the desktop
 guest (scripts/vm/desktop-guest.sh) checks what GTK gave against what penkit wrote.
 Runs from a checkout as is (penkit's Python package is found beside it), or after
@@ -55,12 +56,17 @@ class PenCanvas:
         area.add_controller(stylus)
         motion = Gtk.EventControllerMotion()
         motion.connect("leave", self.on_leave)
+        # The fallback where GTK gives no tablet tool: GTK 4.8 on X11 with the libinput driver
+        # (Xorg's default) delivers the pen as the core pointer, a mouse, and GtkGestureStylus
+        # handles only events that have a tool (gtkgesturestylus.c); GDK's X11 backend makes a
+        # tool only from xf86-input-wacom's "Wacom Serial IDs" and "Wacom Tool Type" properties
+        # (gdkdevicemanager-xi2.c handle_property_change), which the libinput driver never sets.
+        # Then the pen is drawn as a pointer: positions, the button as contact, no pressure
+        # (PyGObject 3.42, Debian 12's, hands Python no GdkEvent to read its axes from).
+        self.stylus_seen = False
+        motion.connect("motion", self.on_pointer_motion)
         area.add_controller(motion)
-        # With --log: the first pointer motions, with the device that made them, to tell "no pen
-        # arrived" from "the pen arrived without a tablet tool" (which GtkGestureStylus ignores).
-        self.motions = 20
-        if log:
-            motion.connect("motion", self.on_pointer_motion)
+
         area.set_draw_func(self.draw)
 
     def write_log(self, line):
@@ -75,6 +81,7 @@ class PenCanvas:
 
     def on_stylus(self, gesture, x, y, signal):
         tool = gesture.get_device_tool()
+        self.stylus_seen = self.stylus_seen or tool is not None
         source = str(tool.get_serial()) if tool else ""
         # The reports GTK coalesced into this event come first, each with its own time (ms).
         ok, backlog = gesture.get_backlog()
@@ -97,12 +104,25 @@ class PenCanvas:
         self.area.queue_draw()
 
     def on_pointer_motion(self, controller, x, y):
-        if self.motions > 0:
-            self.motions -= 1
-            device = controller.get_current_event_device()
-            self.write_log({"signal": "pointer-motion", "x": x, "y": y,
-                            "device": device.get_name() if device else None,
-                            "source": device.get_source().value_nick if device else None})
+        device = controller.get_current_event_device()
+        source = device.get_source() if device else None
+        if self.stylus_seen or source == Gdk.InputSource.PEN:
+            return   # the stylus gesture has it
+        now = controller.get_current_event_time()
+        down = controller.get_current_event_state() & Gdk.ModifierType.BUTTON1_MASK != 0
+        self.write_log({"signal": "pointer-motion", "time": now, "x": x, "y": y, "buttons": int(down),
+                        "mono_ms": time.clock_gettime(time.CLOCK_MONOTONIC) * 1000,
+                        "device": device.get_name() if device else None,
+                        "source": source.value_nick if source is not None else None})
+        self.deliver(self.ensure_pairing().handle_app_event(AppPenEvent(now, x, y, "move", "pointer")))
+        if down:
+            self.own.append((x, y))
+            self.area.queue_draw()
+
+    def on_key(self, controller, keyval, keycode, state):
+        """With --log: a key press, the desktop guest's mark that every pen event before it is in."""
+        self.write_log({"signal": "key", "key": Gdk.keyval_name(keyval)})
+        return False
 
     def on_leave(self, controller):
         if self.pairing is not None:
@@ -186,6 +206,10 @@ def main():
         area = Gtk.DrawingArea(hexpand=True, vexpand=True)
         window.set_child(area)
         canvas = PenCanvas(area, log)
+        if log:
+            keys = Gtk.EventControllerKey()
+            keys.connect("key-pressed", canvas.on_key)
+            window.add_controller(keys)
         window.present()
         canvas.write_log({"signal": "ready"})
         threading.Thread(target=read_penkit, args=(args.socket, canvas), daemon=True).start()

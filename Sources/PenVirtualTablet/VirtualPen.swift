@@ -79,7 +79,7 @@ package struct VirtualPen: Sendable {
             filter.reset()
             append(t, EV_KEY, Int32(keyNow), 1, to: &out)
             if layout.hasToolID { append(t, EV_ABS, ABS_MISC, Int32(truncatingIfNeeded: event.tool.id), to: &out) }
-            if layout.hasSerial { append(t, EV_MSC, MSC_SERIAL, Int32(truncatingIfNeeded: event.tool.serial), to: &out) }
+            if layout.hasSerial { append(t, EV_MSC, MSC_SERIAL, Int32(bitPattern: VirtualTabletIdentity.toolSerial(ofReal: event.tool.serial)), to: &out) }
         }
 
         var axes = event.axes
@@ -165,7 +165,7 @@ package struct VirtualPen: Sendable {
         pressed.removeAll()
         if let key = toolKeyWritten ?? Self.toolKey(current.type) { append(time, EV_KEY, Int32(key), 0, to: &out) }
         toolKeyWritten = nil
-        if layout.hasSerial { append(time, EV_MSC, MSC_SERIAL, Int32(truncatingIfNeeded: current.serial), to: &out) }
+        if layout.hasSerial { append(time, EV_MSC, MSC_SERIAL, Int32(bitPattern: VirtualTabletIdentity.toolSerial(ofReal: current.serial)), to: &out) }
         append(time, EV_SYN, SYN_REPORT, 0, to: &out)
         tool = nil
         delivered = nil

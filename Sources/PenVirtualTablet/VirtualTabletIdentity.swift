@@ -22,6 +22,21 @@ package enum VirtualTabletIdentity {
         return name
     }
 
+    /// The serial the virtual tablet's tool carries for a real tool's serial: the real one with its
+    /// top bit flipped (0, no serial, stays 0). Not the real serial: libinput keeps a tool that has
+    /// a serial once per context, keyed by type and serial, shared by every tablet it comes into
+    /// proximity on, and sets its pressure thresholds from the first of them (then moves them with
+    /// a pressure offset detected on any; evdev-tablet.c `tablet_get_tool`,
+    /// `detect_pressure_offset`). Sharing one with the real tablet, the compositor read the virtual
+    /// tablet's pressure against the real tablet's thresholds when the real pen came first (up to
+    /// 1 % of the range off, more after an offset), or, once penkitd let go, the real pen against
+    /// the quirk's 2 and 1 on the real axis: contact at 2 of 2047 (the desktop guest's direct rows,
+    /// about 550/65535 above libinput's own pressure).
+    package static func toolSerial(ofReal serial: UInt64) -> UInt32 {
+        let real = UInt32(truncatingIfNeeded: serial)
+        return real == 0 ? 0 : real ^ 0x8000_0000
+    }
+
     /// Whether a device is one of penkit's virtual tablets (penkitd's or another penkitd's).
     package static func isVirtualTablet(name: String) -> Bool {
         name.hasPrefix(namePrefix)

@@ -25,6 +25,8 @@ echo "guest: kernel $(uname -r), up $(cut -d' ' -f1 /proc/uptime) s"
 status=0
 : >"$OUT/failures.txt"; : >"$OUT/played.txt"
 fail() { echo "desktop: FAIL: $*" >&2; echo "desktop: FAIL: $*" >>"$OUT/failures.txt"; status=1; }
+# Each step's line says when it came (seconds since the guest booted): where a run's time goes.
+say() { echo "desktop: [$(cut -d' ' -f1 /proc/uptime) s] $*"; }
 BOUND=${DESKTOP_WAIT_SECONDS:-900}
 await() {
     local cap=$((SECONDS + BOUND))
@@ -77,7 +79,7 @@ start_sway() {
     await ipc_up
     WAYLAND_DISPLAY=$(ls "$XDG_RUNTIME_DIR" | grep -E '^wayland-[0-9]+$' | head -1)
     OUTPUT_SIZE=$(swaymsg -t get_outputs -r | $PY -c 'import json,sys; o = json.load(sys.stdin)[0]; print("%dx%d" % (o["rect"]["width"], o["rect"]["height"]))')
-    echo "desktop: sway up (pid $SERVER, $WAYLAND_DISPLAY): output $OUTPUT_SIZE"
+    say "sway up (pid $SERVER, $WAYLAND_DISPLAY): output $OUTPUT_SIZE"
 }
 # The tablet-tool devices the display server has (names, one a line).
 sway_tablets() { swaymsg -t get_inputs -r 2>/dev/null | $PY -c 'import json,sys; [print(d["name"]) for d in json.load(sys.stdin) if d["type"] == "tablet_tool"]' 2>/dev/null; }   # (sway's IPC may not answer while it is busy)
@@ -125,7 +127,7 @@ start_xorg() {
     await x_up
     kill -0 $SERVER 2>/dev/null || { fail "Xorg did not start: $(grep -E '\(EE\)' "$OUT/Xorg.log" | tail -5 | tr '\n' ' ')"; return 1; }
     OUTPUT_SIZE=$(xdpyinfo | sed -n 's/^ *dimensions: *\([0-9]*x[0-9]*\) pixels.*/\1/p')
-    echo "desktop: Xorg up (pid $SERVER, $DISPLAY): screen $OUTPUT_SIZE"
+    say "Xorg up (pid $SERVER, $DISPLAY): screen $OUTPUT_SIZE"
 }
 # The libinput driver adds one X device per tablet, and one more per tool once the tool has come
 # into proximity ("... Pen (0)"): the tablets are the devices whose node is a tablet's.
@@ -156,7 +158,7 @@ start_chromium() {
     # CLOCK_REALTIME − CLOCK_MONOTONIC now: puts the page's timeOrigin + timeStamp on CLOCK_MONOTONIC.
     # (A file of its own: Chromium writes its log without O_APPEND, over anything appended to it.)
     $PY -c 'import time; print("clock-offset-ms %.3f" % ((time.clock_gettime(time.CLOCK_REALTIME) - time.clock_gettime(time.CLOCK_MONOTONIC)) * 1000))' >"${log%.log}.clock-offset"
-    echo "desktop: chromium up on $1: $(sed -n 's/.*"pe-ready \(.*\)", source.*/\1/p' "$log" | head -1)"
+    say "chromium up on $1: $(sed -n 's/.*"pe-ready \(.*\)", source.*/\1/p' "$log" | head -1)"
 }
 
 # --- the GTK 4 example (examples/gtk4-pen.py), logging what GtkGestureStylus gave ---
@@ -173,18 +175,24 @@ start_gtk() {
     gtk_ready() { grep -q '"signal": "ready"' "$log" || ! kill -0 $APP 2>/dev/null; }
     await gtk_ready
     grep -q '"signal": "ready"' "$log" || { fail "gtk ($1): the example did not start: $(tail -5 "$OUT/gtk-$1.out")"; return 1; }
-    echo "desktop: gtk up on $1"
+    say "gtk up on $1"
     if [ "$1" = xorg ]; then xinput list >"$OUT/xinput-list.txt" 2>&1; fi
 }
 # What an app's log says once it has seen the pen leave (the end of the played trace).
 left_pattern() { case $1 in chromium) echo '"type":"pointerout".*"kind":"pen"' ;; gtk) echo '"signal": "leave"' ;; esac; }
+# What an app's log says when the pen lifts (only the judged stroke touches: the warm-up hovers).
+up_pattern() { case $1 in chromium) echo '"type":"pointerup".*"kind":"pen"' ;; gtk) echo '"signal": "up"' ;; esac; }
+# What an app's log says once the pen hovers over it.
+hover_pattern() { case $1 in chromium) echo '"type":"pointermove".*"kind":"pen".*"b":0,' ;; gtk) echo '"signal": "proximity"' ;; esac; }
 
-# play_path APP SERVER PATH LOG: one run of the trace for APP's log LOG, on PATH (virtual or
-# direct); the app's lines from this run go to OUT/APP-SERVER-PATH.log.
+# play_path APP SERVER PATH LOG: one run of the trace for APP's log LOG, on PATH (virtual, direct,
+# or failsafe: penkitd with its virtual tablet, SIGKILLed once the app has the warm-up's hover, so
+# that the judged stroke reaches the app from the real tablet, as on `direct`); the app's lines
+# from this run go to OUT/APP-SERVER-PATH.log.
 play_path() {
     local app=$1 server=$2 path=$3 applog=$4 name=$1-$2-$3 daemon= node vnode= id want
     local replaylog=$OUT/$name.replay.txt
-    if [ "$path" = virtual ]; then
+    if [ "$path" != direct ]; then
         "$BIN/penkitd" --virtual-tablet --config "$OUT/penkitd.conf" --socket "$SOCK" --state-dir "$RUN/state" \
             --log-level info >"$OUT/$name.penkitd.log" 2>&1 &
         daemon=$!
@@ -200,7 +208,7 @@ play_path() {
     await node_known
     [ -n "$node" ] || { fail "$name: no uinput device: $(cat "$replaylog")"; kill $daemon 2>/dev/null; return 1; }
     want=1
-    if [ "$path" = virtual ]; then
+    if [ "$path" != direct ]; then
         grabbed() {
             id=$(grep -F "tablet added" "$OUT/$name.penkitd.log" | grep -E " node=$node( |\$)" | tail -1 | field device)
             [ -n "$id" ] && grep -F "tablet grabbed" "$OUT/$name.penkitd.log" | grep -qE " device=$id( |\$)"
@@ -211,25 +219,46 @@ play_path() {
     fi
     has_tablets() { [ "$(server_tablets | wc -l)" -ge $want ]; }
     await has_tablets || { fail "$name: $server has $(server_tablets | wc -l) tablets, not $want: $(server_tablets | tr '\n' ';')"; kill $replay $daemon 2>/dev/null; return 1; }
-    echo "desktop: $name: played tablet $node${vnode:+, the virtual tablet $vnode}; $server's tablets: $(server_tablets | tr '\n' ';')"
+    say "$name: played tablet $node${vnode:+, the virtual tablet $vnode}; $server's tablets: $(server_tablets | tr '\n' ';')"
     local from=$(($(wc -l <"$applog") + 1))
     touch "$RUN/go"
+    if [ "$path" = failsafe ]; then
+        # The fail-safe: penkitd dies while the pen hovers over the app (its first hover event of
+        # the warm-up); the kernel ends its grab and its virtual tablet, and the display server
+        # reads the real tablet again. The judged stroke must come as on `direct`, no button stuck.
+        hovering() { tail -n +"$from" "$applog" | grep -q "$(hover_pattern "$app")" || ! kill -0 $replay 2>/dev/null; }
+        await hovering
+        kill -KILL $daemon; wait $daemon 2>/dev/null; daemon=
+        local out_before; out_before=$(tail -n +"$from" "$applog" | grep -c "$(left_pattern "$app")")
+        say "$name: penkitd SIGKILLed, the app having the pen's hover ($out_before proximity-outs at the app before)"
+    fi
     wait_until grep -q "^uinput: played" "$replaylog" -- "$replaylog" 600 || fail "$name: the replay did not finish: $(cat "$replaylog")"
-    # The app has the pen's last event once it has the proximity-out's pointerout (or has been
-    # quiet a long while: then the checks below say what is missing).
-    local pattern; pattern=$(left_pattern "$app")
-    left() { tail -n +"$from" "$applog" | grep -q "$pattern"; }
-    # On X11 nothing tells an app that the pen left (no proximity-out event reaches it): there the
-    # app is done once its log has been quiet for 20 s (GTK under emulation ran 2 s behind).
-    local quiet=60; [ "$server" = xorg ] && quiet=20
-    wait_until left -- "$applog" $quiet || echo "desktop: $name: the app's log never said the pen left; quiet for $quiet s after the trace"
+    say "$name: played"
+    # The app has the pen's last event once it has the judged stroke's lift and a proximity-out
+    # after it (the warm-up's proximity-out alone would end the wait before the stroke), or has
+    # been quiet a long while: then the checks below say what is missing.
+    local pattern up; pattern=$(left_pattern "$app") up=$(up_pattern "$app")
+    left() { tail -n +"$from" "$applog" | awk -v up="$up" -v out="$pattern" '$0 ~ up { u = 1 } u && $0 ~ out { f = 1 } END { exit !f }'; }
+    # On X11 nothing tells an app that the pen left (no proximity-out event reaches it): there a
+    # key pressed through XTest after the trace marks the end (the server sends it after the pen's
+    # events it has read; the app logs it: Chromium's page and the example's --log). Failing that,
+    # the app is done once its log has been quiet for 20 s (GTK under emulation ran 2 s behind).
+    local quiet=60
+    if [ "$server" = xorg ]; then
+        quiet=20
+        pattern='"pe-key |"signal": "key"' up=.
+        xdotool key shift >>"$OUT/$name.xdotool.txt" 2>&1 || say "$name: xdotool key: $(tail -1 "$OUT/$name.xdotool.txt")"
+    fi
+    wait_until left -- "$applog" $quiet || say "$name: the app's log never said the pen left; quiet for $quiet s after the trace"
     tail -n +"$from" "$applog" >"$OUT/$name.log"
+    say "$name: the app's log taken ($(wc -l <"$OUT/$name.log") lines)"
     touch "$RUN/end"; wait $replay
     if [ -n "$daemon" ]; then kill -TERM $daemon; wait $daemon; fi
     gone() { [ "$(server_tablets | wc -l)" -eq 0 ]; }
-    BOUND=60 await gone || echo "desktop: $name: $server still lists tablets: $(server_tablets | tr '\n' ';')"
+    BOUND=60 await gone || say "$name: $server still lists tablets: $(server_tablets | tr '\n' ';')"
     # Judged on the host after the run (scripts/vm/desktop.sh): what the judge needs, one line each.
     echo "$app $server $path $OUTPUT_SIZE $applog" >>"$OUT/played.txt"
+    say "$name: done"
 }
 
 # Each display server in turn, with each app on it; a server or app that cannot run fails the run
@@ -241,6 +270,8 @@ run_apps() {
     for app in ${DESKTOP_APPS:-chromium gtk}; do
         if "start_$app" "$1"; then
             for path in virtual direct; do play_path $app "$1" $path "$OUT/$app-$1.log"; done
+            # The fail-safe where DESKTOP_FAILSAFE names the app and server (APP-SERVER).
+            case " ${DESKTOP_FAILSAFE-chromium-sway} " in *" $app-$1 "*) play_path $app "$1" failsafe "$OUT/$app-$1.log" ;; esac
         fi
         stop "${APP:-}"; APP=
     done

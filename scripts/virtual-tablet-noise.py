@@ -33,8 +33,11 @@ MIN_SAMPLES = 10
 
 def reports(penkit, trace):
     """(time µs, x mm, y mm, touching, proximity number) for each report libinput delivers."""
-    out = subprocess.run([penkit, "bench", "virtual-tablet", "--events", "--filter", PASS_THROUGH, trace],
-                         check=True, capture_output=True, text=True).stdout
+    run = subprocess.run([penkit, "bench", "virtual-tablet", "--events", "--filter", PASS_THROUGH, trace],
+                         capture_output=True, text=True)
+    if run.returncode != 0:
+        sys.exit(f"{trace}: penkit bench virtual-tablet failed: {run.stderr.strip()}")
+    out = run.stdout
     rows, proximity = [], 0
     for event in map(json.loads, out.splitlines()):
         if event["type"] == "proximity" and event["state"] == "in":

@@ -8,8 +8,9 @@ import Testing
 
 /// `penkit replay REPORT --check` on a window that starts after penkitd learned that a tool sends
 /// no tilt (a whole tilt timeout without it): the e2e's live window failed on `sample.expecting`
-/// when the DTH-2242 pen had been seen before it. The check reads that knowledge off the window's
-/// own first frame of the tool, and seeds the replay's engine with it.
+/// when the DTH-2242 pen had been seen before it. The report holds digests, not lines: the check
+/// finds the tools whose first frame in a fresh replay waits for tilt, and tries the replay again
+/// with an engine that knows them to send none.
 @Suite struct ReplayCheckTiltTests {
     static let trace = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("traces/wacom-dth2242-pen.evemu").path
@@ -33,14 +34,18 @@ import Testing
         #expect(fresh.contains { $0.contains(#""expecting":["azimuth","altitude"]"#) })
         #expect(!known.contains { $0.contains(#""expecting":["azimuth","altitude"]"#) })
 
-        #expect(ReplayCheck.toolsLearnedWithoutTilt(known, deviceIDs: [1]) == [Self.pen])
-        #expect(ReplayCheck.toolsLearnedWithoutTilt(fresh, deviceIDs: [1]).isEmpty)
+        #expect(ReplayCheck.toolsAwaitingTilt(fresh) == [Self.pen])
+        #expect(ReplayCheck.toolsAwaitingTilt(known).isEmpty)
 
+        // What penkitd's recorder keeps of the lines of an engine that knew: their digests.
+        let recorded = known.compactMap { LineDigest.of($0).map { ReplayCheck.RecordedLine(time: 0, digest: $0) } }
+        #expect(recorded.count == known.count)
         // Replayed without that knowledge, the window differs at its first frame; with it, it is equal.
-        let unseeded = ReplayCheck.compare(recorded: known, replayed: fresh, learnedBefore: true, deviceIDs: [1])
-        #expect(!unseeded.matches && unseeded.summary.contains("sample.expecting"), "\(unseeded.summary)")
-        let seeded = ReplayCheck.compare(recorded: known, replayed: try Self.lines(
-            knowingWithoutTilt: ReplayCheck.toolsLearnedWithoutTilt(known, deviceIDs: [1])), learnedBefore: true, deviceIDs: [1])
-        #expect(seeded.matches, "\(seeded.summary)")
+        let unseeded = ReplayCheck.compare(recorded: recorded, replayed: fresh, learnedBefore: true, deviceIDs: [1])
+        #expect(!unseeded.matches && unseeded.summary.contains("at message 1 of") && unseeded.summary.contains(#""expecting":["azimuth","altitude"]"#),
+                "\(unseeded.summary)")
+        let seeded = ReplayCheck.compare(recorded: recorded, replayed: try Self.lines(
+            knowingWithoutTilt: ReplayCheck.toolsAwaitingTilt(fresh)), learnedBefore: true, deviceIDs: [1])
+        #expect(seeded.matches && seeded.summary.contains("all byte for byte"), "\(seeded.summary)")
     }
 }

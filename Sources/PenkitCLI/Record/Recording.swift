@@ -20,8 +20,8 @@ struct Recording {
     var to: UInt64 = 0
     var settings: [String: String] = [:]
     var devices: [Device] = []
-    /// The published lines, as JSON text, oldest first.
-    var messages: [String] = []
+    /// The digests of the engine lines penkitd published, oldest first.
+    var lines: [RecordedLine] = []
     var complete = false
     /// The window reaches back to when penkitd opened every tablet.
     var fromStart = false
@@ -54,8 +54,12 @@ struct Recording {
                 devices[index].events.append(EvdevEvent(time: e[0].uint64Value, type: e[1].uint16Value,
                                                         code: e[2].uint16Value, value: e[3].int32Value))
             }
-        case "recording-messages":
-            messages += object["messages"] as? [String] ?? []
+        case "recording-digests":
+            guard let rows = object["lines"] as? [[Any]] else { throw Malformed(description: "a recording-digests line without its lines") }
+            for row in rows {
+                guard let line = RecordedLine(row: row) else { throw Malformed(description: "a recording-digests row that is not [µs, type, bool, hex, hex, n]: \(row)") }
+                lines.append(line)
+            }
         case "recording-end":
             complete = true
             return true
@@ -65,6 +69,32 @@ struct Recording {
             break
         }
         return false
+    }
+
+    /// [µs, type, in a stroke, digest, digest without the prediction, counter], as penkitd sends
+    /// them and the report keeps them.
+    struct RecordedLine: Equatable {
+        var time: UInt64
+        var digest: LineDigest
+
+        init(time: UInt64, digest: LineDigest) {
+            self.time = time
+            self.digest = digest
+        }
+
+        init?(row: [Any]) {
+            guard row.count == 6, let time = (row[0] as? NSNumber)?.uint64Value ?? (row[0] as? Int).map(UInt64.init),
+                  let kind = (row[1] as? String).flatMap(LineDigest.Kind.init(name:)), let inStroke = row[2] as? Bool,
+                  let full = (row[3] as? String).flatMap({ UInt64($0, radix: 16) }),
+                  let core = (row[4] as? String).flatMap({ UInt64($0, radix: 16) }),
+                  let number = (row[5] as? NSNumber)?.uint64Value ?? (row[5] as? Int).map(UInt64.init) else { return nil }
+            self.init(time: time, digest: LineDigest(kind: kind, inStroke: inStroke, full: full, core: core, number: number))
+        }
+
+        /// The row as the report's YAML flow sequence.
+        var yaml: String {
+            "[\(time), \(digest.kind.name), \(digest.inStroke), \"\(LineDigest.hex(digest.full))\", \"\(LineDigest.hex(digest.core))\", \(digest.number)]"
+        }
     }
 
     static func description(_ evdev: [String: Any]) -> DeviceDescription? {

@@ -15,6 +15,11 @@ package struct DecoderOptions: Sendable, Hashable {
     /// it never forces a proximity-out (libinput learns that once per device and keeps it). For
     /// a replay of a window cut from a longer session (`penkit replay REPORT --check`).
     package var sendsOwnProximityOut: Bool
+    /// Where the smoothing's history ring starts writing. libinput (and the decoder) sums the
+    /// history from its first slot, not its oldest sample, so the last bits of a smoothed tilt
+    /// depend on how many samples came before: a replay of a window cut from a longer session
+    /// (`penkit replay REPORT --check`) tries each start.
+    package var historyPhase = 0
 
     package init(smoothing: Bool? = nil, fallbackResolution: Int32? = nil,
                 libwacomDirectory: String? = LibwacomDatabase.defaultDirectory,

@@ -29,13 +29,13 @@ import Yams
 ///   when penkitd opened the tablet; for a pen that names itself (ABS_MISC, MSC_SERIAL anywhere in
 ///   the window), the first proximity-in that carries those names.
 ///
-/// What it cannot know, and so tries both ways and says which held: whether penkitd had learned
+/// What it cannot know, and so tries each way and says which held: whether penkitd had learned
 /// before the window that a tool sends no tilt (the tools whose first frame in the replay waits
-/// for tilt), and whether libinput had seen the tablet release the pen by itself. What it cannot
-/// know at all: the decoder's pressure offset for a pen that presses while hovering high
-/// (libinput's rule for worn springs), learned at the tool's earlier proximities; and numbers
-/// equal but for their last bits (the smoothing history summed in another order when the window
-/// starts after earlier proximities), which a digest cannot tell from any other difference.
+/// for tilt), whether libinput had seen the tablet release the pen by itself, and where the
+/// smoothing's history ring stood (libinput sums it from its first slot, so a tilt's last bits
+/// depend on the samples before the window). What it cannot know at all: the decoder's pressure
+/// offset for a pen that presses while hovering high (libinput's rule for worn springs), learned
+/// at the tool's earlier proximities.
 ///
 /// The replay decodes as penkitd did: with libinput's smoothing unless the report's settings say
 /// penkitd read the tablet raw. Other settings (pressure curve, area, inks) are penkit's defaults:
@@ -68,8 +68,10 @@ enum ReplayCheck {
         // then it forces a proximity-out after 50 ms without events); the engine learns that a
         // tool sends no tilt after a whole tilt timeout without it. A window cut from a longer
         // session may start after either: the check tries the states it cannot know.
-        for learnedProximityOut in report.fromStart ? [false] : [false, true] {
-            let options = DecoderOptions(smoothing: smoothing ? nil : false, sendsOwnProximityOut: learnedProximityOut)
+        let states = report.fromStart ? [(false, 0)] : [false, true].flatMap { out in Self.historyPhases.map { (out, $0) } }
+        for (learnedProximityOut, phase) in states {
+            var options = DecoderOptions(smoothing: smoothing ? nil : false, sendsOwnProximityOut: learnedProximityOut)
+            options.historyPhase = phase
             let inputs = try Self.decode(trace, from: start, options: options)
             let fresh = Self.replay(inputs, start: start, smoothing: smoothing, withoutTilt: [])
             var attempts: [(withoutTilt: Set<ToolKey>, lines: [String])] = [([], fresh)]
@@ -80,11 +82,16 @@ enum ReplayCheck {
             for (withoutTilt, replayed) in attempts {
                 var result = compare(recorded: recorded, replayed: replayed, learnedBefore: !report.fromStart, deviceIDs: report.deviceIDs)
                 guard result.matches else {
-                    first = first ?? result
+                    // The way that went furthest names the line that differs: the others differ
+                    // earlier by what they tried.
+                    if result.equalBefore > first?.equalBefore ?? -1 { first = result }
                     continue
                 }
                 if !withoutTilt.isEmpty {
                     result.summary += "; \(withoutTilt.count) tool(s) replayed as penkitd knew them before the window: sending no tilt"
+                }
+                if phase != 0 {
+                    result.summary += "; smoothed as a decoder whose history ring had taken \(phase) sample(s) more than a multiple of its size before the window"
                 }
                 if learnedProximityOut {
                     result.summary += "; decoded as a device that penkitd had already seen release the pen by itself, before the window"
@@ -96,6 +103,10 @@ enum ReplayCheck {
         print(first?.summary ?? "")
         throw ExitCode(1)
     }
+
+    /// The starts of the smoothing's history ring (libinput's holds 4 samples) tried for a window
+    /// that starts after penkitd opened the tablet.
+    static let historyPhases = [0, 1, 2, 3]
 
     /// The engine messages a replay of `inputs` makes from `start` on, as penkitd writes them.
     static func replay(_ inputs: [EngineReplay.Input], start: UInt64, smoothing: Bool, withoutTilt: Set<ToolKey>) -> [String] {
@@ -111,6 +122,8 @@ enum ReplayCheck {
 
     struct Result {
         var matches: Bool
+        /// Lines equal before the first that differs.
+        var equalBefore = 0
         var summary: String
     }
 
@@ -150,15 +163,15 @@ enum ReplayCheck {
             }
             let madeText = made.map { "\($0.kind.name), digest \(LineDigest.hex($0.full)) (without its prediction \(LineDigest.hex($0.core)))" }
                 ?? "no engine line"
-            return Result(matches: false, summary: """
+            return Result(matches: false, equalBefore: equal + learned, summary: """
                 the replay differs from what penkitd sent at message \(index + 1) of \(a.count) (\(equal + learned) equal before it):
-                  penkitd: a \(live.digest.kind.name), digest \(LineDigest.hex(live.digest.full)) (without its prediction \(LineDigest.hex(live.digest.core)))
-                  replay:  a \(madeText)
+                  penkitd: \(live.digest.kind.name), digest \(LineDigest.hex(live.digest.full)) (without its prediction \(LineDigest.hex(live.digest.core)))
+                  replay:  \(madeText)
                   the replay's line: \(rebased.prefix(600))
                 """)
         }
         guard a.count == b.count else {
-            return Result(matches: false, summary: "the first \(equal + learned) messages are equal, but penkitd sent \(a.count) and the replay makes \(b.count)")
+            return Result(matches: false, equalBefore: equal + learned, summary: "the first \(equal + learned) messages are equal, but penkitd sent \(a.count) and the replay makes \(b.count)")
         }
         var parts = ["\(equal) byte for byte"]
         if learned > 0 { parts.append("\(learned) alike but for the prediction (learned from the tool's strokes before the window, which penkit record does not carry)") }

@@ -13,7 +13,7 @@ DAEMON_DEMO_TRACE ?= traces/wacom-dth2242-pen.evemu
 VIEW_DEMO_TRACE ?= traces/wacom-intuos4-6x9-stylus-drag.evemu
 
 .PHONY: all deps build release demo test unit fuzz e2e e2e-if-possible systemd-vm systemd-vm-if-possible oracle clean install uninstall
-.PHONY: demo-daemon install-no-smoothing view-browser-test soak-short deb lintian python-test
+.PHONY: demo-daemon install-no-smoothing view-browser-test soak-short deb lintian python-test generated
 
 all: build
 
@@ -56,6 +56,14 @@ test: unit python-test soak-short view-browser-test fuzz e2e-if-possible systemd
 	@n=$$(sed -n 's/.*Test run with \([0-9]*\) tests\{0,1\} in .* passed.*/\1/p' .build/unit-tests.log | tail -1); \
 	echo "tests: $${n:-0} passed, 0 failed"
 
+# What is generated from a declaration in Swift and committed: systemd/penkitd.conf's top and
+# docs/daemon.md's key table, from ConfigKeys (ConfigKeyTableTests); docs/strokes.md's table of the
+# inks, from InkDefinition (InkDocsTableTests). The tests check them and, with PENKIT_UPDATE_GENERATED=1,
+# rewrite them. Run after adding or changing a config key or an ink.
+generated:
+	$(SWIFT) build $(BUILD_FLAGS) --build-tests
+	PENKIT_UPDATE_GENERATED=1 $(SWIFT) test $(BUILD_FLAGS) --disable-xctest --skip-build --filter "ConfigKeyTableTests|InkDocsTableTests"
+
 # The Python client package (clients/python): its own tests, standard library only, against the
 # shared SurfacePairing vectors (Tests/Fixtures/surface-pairing/vectors.json) among others; then
 # the same tests against a copy installed by `pip install` into a venv, offline.
@@ -83,7 +91,8 @@ view-browser-test: build
 		python3 scripts/view-browser-test.py "$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/penkit" .build/view-browser-test && \
 		python3 scripts/view-surface-browser-test.py "$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/penkit" .build/view-browser-test && \
 		python3 scripts/view-canvas-browser-test.py "$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/penkit" .build/view-browser-test && \
-		python3 scripts/view-picker-browser-test.py "$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/penkit" .build/view-browser-test; \
+		python3 scripts/view-picker-browser-test.py "$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/penkit" .build/view-browser-test && \
+		python3 scripts/view-settings-browser-test.py "$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/penkit" .build/view-browser-test; \
 	else echo "make test: view browser test skipped: Debian's chromium cannot be installed here"; fi
 	@# The Python client's SurfacePairing on penkit-surface.js's ended/update delivery scenarios.
 	python3 scripts/surface-delivery-check.py "$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/penkit"

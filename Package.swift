@@ -96,6 +96,8 @@ let package = Package(
             .embedInCode("Resources/canvas-picker.js"),
             // The debug view's script (/debug), served as /view.js.
             .embedInCode("Resources/view.js"),
+            // The settings page's script (/settings), served as /settings.js.
+            .embedInCode("Resources/settings.js"),
         ]),
         .executableTarget(name: "penkit", dependencies: [
             "CLinuxCalls", "PenKit", "PenEngine", "PenInput", "PenInputRecord", "PenInputLinux", "PenOracle", "PenEvaluation",
@@ -129,7 +131,7 @@ let package = Package(
         .testTarget(name: "PenEngineTests", dependencies: ["PenEngine", "PenEvaluation", "PenInput", "PenKit", "PenTestSupport"]),
         .testTarget(name: "PenVirtualTabletTests", dependencies: ["PenVirtualTablet", "PenEngine", "PenEvaluation", "PenInput", "PenKit", "CLibevdev"]),
         // penkit's commands' own logic (penkit doctor's findings).
-        .testTarget(name: "PenkitCommandTests", dependencies: ["penkit", "PenKit", "PenInput", "PenEngine", "PenEvaluation"]),
+        .testTarget(name: "PenkitCommandTests", dependencies: ["penkit", "PenKit", "PenInput", "PenEngine", "PenEvaluation", "PenTestSupport"]),
         // SurfacePairing on the real traces through the engine, and the vectors shared with the JS and Python clients.
         .testTarget(name: "SurfacePairingTests", dependencies: ["PenKit", "PenEngine", "PenEvaluation", "PenInput"]),
         .testTarget(name: "PenViewTests", dependencies: ["PenView", "PenKit", "penkit"]),

@@ -32,6 +32,10 @@ struct ViewAssets: Sendable {
             // The surface page: an app drawing with penkit in its own window (SurfacePage.swift).
             "/surface": page(SurfacePageHTML.text),
             "/surface.js": Asset(contentType: js, text: SurfacePageScript.text),
+            // The settings page: penkitd's settings per tablet and per tool (Settings/SettingsPage.swift).
+            "/settings": page(SettingsPageHTML.text),
+            "/settings.css": Asset(contentType: "text/css; charset=utf-8", text: SettingsStyle.text),
+            "/settings.js": script(PackageResources.settings_js),
             // penkit-surface.js, SurfacePairing for the browser (Resources/, docs/apps.md).
             "/penkit-surface.js": script(PackageResources.penkit_surface_js),
         ]

@@ -7,6 +7,8 @@ struct ViewHTTPSession {
     let channel: NIOAsyncChannel<HTTPServerRequestPart, HTTPPart<HTTPResponseHead, ByteBuffer>>
     let access: ViewAccess
     let assets: ViewAssets
+    /// penkitd, for the settings page; nil for a replay.
+    let settings: (any ViewSettingsLink)?
     /// The answer to a refused WebSocket upgrade, whose head this session never sees.
     let refusedUpgrade: ViewResponse?
 
@@ -44,7 +46,10 @@ struct ViewHTTPSession {
                     }
                 case .end:
                     guard let current = post else { continue }
-                    answer = (current.head, CanvasEndpoints.respond(uri: current.head.uri, body: current.body))
+                    let path = ViewAccess.path(of: current.head.uri)
+                    answer = (current.head, SettingsEndpoints.handles(path)
+                        ? await SettingsEndpoints.respond(uri: current.head.uri, body: current.body, link: settings)
+                        : CanvasEndpoints.respond(uri: current.head.uri, body: current.body))
                     post = nil
                 }
                 let (head, response) = answer
@@ -69,8 +74,8 @@ struct ViewHTTPSession {
             return .refused(.forbidden, refusal.reason)
         }
         let path = ViewAccess.path(of: head.uri)
-        guard CanvasEndpoints.handles(path) else {
-            return .refused(.methodNotAllowed, "POST goes to /drawing/save, /drawing/open or /drawing/svg only")
+        guard CanvasEndpoints.handles(path) || SettingsEndpoints.handles(path) else {
+            return .refused(.methodNotAllowed, "POST goes to /drawing/save, /drawing/open, /drawing/svg, /settings/state or /settings/change only")
         }
         if let length = head.headers.first(name: "Content-Length").flatMap({ Int($0) }), length > CanvasEndpoints.maximumBodyBytes {
             return tooLarge

@@ -27,7 +27,7 @@ struct ViewResponse: Sendable {
             return .refused(.forbidden, refusal.reason)
         }
         guard method == .GET || method == .HEAD else {
-            return CanvasEndpoints.handles(ViewAccess.path(of: uri))
+            return CanvasEndpoints.handles(ViewAccess.path(of: uri)) || SettingsEndpoints.handles(ViewAccess.path(of: uri))
                 ? .refused(.methodNotAllowed, "\(ViewAccess.path(of: uri)) takes POST")
                 : .refused(.methodNotAllowed, "only GET, and POST to the drawing endpoints")
         }
@@ -35,7 +35,7 @@ struct ViewResponse: Sendable {
         if let asset = assets.named(path) {
             return ViewResponse(status: .ok, contentType: asset.contentType, body: asset.text, close: false)
         }
-        if CanvasEndpoints.handles(path) { return .refused(.methodNotAllowed, "\(path) takes POST") }
+        if CanvasEndpoints.handles(path) || SettingsEndpoints.handles(path) { return .refused(.methodNotAllowed, "\(path) takes POST") }
         if path == "/ws" { return .refused(.badRequest, "/ws is the page's WebSocket; a plain request is not served") }
         return .refused(.notFound, "penkit view serves its pages only")
     }

@@ -19,6 +19,8 @@ package final class ViewServer: Sendable {
     package let port: Int
     private let listener: NIOAsyncChannel<EventLoopFuture<Connection>, Never>
     private let assets: ViewAssets
+    /// penkitd, for the settings page (`/settings`); nil for a replay.
+    private let settings: (any ViewSettingsLink)?
     private let feed: any ViewFeed
     private let pages = Atomic<Int>(0)
     private let lastPageLeft = Mutex<ContinuousClock.Instant>(.now)
@@ -29,11 +31,15 @@ package final class ViewServer: Sendable {
     package var debugURL: String { "http://\(address.hostLiteral):\(port)/debug?token=\(access.token)" }
     /// The surface page: draws penkit's ink where the browser's own pen is (docs/apps.md).
     package var surfaceURL: String { "http://\(address.hostLiteral):\(port)/surface?token=\(access.token)" }
+    /// The settings page: penkitd's settings per tablet and per tool, changed live.
+    package var settingsURL: String { "http://\(address.hostLiteral):\(port)/settings?token=\(access.token)" }
 
     /// Binds now (so that the URL can be printed before `run`); serves when `run` is called.
-    package init(address: ListenAddress, feed: any ViewFeed, token: String = ViewAccess.makeToken()) async throws {
+    package init(address: ListenAddress, feed: any ViewFeed, settings: (any ViewSettingsLink)? = nil,
+                 token: String = ViewAccess.makeToken()) async throws {
         self.address = address
         self.feed = feed
+        self.settings = settings
         self.assets = ViewAssets(token: token)
         // The access rules need the bound port, which exists only after bind; the upgrade check
         // runs later, on requests, so it reads them from this box once they are set.
@@ -127,7 +133,7 @@ package final class ViewServer: Sendable {
                 }
                 try await ViewWebSocketSession(channel: channel, feed: feed).run()
             case .http(let channel, let refusedUpgrade):
-                try await ViewHTTPSession(channel: channel, access: access, assets: assets,
+                try await ViewHTTPSession(channel: channel, access: access, assets: assets, settings: settings,
                                           refusedUpgrade: refusedUpgrade.get()).run()
             }
         } catch {

@@ -41,18 +41,22 @@ package struct JitterFilter: Sendable {
             self.speedReach = min(max(speedReach, 1), JitterFilter.longestReach)
         }
 
-        /// Chosen on the repository's 8 recordings (in-sample, and held up leaving each recording
-        /// out in turn; docs/virtual-tablet.md has the sweep and its thin margins):
+        /// Chosen on the repository's 8 recordings, judged per recording (issue #43; docs/virtual-tablet.md
+        /// has the sweeps, the per-recording figures and leave-one-model-out):
         /// - a mean of 4, libinput's: it halves the sensor's noise (a gain of √(1/4));
         /// - the quadratic over 24 reports removes that mean's lag of 1.5 reports; fitted over fewer,
         ///   its correction carries more of the noise back (over 24 stage 1 keeps 0.61 of the
         ///   noise at rest, against the mean's 0.5), over more it no longer follows a turning pen;
-        /// - the speed as the least-squares slope over 12 reports is steady, so the cutoff does not
-        ///   itself make jitter (a cutoff that follows each report's noise moves the output);
-        /// - a cutoff of 0.03 cycles per report at rest (6 Hz at 200 Hz) smooths stage 1's noise
-        ///   below libinput's; 5·v² opens it with speed: at 100 mm/s (0.5 mm/report at 200 Hz) it
-        ///   is 1.28 cycles per report, 0.06 mm (0.6 ms) behind.
-        package static let standard = Parameters(meanCount: 4, fitReach: 24, minimumCutoff: 0.03, speedCoefficient: 5, speedReach: 12)
+        /// - a cutoff of at least 0.15 cycles per report: stage 2 then trails a steadily moving pen
+        ///   by at most 1/(2π·0.15) = 1.06 reports, less than libinput's mean trails it (1.5 reports),
+        ///   at every speed and on every tablet, whatever its noise or report rate. This is what
+        ///   carries over to pens not seen: the filter never trails more than libinput would. (The
+        ///   first filter smoothed at 0.03 at rest, 5.3 reports behind: calmer, but slow strokes
+        ///   trailed by more than libinput's, issue #43's complaint on pens it was not tuned on.)
+        /// - 10·v² opens it with speed (v the least-squares slope over 16 reports, steady enough that
+        ///   the cutoff does not itself make jitter): at 100 mm/s (0.5 mm/report at 200 Hz) it is
+        ///   2.65 cycles per report, 0.03 mm behind.
+        package static let standard = Parameters(meanCount: 4, fitReach: 24, minimumCutoff: 0.15, speedCoefficient: 10, speedReach: 16)
     }
 
     package static let longestReach = RecentPositions.capacity

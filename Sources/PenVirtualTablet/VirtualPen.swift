@@ -13,17 +13,29 @@ import PenKit
 /// cannot be revised).
 package struct VirtualPen: Sendable {
     package let layout: VirtualTabletLayout
+    /// Whether the jitter filter runs: only where the compositor's libinput would smooth the real
+    /// device (docs/virtual-tablet.md, "Do no harm"). A device libinput leaves raw is carried raw:
+    /// its users see no trailing they did not see before.
+    package let smoothing: Bool
     private var filter: JitterFilter
     /// The tool the virtual tablet shows in proximity, nil when none.
     private var tool: ToolIdentity?
     private var touching = false
     private var pressed: Set<UInt16> = []
+    /// The tool key written at proximity-in (BTN_TOOL_RUBBER while a button mapped to the eraser is held).
+    private var toolKeyWritten: UInt16?
+    /// The barrel button held that makes the pen the eraser (`BarrelButtonAction.eraser`), nil when none.
+    private var eraserButton: UInt16?
     private var position = SIMD2<Double>(0, 0)
     /// What the last frame wrote for the pen's position (mm, the mapped space); nil out of proximity.
     package private(set) var delivered: SIMD2<Double>?
+    /// Whether the last frame wrote the pen ahead of the real one (a lead): a lift must first put
+    /// it back where the real pen is.
+    private var ledAhead = false
 
-    package init(layout: VirtualTabletLayout, filter: JitterFilter.Parameters = .standard) {
+    package init(layout: VirtualTabletLayout, filter: JitterFilter.Parameters = .standard, smoothing: Bool = true) {
         self.layout = layout
+        self.smoothing = smoothing
         self.filter = JitterFilter(parameters: filter)
     }
 
@@ -31,14 +43,18 @@ package struct VirtualPen: Sendable {
     package var isInProximity: Bool { tool != nil }
 
     /// Appends the frame (ending with SYN_REPORT) that carries `event`, or nothing when the event
-    /// changes nothing the virtual tablet shows (a mouse or lens tool, say).
+    /// changes nothing the virtual tablet shows (a mouse or lens tool, say). `ahead`: where
+    /// penkit's prediction puts the pen the configured lead from now, relative to the real pen
+    /// (`VirtualTabletLead`); written only while the pen stays in contact, so the report that
+    /// lifts it is the real pen's (no predicted tail in anyone's ink).
     package mutating func translate(_ event: TabletEvent, mapping: DeviceMapping?, feel: PenFeel,
-                                   into out: inout [EvdevEvent]) {
+                                   ahead: SIMD2<Double>? = nil, into out: inout [EvdevEvent]) {
         guard let toolKey = Self.toolKey(event.tool.type), layout.keys.contains(toolKey) || toolKey == UInt16(BTN_TOOL_PEN) else { return }
         let start = out.count
         let t = event.time
         if event.kind == .proximity && event.state == .proximityOut {
             leave(at: t, into: &out)
+            eraserButton = nil
             return
         }
         // Hover gating (the tool's `hover-cutoff`, as OpenTabletDriver's): a pen hovering higher
@@ -48,11 +64,20 @@ package struct VirtualPen: Sendable {
             return
         }
         if let current = tool, current != event.tool { leave(at: t, into: &out) }
+        // A barrel button mapped to the eraser turns the pen into the eraser while it is held, as
+        // flipping the pen would: the pen leaves, the eraser comes in where it was.
+        let remap = Self.remap(event, feel: feel)
+        if case .eraser? = remap?.action, (eraserButton != nil) != remap!.down {
+            leave(at: t, into: &out)
+            eraserButton = remap!.down ? remap!.code : nil
+        }
         let entering = tool == nil
+        let keyNow = eraserButton != nil ? UInt16(BTN_TOOL_RUBBER) : toolKey
         if entering {
             tool = event.tool
+            toolKeyWritten = keyNow
             filter.reset()
-            append(t, EV_KEY, Int32(toolKey), 1, to: &out)
+            append(t, EV_KEY, Int32(keyNow), 1, to: &out)
             if layout.hasToolID { append(t, EV_ABS, ABS_MISC, Int32(truncatingIfNeeded: event.tool.id), to: &out) }
             if layout.hasSerial { append(t, EV_MSC, MSC_SERIAL, Int32(truncatingIfNeeded: event.tool.serial), to: &out) }
         }
@@ -68,11 +93,19 @@ package struct VirtualPen: Sendable {
         // A button event does not advance it: it follows its frame's axis or tip event, or comes
         // alone in a frame where no axis changed (as the experiment the filter was chosen with).
         if entering || event.kind != .button {
-            position = filter.filter(SIMD2(axes.x, axes.y))
+            let raw = SIMD2(axes.x, axes.y)
+            position = smoothing ? filter.filter(raw) : raw
         }
-        delivered = position
-        append(t, EV_ABS, ABS_X, clampedUnits(position.x, max: layout.description.absInfo[UInt16(ABS_X)]!.maximum), to: &out)
-        append(t, EV_ABS, ABS_Y, clampedUnits(position.y, max: layout.description.absInfo[UInt16(ABS_Y)]!.maximum), to: &out)
+        if touching && !touchingNow && ledAhead {
+            // The pen lifts while written ahead: the real position goes down in contact first, so
+            // the app's ink ends where the real pen lifted, not on the prediction.
+            appendPosition(position, at: t, to: &out)
+            append(t, EV_SYN, SYN_REPORT, 0, to: &out)
+        }
+        let written = touchingNow && touching ? position + (ahead ?? .zero) : position
+        ledAhead = written != position
+        delivered = written
+        appendPosition(written, at: t, to: &out)
 
         touching = touchingNow
         if layout.hasPressure {
@@ -97,8 +130,13 @@ package struct VirtualPen: Sendable {
         if event.kind == .button, let code = event.button.map({ UInt16(truncatingIfNeeded: $0) }),
            layout.keys.contains(code) {
             let down = event.state == .pressed
-            if down { pressed.insert(code) } else { pressed.remove(code) }
-            append(t, EV_KEY, Int32(code), down ? 1 : 0, to: &out)
+            // A remapped button is written as its click, or not at all (none, and the eraser,
+            // which changed the tool above).
+            let written = remap.map { $0.action.clickCode } ?? code
+            if let written, layout.keys.contains(written) {
+                if down { pressed.insert(written) } else { pressed.remove(written) }
+                append(t, EV_KEY, Int32(written), down ? 1 : 0, to: &out)
+            }
         }
         if out.count > start { append(t, EV_SYN, SYN_REPORT, 0, to: &out) }
     }
@@ -108,6 +146,11 @@ package struct VirtualPen: Sendable {
     /// with a pen down.
     package mutating func leave(at time: UInt64, into out: inout [EvdevEvent]) {
         guard let current = tool else { return }
+        if touching && ledAhead {
+            appendPosition(position, at: time, to: &out)
+            append(time, EV_SYN, SYN_REPORT, 0, to: &out)
+            ledAhead = false
+        }
         if touching {
             if layout.hasPressure { append(time, EV_ABS, ABS_PRESSURE, 0, to: &out) }
             append(time, EV_KEY, BTN_TOUCH, 0, to: &out)
@@ -115,11 +158,22 @@ package struct VirtualPen: Sendable {
         }
         for code in pressed.sorted() { append(time, EV_KEY, Int32(code), 0, to: &out) }
         pressed.removeAll()
-        if let key = Self.toolKey(current.type) { append(time, EV_KEY, Int32(key), 0, to: &out) }
+        if let key = toolKeyWritten ?? Self.toolKey(current.type) { append(time, EV_KEY, Int32(key), 0, to: &out) }
+        toolKeyWritten = nil
         if layout.hasSerial { append(time, EV_MSC, MSC_SERIAL, Int32(truncatingIfNeeded: current.serial), to: &out) }
         append(time, EV_SYN, SYN_REPORT, 0, to: &out)
         tool = nil
         delivered = nil
+    }
+
+    /// The tool's remap of a barrel button event (`button-N` in its `[tool]` section): the
+    /// button's code, whether it goes down, and what it does; nil for another event or a
+    /// button written as pressed.
+    private static func remap(_ event: TabletEvent, feel: PenFeel) -> (code: UInt16, down: Bool, action: BarrelButtonAction)? {
+        guard event.kind == .button, let button = event.button else { return nil }
+        let code = UInt16(truncatingIfNeeded: button)
+        guard let number = BarrelButtonAction.number(ofCode: code), let action = feel.buttons[number] else { return nil }
+        return (code, event.state == .pressed, action)
     }
 
     /// libinput's tip state, unless the tool has a `tip-threshold`: then the raw pressure decides,
@@ -147,6 +201,12 @@ package struct VirtualPen: Sendable {
         var d = (degrees - 90).truncatingRemainder(dividingBy: 360)
         if d < 0 { d += 360 }
         return Int32((d * Double(VirtualTabletLayout.rotationSteps) / 360).rounded()) % VirtualTabletLayout.rotationSteps
+    }
+
+    /// ABS_X and ABS_Y for a position (mm), each stopped at the tablet's edge.
+    private func appendPosition(_ p: SIMD2<Double>, at time: UInt64, to out: inout [EvdevEvent]) {
+        append(time, EV_ABS, ABS_X, clampedUnits(p.x, max: layout.description.absInfo[UInt16(ABS_X)]!.maximum), to: &out)
+        append(time, EV_ABS, ABS_Y, clampedUnits(p.y, max: layout.description.absInfo[UInt16(ABS_Y)]!.maximum), to: &out)
     }
 
     private func clampedUnits(_ mm: Double, max: Int32) -> Int32 {

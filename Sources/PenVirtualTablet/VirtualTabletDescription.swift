@@ -39,6 +39,9 @@ package struct VirtualTabletLayout: Sendable, Hashable {
               width > 0, height > 0 else { return nil }
         keys.insert(UInt16(BTN_TOOL_PEN))
         keys.insert(UInt16(BTN_TOUCH))
+        // A pen with barrel buttons can have them remapped (a `[tool]` section's button-N): the
+        // clicks and the eraser they can become are keys of the virtual tablet too.
+        if !keys.intersection(Self.stylusButtons).isEmpty { keys.formUnion(Self.remapTargets) }
         self.keys = keys
 
         var absInfo: [UInt16: AbsInfo] = [
@@ -80,6 +83,8 @@ package struct VirtualTabletLayout: Sendable, Hashable {
     static let penTools: Set<UInt16> = [UInt16(BTN_TOOL_PEN), UInt16(BTN_TOOL_RUBBER), UInt16(BTN_TOOL_BRUSH),
                                         UInt16(BTN_TOOL_PENCIL), UInt16(BTN_TOOL_AIRBRUSH)]
     static let stylusButtons: Set<UInt16> = [UInt16(BTN_STYLUS), UInt16(BTN_STYLUS2), UInt16(BTN_STYLUS3)]
+    /// What a barrel button can be remapped to (BarrelButtonAction): left, middle, right, the eraser.
+    static let remapTargets: Set<UInt16> = [UInt16(BTN_LEFT), UInt16(BTN_MIDDLE), UInt16(BTN_RIGHT), UInt16(BTN_TOOL_RUBBER)]
 
     /// A sensor's size in mm, from its x and y ranges and resolution (libinput's mm); 0 without a resolution.
     package static func sensorSize(of real: DeviceDescription) -> (width: Double, height: Double) {

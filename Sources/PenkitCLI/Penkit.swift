@@ -12,6 +12,6 @@ struct Penkit: AsyncParsableCommand {
         subcommands: [ReplayCommand.self, BenchCommand.self, DoctorCommand.self, OracleCommand.self, LibinputEventsCommand.self,
                       EventsCommand.self, StrokesCommand.self, DevicesCommand.self, ViewCommand.self, PressureFeedCommand.self,
                       CompareCommand.self, DrawCommand.self, DrawingCommand.self,
-                      SurfaceFitCommand.self, RecordCommand.self, InkResponseCommand.self]
+                      SurfaceFitCommand.self, RecordCommand.self, InkResponseCommand.self, SettingsCommand.self]
     )
 }

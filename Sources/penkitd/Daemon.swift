@@ -9,6 +9,7 @@ import Musl
 import Logging
 import PenEngine
 import PenKit
+import PenVirtualTablet
 import Synchronization
 
 /// penkitd's life: start the server, run the input thread, handle signals,
@@ -21,7 +22,8 @@ final class Daemon: Sendable {
     /// queue, which can fire as soon as its handler is installed, before the startup is done.
     private let config: Mutex<DaemonConfig>
     private let logLevel: SharedLogLevel
-    private let stops: StopSignals
+    /// The services' group, watching the stop signals since penkitd started.
+    private let group: ServiceGroup
     private let probe: LatencyProbe?
     private let journal: StrokeJournal.Opened
     /// The config's inks, shared with the input thread.
@@ -41,19 +43,19 @@ final class Daemon: Sendable {
     /// What each tablet's pen is doing: kept by the input thread, read by `status` requests.
     private let activity: DeviceActivity
 
-    /// What steers the daemon from outside: its log and the level a reload sets, the stop
-    /// signals, and how SIGHUP re-reads the config.
+    /// What steers the daemon from outside: its log and the level a reload sets, the group that
+    /// handles the stop signals, and how SIGHUP re-reads the config.
     struct Steering: Sendable {
         var logger: Logger
         var logLevel: SharedLogLevel
-        var stops: StopSignals
+        var group: ServiceGroup
         var reloadConfig: @Sendable () throws -> DaemonConfig
     }
 
     init(config: DaemonConfig, replay: ReplayPlan?, journal: StrokeJournal.Opened, probe: LatencyProbe? = nil,
          steering: Steering) throws {
         let logger = steering.logger
-        self.stops = steering.stops
+        self.group = steering.group
         self.probe = probe
         // Without its history: the hub holds the strokes it keeps, and a copy here would keep
         // alive those the hub lets go.
@@ -109,43 +111,42 @@ final class Daemon: Sendable {
     }
 
     func run(replay: ReplayPlan?, waitClients: Int, exitAfterReplay: Bool) throws {
-        // SIGTERM/SIGINT have been watched since penkitd started (StopSignals). A SIGHUP before
+        // SIGTERM/SIGINT have been watched since penkitd started (the group). A SIGHUP before
         // the reload service has started is ignored, not fatal.
-        stops.whenSignalled { [logger] name in logger.notice("stopping", metadata: ["signal": "\(name)"]) }
+        group.whenSignalled { [logger] name in logger.notice("stopping", metadata: ["signal": "\(name)"]) }
         signal(SIGHUP, SIG_IGN)
         signal(SIGPIPE, SIG_IGN)
 
-        let stops = self.stops
+        let group = self.group
         let devices: [DeviceInfo]
         do {
-            devices = try replay?.validate(isStopping: { stops.isStopping }) ?? []
+            devices = try replay?.validate(isStopping: { group.isStopping }) ?? []
         } catch is StoppedWhileStarting {
             logger.warning("stopped before the trace was read: nothing was replayed",
-                           metadata: ["reason": "\(stops.stopReason)", "trace": "\(replay?.path ?? "")"])
+                           metadata: ["reason": "\(group.stopReason)", "trace": "\(replay?.path ?? "")"])
             return
         }
         // Devices first, so that the first client's hello already lists them.
         let tabletSettings = config.withLock { $0.tabletSettings }
         for device in devices { server.hub.deviceAdded(tabletSettings.described(device)) }
 
-        let group = ServiceGroup([reloadService(), socketService(), journalService(),
-                                  inputService(replay: replay, devices: devices, waitClients: waitClients,
-                                               exitAfterReplay: exitAfterReplay)],
-                                 stops: stops, logger: logger)
-        try group.run(ready: {
+        let services: [any DaemonService] = [reloadService(), socketService(), journalService(),
+                                             inputService(replay: replay, devices: devices, waitClients: waitClients,
+                                                          exitAfterReplay: exitAfterReplay)]
+        // The probe's figures are written however the group ends: a failed run's are evidence too.
+        defer { probe?.write() }
+        try group.run(services, logger: logger, ready: {
             SdNotify.send("READY=1\nSTATUS=serving \(devices.count) device(s)")
             logger.info("ready", metadata: ["devices": "\(devices.count)"])
         }, stopping: { SdNotify.send("STOPPING=1") })
-        stops.cancel()
-        probe?.write()
-        logger.info("stopped", metadata: ["reason": "\(stops.stopReason)"])
+        logger.info("stopped", metadata: ["reason": "\(group.stopReason)"])
     }
 
     /// SIGHUP re-reads the config, on a queue of its own: a reload reading a slow config file
     /// must not hold up a stop.
     private func reloadService() -> any DaemonService {
         let hup = SignalSourceService(DispatchSource.makeSignalSource(signal: SIGHUP, queue: DispatchQueue(label: "penkitd.reload")))
-        return ActionService(name: "reload", start: { [weak self] in
+        return ActionService(name: "reload", start: { [weak self] _ in
             hup.resume { [weak self] in self?.reload() }
         }, stop: { hup.cancel() })
     }
@@ -154,16 +155,16 @@ final class Daemon: Sendable {
     /// the startup has replaced it already). Pinged from the socket loop, so a wedged loop stops
     /// the pings and systemd restarts us. Its stop tells the clients why.
     private func socketService() -> any DaemonService {
-        ActionService(name: "socket", start: { [self] in
+        ActionService(name: "socket", start: { [self] failed in
             try server.start(config: config.withLock { $0 }, activatedSocket: SocketActivation.listeningSocket(),
-                             watchdog: SdNotify.watchdogInterval())
-        }, stop: { [self] in server.stop(reason: stops.stopReason) })
+                             watchdog: SdNotify.watchdogInterval(), failed: failed)
+        }, stop: { [self] in server.stop(reason: group.stopReason) })
     }
 
     /// The journal was opened (and recovered) before anything started; its background sync
     /// ends with the close, after the input thread's last record.
     private func journalService() -> any DaemonService {
-        ActionService(name: "journal", start: {}, stop: { [journal] in journal.journal?.close() })
+        ActionService(name: "journal", start: { _ in }, stop: { [journal] in journal.journal?.close() })
     }
 
     /// The input thread: one `InputLoop` over live tablets or the trace.
@@ -181,23 +182,20 @@ final class Daemon: Sendable {
         let engine = engineSettings
         // The pressure sources' eventfd wakes the input thread's waits; none without sources.
         let wakeup = takesPressureSources ? inputControl : nil
-        return ThreadService(name: "penkitd-input") { [self, journal, probe, logger, stops, inks, tablets, actions, recorder,
+        return ThreadService(name: "penkitd-input") { [self, journal, probe, logger, group, inks, tablets, actions, recorder,
                                                        inputControl, activity] isStopping in
-            // Made on the input thread, which alone uses libinput and the virtual tablets.
-            var live: LiveSource?
-            if replay == nil {
-                do {
-                    live = try LiveSource(quirksDirectory: virtualTablet ? RawTabletQuirks.directory(logger: logger) : nil,
-                                          pressure: wakeup,
-                                          unplugGrace: UInt64(config.unplugGraceMilliseconds) * 1000, recorder: recorder,
-                                          activity: activity, logger: logger)
-                } catch {
-                    logger.error("live input failed; serving without devices", metadata: ["error": "\(error)"])
-                }
-            }
+            // Made on the input thread, which alone uses libinput and the virtual tablets. No
+            // tablet is no failure (one may be plugged in later); no udev monitor or libinput is:
+            // the error stops penkitd (and systemd restarts it), rather than serve without input.
+            let live = try replay == nil
+                ? LiveSource(quirksDirectory: virtualTablet ? RawTabletQuirks.directory(logger: logger) : nil,
+                             pressure: wakeup, unplugGrace: UInt64(config.unplugGraceMilliseconds) * 1000,
+                             recorder: recorder, activity: activity, logger: logger)
+                : nil
             let stages = PipelineStages(configuration: engine, inks: inks, tablets: tablets, actions: actions,
                                         journal: journal.journal,
-                                        virtualTablet: virtualTablet ? VirtualTabletStage(grabs: live?.grabs, logger: logger) : nil)
+                                        virtualTablet: virtualTablet ? VirtualTabletStage(grabs: live?.grabs, logger: logger,
+                                                                                          lead: VirtualTabletLead(milliseconds: config.virtualTabletLeadMilliseconds)) : nil)
             let hub = server.hub
             // The default 50 µs timer slack would be added to every paced replay frame and to
             // libinput's timers; this thread sleeps rarely and briefly, so exact wake-ups cost nothing.
@@ -208,24 +206,17 @@ final class Daemon: Sendable {
             let wiring = InputLoop.Wiring(control: inputControl, recorder: recorder, activity: activity, warmsUp: warmsUp)
             var loop = InputLoop(pipeline: pipeline, outlet: hub, wiring: wiring, devices: devices,
                                  logger: logger, isStopping: isStopping)
+            // A read that fails (live: poll or libinput; a replay's schedule) fails the service.
             guard let replay else {
                 guard var source = live else { return }
-                do {
-                    _ = try loop.run(&source)
-                } catch {
-                    logger.error("live input failed; serving without devices", metadata: ["error": "\(error)"])
-                }
+                _ = try loop.run(&source)
                 return
             }
             hub.waitForSubscribers(waitClients, isStopping: isStopping)
-            do {
-                var source = try replay.source(devices: devices, pressure: wakeup, recorder: recorder, logger: logger)
-                guard try loop.run(&source) else { return }
-                logger.info("replay finished", metadata: ["trace": "\(replay.path)"])
-                if exitAfterReplay { stops.request(reason: "replay finished") }
-            } catch {
-                logger.error("replay failed", metadata: ["error": "\(error)"])
-            }
+            var source = try replay.source(devices: devices, pressure: wakeup, recorder: recorder, logger: logger)
+            guard try loop.run(&source) else { return }
+            logger.info("replay finished", metadata: ["trace": "\(replay.path)"])
+            if exitAfterReplay { group.requestStop(reason: "replay finished") }
         }
     }
 

@@ -106,6 +106,16 @@ struct Penkitd: ParsableCommand {
                                               to: &config, isStopping: isStopping) {
             warn("\(skipped); using the defaults")
         }
+        // The settings changed through the socket go over the file, under the flags. A replay
+        // keeps them only in a state directory named for it, as it keeps its journal.
+        if replay == nil || stateDir != nil {
+            let directory = StateDirectory.resolve(configured: stateDir.map(WorkingDirectory.absolute) ?? config.stateDirectory)
+            let overrides = SettingsOverrides.path(stateDirectory: directory)
+            config.settingsFile = overrides
+            if let skipped = try ConfigFile.apply(path: overrides, required: false, to: &config, overlay: true, isStopping: isStopping) {
+                warn("\(skipped); the settings changed through the socket are not applied")
+            }
+        }
         for case let (key, value?) in configFlags {
             do { try ConfigFile.set(key: key, value: value, in: &config) } catch {
                 throw ValidationError("--\(key): \(error.message)")
@@ -135,13 +145,14 @@ struct Penkitd: ParsableCommand {
     }
 
     func run() throws {
-        // First: a stop may come while the config (a FIFO?) is still being read.
-        let stops = StopSignals()
+        // First: a stop may come while the config (a FIFO?) is still being read. The group
+        // watches the stop signals from now on, and runs the services once they are made.
+        let group = ServiceGroup()
         let config: DaemonConfig
         // Held until the logger, which the config's log-level shapes, exists.
         var warnings: [String] = []
         do {
-            config = try loadConfig(isStopping: { stops.isStopping }, warn: { warnings.append($0) })
+            config = try loadConfig(isStopping: { group.isStopping }, warn: { warnings.append($0) })
         } catch is StoppedWhileStarting {
             return
         }
@@ -166,8 +177,8 @@ struct Penkitd: ParsableCommand {
         } catch {
             throw DaemonError("cannot start: \(error)")
         }
-        let steering = Daemon.Steering(logger: logger, logLevel: logLevel, stops: stops, reloadConfig: {
-            try self.loadConfig(isStopping: { stops.isStopping }, warn: { logger.warning("\($0)") })
+        let steering = Daemon.Steering(logger: logger, logLevel: logLevel, group: group, reloadConfig: {
+            try self.loadConfig(isStopping: { group.isStopping }, warn: { logger.warning("\($0)") })
         })
         let daemon = try Daemon(config: config, replay: source, journal: journal, probe: probe, steering: steering)
         try daemon.run(replay: source, waitClients: waitClients, exitAfterReplay: exitAfterReplay)

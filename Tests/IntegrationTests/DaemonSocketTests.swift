@@ -200,9 +200,9 @@ struct DaemonSocketTests {
         var hello = false, devices = 0, removed = 0, strokes: [FinalizedStroke] = [], shutdown = false
         for try await message in client.messages {
             switch message {
-            case .hello(let version, let announced, _, _, _):
-                hello = version == 1
-                devices = announced.count
+            case .hello(let message):
+                hello = message.version == 1
+                devices = message.devices.count
             case .device(let change) where change.change == .removed: removed += 1
             case .engine(.stroke(let stroke)): strokes.append(stroke)
             case .shutdown: shutdown = true

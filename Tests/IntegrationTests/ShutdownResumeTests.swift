@@ -62,7 +62,7 @@ struct ShutdownResumeTests {
         var after: [String] = []
         var replaying = -1
         for try await line in resumed.lines {
-            if case .subscribed(_, let count, _)? = PenMessage(line: line.text) { replaying = count }
+            if case .subscribed(let subscribed)? = PenMessage(line: line.text) { replaying = subscribed.replaying }
             if type(line.text) == "stroke" { after.append(line.text) }
             if replaying >= 0, after.count == replaying { break }
         }

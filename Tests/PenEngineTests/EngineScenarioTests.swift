@@ -220,7 +220,7 @@ private func run(_ events: [TabletEvent], engine: inout StrokeEngine) -> [Engine
     #expect(late.finalized.count == 1)
 }
 
-/// penkitd's stop (MessagePipeline.cancelOpenStrokes): every open stroke ends cancelled.
+/// penkitd's stop (MessagePipeline's `.shutdown` input): every open stroke ends cancelled.
 @Test func shutdownCancelsOpenStrokes() {
     var engine = StrokeEngine()
     var ignored: [EngineMessage] = []

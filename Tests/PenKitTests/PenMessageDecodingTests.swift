@@ -21,17 +21,17 @@ struct PenMessageDecodingTests {
             Issue.record("dropped"); return
         }
         #expect(d == DroppedMessage(frames: 7, updates: 1, buttons: 2))
-        guard case .subscribed(let channels, let replaying, let devices)? = PenMessage(line: SubscribedMessage(channels: [.strokes, .frames], replaying: 4).jsonLine()) else {
+        guard case .subscribed(let subscribed)? = PenMessage(line: SubscribedMessage(channels: [.strokes, .frames], replaying: 4).jsonLine()) else {
             Issue.record("subscribed"); return
         }
-        #expect(channels == [.frames, .strokes] && replaying == 4)
-        #expect(devices == nil, "a subscription without the devices channel lists none")
-        guard case .shutdown(let reason, let lastSentSeq)? = PenMessage(line: ShutdownMessage(reason: "SIGTERM", lastSentSeq: 41).jsonLine()) else {
+        #expect(subscribed.channels.channels == [.frames, .strokes] && subscribed.replaying == 4)
+        #expect(subscribed.devices == nil, "a subscription without the devices channel lists none")
+        guard case .shutdown(let shutdown)? = PenMessage(line: ShutdownMessage(reason: "SIGTERM", lastSentSeq: 41).jsonLine()) else {
             Issue.record("shutdown"); return
         }
-        #expect(reason == "SIGTERM" && lastSentSeq == 41)
+        #expect(shutdown.reason == "SIGTERM" && shutdown.lastSentSeq == 41)
         // An older server's shutdown does not say; the client must not invent a seq.
-        guard case .shutdown(_, nil)? = PenMessage(line: #"{"type":"shutdown","reason":"SIGINT"}"#) else {
+        guard case .shutdown(let old)? = PenMessage(line: #"{"type":"shutdown","reason":"SIGINT"}"#), old.lastSentSeq == nil else {
             Issue.record("old shutdown"); return
         }
     }

@@ -52,12 +52,13 @@ struct SessionMessageTests {
     @Test func helloAndErrorsDecodeIntoTypedMessages() throws {
         let hello = HelloMessage(devices: [DeviceInfo(id: 1, name: "Wacom", vendor: 1386, product: 184, source: "t")],
                                  settings: ["smoothing": "true"], lastSeq: 9, oldestSeq: 2)
-        guard case .hello(let version, let devices, let lastSeq, let oldestSeq, let settings)? = PenMessage(line: hello.jsonLine()) else {
+        guard case .hello(let read)? = PenMessage(line: hello.jsonLine()) else {
             Issue.record("hello did not decode")
             return
         }
-        #expect(version == 1 && devices.map(\.name) == ["Wacom"] && lastSeq == 9 && oldestSeq == 2)
-        #expect(settings == ["smoothing": "true"])
+        #expect(read.version == 1 && read.devices.map(\.name) == ["Wacom"] && read.lastSeq == 9 && read.oldestSeq == 2)
+        #expect(read.settings == ["smoothing": "true"])
+        #expect(read.server == "penkitd" && read.serverVersion == PenkitVersion.string)
         let overflow = ErrorMessage(code: .overflow, message: "behind", fatal: true, lastSentSeq: 4)
         guard case .overflow(let lastSentSeq, let text)? = PenMessage(line: overflow.jsonLine()) else {
             Issue.record("overflow did not decode as overflow")

@@ -74,6 +74,16 @@ import Testing
         #expect(try error("[tool pen]\ntip-threshold = 1.5\n") != nil)
     }
 
+    @Test func barrelButtonsAreRemappedPerToolAndASerialOverridesItsType() throws {
+        let config = try parse("[tool pen]\nbutton-1 = right\nbutton-2 = none\n[tool serial 0x1234]\nbutton-1 = Eraser\n")
+        #expect(config.tabletSettings.feel.byType[.pen]?.buttons == [1: .right, 2: .nothing])
+        let pen = config.tabletSettings.feel.byType[.pen]!.overlaid(by: config.tabletSettings.feel.bySerial[0x1234]!)
+        #expect(pen.buttons == [1: .eraser, 2: .nothing])
+        #expect(try error("[tool pen]\nbutton-1 = explode\n")?.description
+            .contains(":2: button-1 must be one of left, middle, right, eraser, none") == true)
+        #expect(try error("[tool pen]\nbutton-4 = left\n") != nil)
+    }
+
     @Test func anEmptyFileChangesNothing() throws {
         #expect(try parse("\n# nothing\n\n") == DaemonConfig())
     }

@@ -45,27 +45,52 @@ import Testing
         #expect(command.configFlags.allSatisfy { $0.value != nil }, "a flag given is passed on: \(command.configFlags)")
     }
 
-    @Test func theSampleConfigFileIsTheTables() throws {
-        let file = try String(contentsOfFile: Self.root + "/systemd/penkitd.conf", encoding: .utf8)
+    /// systemd/penkitd.conf's top and docs/daemon.md's key table are generated from `ConfigKeys`:
+    /// `make generated` (this suite with PENKIT_UPDATE_GENERATED=1) rewrites them, and without it
+    /// the suite checks that they are up to date, so neither is edited by hand for a new key.
+    static let updating = ProcessInfo.processInfo.environment["PENKIT_UPDATE_GENERATED"] == "1"
+
+    @Test func theSampleConfigFileStartsWithTheGeneratedSample() throws {
+        let path = Self.root + "/systemd/penkitd.conf"
+        let file = try String(contentsOfFile: path, encoding: .utf8)
         let sample = ConfigSample.text
-        if !file.hasPrefix(sample) {
-            try? sample.write(toFile: Self.root + "/.build/penkitd.conf.expected-top", atomically: true, encoding: .utf8)
+        // The hand-written part (the families `ink-…` and `action-…`, the sections) begins with the inks.
+        let rest = file.range(of: "\n# Ink per tool type").map { String(file[$0.lowerBound...]) } ?? ""
+        if Self.updating, !file.hasPrefix(sample) {
+            try (sample + rest).write(toFile: path, atomically: true, encoding: .utf8)
         }
-        #expect(file.hasPrefix(sample), "systemd/penkitd.conf does not start with ConfigSample.text (written to .build/penkitd.conf.expected-top)")
+        let now = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(now.hasPrefix(sample), "systemd/penkitd.conf does not start with ConfigSample.text: run `make generated`")
     }
 
-    /// docs/daemon.md's key table: a row per key, its default the declared one (for keys whose
-    /// default is a value), and "restart" in it exactly for the keys read at start only.
-    @Test func theDocsKeyTableSaysWhatTheTableSays() throws {
-        let docs = try String(contentsOfFile: Self.root + "/docs/daemon.md", encoding: .utf8)
-        let rows = docs.split(separator: "\n").filter { $0.hasPrefix("| `") }
+    static let tableStart = "<!-- the key table is generated from ConfigKeys (Sources/penkitd/Config): `make generated` -->\n"
+    static let tableEnd = "<!-- end of the generated key table -->\n"
+
+    @Test func theDocsKeyTableIsTheGeneratedOne() throws {
+        let path = Self.root + "/docs/daemon.md"
+        let docs = try String(contentsOfFile: path, encoding: .utf8)
+        let start = try #require(docs.range(of: Self.tableStart), "docs/daemon.md lacks the marker \(Self.tableStart)")
+        let end = try #require(docs.range(of: Self.tableEnd, range: start.upperBound..<docs.endIndex), "docs/daemon.md lacks \(Self.tableEnd)")
+        let table = String(docs[start.upperBound..<end.lowerBound])
+        if Self.updating, table != ConfigSample.docsTable {
+            try (docs[..<start.upperBound] + ConfigSample.docsTable + docs[end.lowerBound...]).write(toFile: path, atomically: true, encoding: .utf8)
+            return
+        }
+        #expect(table == ConfigSample.docsTable, "docs/daemon.md's key table is not ConfigSample.docsTable: run `make generated`")
+    }
+
+    /// The generated table itself: a row per key, its default the declared one, and "restart" in it
+    /// exactly for the keys read at start only.
+    @Test func theGeneratedTableSaysWhatTheDeclarationSays() throws {
+        let rows = ConfigSample.docsTable.split(separator: "\n").filter { $0.hasPrefix("| `") }
+        #expect(rows.count == ConfigKeys.all.count)
         for key in ConfigKeys.all {
-            let row = try #require(rows.first { $0.hasPrefix("| `\(key.name)` |") }, "docs/daemon.md has no row for \(key.name)")
+            let row = try #require(rows.first { $0.hasPrefix("| `\(key.name)` |") }, "no row for \(key.name)")
             let cells = row.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
             if !key.defaultValue.isEmpty {
-                #expect(cells[1].replacingOccurrences(of: "`", with: "") == key.defaultValue, "\(key.name): docs say \(cells[1])")
+                #expect(cells[1].replacingOccurrences(of: "`", with: "") == key.defaultValue, "\(key.name): \(cells[1])")
             }
-            #expect(row.contains("restart") == (key.applies == .afterRestart), "\(key.name): \(row)")
+            #expect(cells[3] == (key.applies == .afterRestart ? "restart" : "applies it"), "\(key.name): \(row)")
         }
     }
 }

@@ -40,13 +40,13 @@ import Testing
                 warmer?.warm(now: due, configuration: pipeline.configuration, prediction: pipeline.prediction, scratch: &batch)
                 #expect(batch.isEmpty, "a warm-up leaves nothing to publish")
             }
-            pipeline.consume(event, device: device, into: &batch)
+            pipeline.run(.tool(event, device: device), into: &batch)
             warmer?.observe(event, device: UInt32(device))
             bytes += batch.bytes
             batch.removeAll()
         }
         if let last = events.last?.event.time {
-            pipeline.cancelOpenStrokes(at: last + 1_000_000, into: &batch)
+            pipeline.run(.shutdown(at: last + 1_000_000), into: &batch)
             bytes += batch.bytes
         }
         return (bytes, warmer?.warmUps ?? 0)

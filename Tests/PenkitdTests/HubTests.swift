@@ -67,11 +67,11 @@ import Testing
         #expect(removal["change"] as? String == "removed")
         #expect(((removal["device"] as? [String: Any])?["id"] as? NSNumber)?.intValue == 1)
 
-        guard case .subscribed(_, _, let decoded)? = PenMessage(line: lines[0]) else {
+        guard case .subscribed(let subscribed)? = PenMessage(line: lines[0]) else {
             Issue.record("subscribed did not decode")
             return
         }
-        #expect(decoded?.map(\.name) == ["First Tablet", "Second Tablet"])
+        #expect(subscribed.devices?.map(\.name) == ["First Tablet", "Second Tablet"])
 
         let strokesOnly = try connect(hub)
         _ = strokesOnly.lines()

@@ -17,19 +17,19 @@ import Testing
     @Test func anEventStampedBeforeTheDevicesLastIsCountedAndStillSent() {
         var pipeline = MessagePipeline(prediction: nil)
         var batch = OutboundBatch()
-        pipeline.consume(hover(10, x: 1), device: 1, into: &batch)
-        pipeline.consume(hover(12, x: 2), device: 1, into: &batch)
+        pipeline.run(.tool(hover(10, x: 1), device: 1), into: &batch)
+        pipeline.run(.tool(hover(12, x: 2), device: 1), into: &batch)
         #expect(pipeline.eventsBackInTime == 0)
         // Another device's clock is its own: earlier than device 1's last is not backwards.
-        pipeline.consume(hover(5, x: 3), device: 2, into: &batch)
+        pipeline.run(.tool(hover(5, x: 3), device: 2), into: &batch)
         #expect(pipeline.eventsBackInTime == 0)
         let sentBefore = batch.messages.count
-        pipeline.consume(hover(11, x: 4), device: 1, into: &batch)
+        pipeline.run(.tool(hover(11, x: 4), device: 1), into: &batch)
         #expect(pipeline.eventsBackInTime == 1)
         #expect(batch.messages.count == sentBefore + 1, "the event still becomes a frame")
         // A device removed and added again starts afresh.
-        pipeline.removeDevice(1, at: 20_000, into: &batch)
-        pipeline.consume(hover(1, x: 5), device: 1, into: &batch)
+        pipeline.run(.deviceRemoved(1, at: 20_000), into: &batch)
+        pipeline.run(.tool(hover(1, x: 5), device: 1), into: &batch)
         #expect(pipeline.eventsBackInTime == 1)
     }
 
@@ -48,17 +48,17 @@ import Testing
         var batch = OutboundBatch()
         let events = try FrameWarmerTests.events(trace)
         for (device, event) in events {
-            pipeline.consume(event, device: device, into: &batch)
+            pipeline.run(.tool(event, device: device), into: &batch)
             // As the input loop does at a boundary (`InputLoop.publishThroughBoundaries`).
             while batch.boundary {
                 published.add(batch)
                 batch.removeAll()
-                pipeline.resume(into: &batch)
+                pipeline.run(.resume, into: &batch)
             }
             if !batch.isEmpty { published.add(batch) }
             batch.removeAll()
         }
-        pipeline.cancelOpenStrokes(at: (events.last?.event.time ?? 0) + 1_000_000, into: &batch)
+        pipeline.run(.shutdown(at: (events.last?.event.time ?? 0) + 1_000_000), into: &batch)
         if !batch.isEmpty { published.add(batch) }
         return published
     }

@@ -14,7 +14,7 @@ import Testing
         for (key, value) in config { _ = try map.set(key: key, value: value) }
         var pipeline = MessagePipeline(prediction: nil, stages: PipelineStages(actions: SharedSetting(map)))
         var batch = OutboundBatch()
-        for event in events { pipeline.consume(event, device: 4, into: &batch) }
+        for event in events { pipeline.run(.pad(event, device: 4), into: &batch) }
         return String(decoding: batch.bytes, as: UTF8.self).split(separator: "\n").map(String.init)
     }
 

@@ -76,7 +76,7 @@ import Testing
         _ = pipeline.addDevice(info, description: device.description)
         for event in events.dropFirst(skipping) {
             kernel.follow(event)
-            pipeline.consume(event, device: 1, into: &batch)
+            pipeline.run(.tool(event, device: 1), into: &batch)
         }
         pipeline.stopVirtualTablets(at: (events.last?.time ?? 0) + 1)
         for line in String(decoding: batch.bytes, as: UTF8.self).split(separator: "\n") where line.contains(#""type":"frame""#) {

@@ -570,7 +570,10 @@ virtual_tablet() {
     QUIRKS=$dir/quirks
     cp /usr/share/libinput/*.quirks "$QUIRKS/"
     cp libinput/70-penkit-virtual-tablet.quirks "$QUIRKS/"
-    printf 'client-live-buffer-bytes = 16777216\n\n[tool pen]\npressure-curve = %s\n' "${E2E_VIRTUAL_CURVE//,/, }" >"$dir/penkitd.conf"
+    # The curve is not in the file: it is set through penkitd's socket once penkitd runs (below),
+    # as `penkit settings set` and the settings page of `penkit view` set it, so that what the
+    # virtual tablet writes checks that path too.
+    printf 'client-live-buffer-bytes = 16777216\n' >"$dir/penkitd.conf"
     # Not `log`: start() has a local of that name, which its callees (EXTRA_READY) would see.
     VT_LOG=$dir/penkitd.log
     "$BIN/penkitd" --virtual-tablet --config "$dir/penkitd.conf" --socket "$sock" --state-dir "$dir/state" --log-level info >"$VT_LOG" 2>&1 &
@@ -578,6 +581,13 @@ virtual_tablet() {
     vt_socket_up() { awk -v p="$sock" '$NF == p && $4 == "00010000" { found = 1 } END { exit !found }' /proc/net/unix || ! kill -0 $VT_DAEMON 2>/dev/null; }
     await vt_socket_up
     kill -0 $VT_DAEMON 2>/dev/null || { fail "virtual: penkitd --virtual-tablet exited: $(tail -5 "$VT_LOG")"; return; }
+    if "$BIN/penkit" settings set pressure-curve "${E2E_VIRTUAL_CURVE//,/, }" --tool pen --socket "$sock" >"$dir/settings.txt" 2>&1; then
+        vt_reloaded() { grep -q "configuration reloaded" "$VT_LOG" || ! kill -0 $VT_DAEMON 2>/dev/null; }
+        await vt_reloaded
+        echo "e2e: virtual: [tool pen] pressure-curve set through penkitd's socket: $(cat "$dir/settings.txt" | head -1)"
+    else
+        fail "virtual: penkit settings set pressure-curve: $(cat "$dir/settings.txt")"; kill $VT_DAEMON; wait $VT_DAEMON; return
+    fi
 
     # penkitd's id for the tablet at NODE (its "tablet added" line has device=ID and node=NODE), and
     # the node of the virtual tablet it made for it ("virtual tablet created", device=ID, node=VNODE).

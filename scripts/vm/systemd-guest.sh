@@ -65,6 +65,8 @@ else ok "penkitd needs no Swift library ($(ldd /usr/bin/penkitd | wc -l) shared 
     || fail "penkitd --version $(/usr/bin/penkitd --version), package $(dpkg-query -W -f='${Version}' penkit)"
 getent group penkit >/dev/null && ok "the package created group penkit" || fail "no penkit group after install"
 useradd --create-home --groups penkit alice && useradd --create-home mallory && useradd --create-home carol
+getent group penkit-admin >/dev/null && ok "the package created group penkit-admin (who may change settings)" || fail "no penkit-admin group after install"
+useradd --create-home --groups penkit,penkit-admin erin
 modprobe uinput
 # The virtual tablet's packaging (issue 28): /dev/uinput belongs to group penkit-uinput, whose only
 # member is the service's user (not group penkit, whose members are the socket's clients: uinput
@@ -224,6 +226,20 @@ if wait_until 300 sh -c "p=\$(systemctl show -P MainPID penkit.service); [ -n \"
 else fail "watchdog: $(systemctl status penkit.service --no-pager 2>&1 | tail -5)"; fi
 runuser -u alice -- env -u XDG_RUNTIME_DIR penkit devices >"$OUT/alice-after.txt" 2>&1 && ok "clients connect again after the restart" \
     || fail "after the restart: $(cat "$OUT/alice-after.txt")"
+
+# Settings over the socket (penkit settings): refused to alice (group penkit only), saved by erin
+# (penkit-admin) in the hardened unit's state directory, applied by a reload, kept over a restart.
+runuser -u alice -- env -u XDG_RUNTIME_DIR penkit settings set action-double-press-ms 400 >"$OUT/settings-alice.txt" 2>&1; code=$?
+[ "$code" = 77 ] && grep -q settings_refused "$OUT/settings-alice.txt" && ok "alice may not change settings (exit 77): $(cat "$OUT/settings-alice.txt")" \
+    || fail "alice's settings change: exit $code, $(cat "$OUT/settings-alice.txt")"
+settings_origin() { runuser -u alice -- env -u XDG_RUNTIME_DIR penkit settings get action-double-press-ms --json 2>&1; }
+if runuser -u erin -- env -u XDG_RUNTIME_DIR penkit settings set action-double-press-ms 400 >"$OUT/settings-erin.txt" 2>&1 \
+    && wait_until 60 sh -c "runuser -u alice -- env -u XDG_RUNTIME_DIR penkit settings get action-double-press-ms --json | grep -q '\"origin\":\"override /var/lib/penkit/settings.conf:'"; then
+    ok "erin (penkit-admin) changed a setting: $(cat "$OUT/settings-erin.txt"); alice reads $(settings_origin)"
+else fail "erin's settings change: $(cat "$OUT/settings-erin.txt"); get: $(settings_origin); $(journalctl -u penkit.service -o cat --no-pager | grep -i settings | tail -2)"; fi
+systemctl restart penkit.service
+settings_origin | grep -q '"value":"400"' && ok "the change survives a restart of penkit.service: $(settings_origin)" \
+    || fail "after a restart: $(settings_origin)"
 systemctl disable --now penkit.socket penkit.service >/dev/null 2>&1
 
 # --- 3. the user units, for a user logged in at the seat ---

@@ -13,10 +13,14 @@ package struct PenFeel: Sendable, Hashable {
     /// where libinput's tip goes down (5 % of the range). Only the virtual tablet uses it: the
     /// socket's strokes follow libinput's tip.
     package var tipThreshold: Double?
+    /// What barrel buttons 1…3 do on the virtual tablet, by number; a button not in it is
+    /// written as pressed. Only the virtual tablet uses it: socket clients get the real button.
+    package var buttons: BarrelButtons
 
     package init(curve: PressureCurve? = nil, pressureMin: Double? = nil, pressureMax: Double? = nil,
-                hoverCutoff: Double? = nil, tipThreshold: Double? = nil) {
+                hoverCutoff: Double? = nil, tipThreshold: Double? = nil, buttons: BarrelButtons = BarrelButtons()) {
         self.tipThreshold = tipThreshold
+        self.buttons = buttons
         self.curve = curve
         self.pressureMin = pressureMin
         self.pressureMax = pressureMax
@@ -27,7 +31,7 @@ package struct PenFeel: Sendable, Hashable {
     package func overlaid(by other: PenFeel) -> PenFeel {
         PenFeel(curve: other.curve ?? curve, pressureMin: other.pressureMin ?? pressureMin,
                 pressureMax: other.pressureMax ?? pressureMax, hoverCutoff: other.hoverCutoff ?? hoverCutoff,
-                tipThreshold: other.tipThreshold ?? tipThreshold)
+                tipThreshold: other.tipThreshold ?? tipThreshold, buttons: buttons.overlaid(by: other.buttons))
     }
 
     /// Whether the force differs from the raw pressure at all.

@@ -3,7 +3,8 @@ import PenKit
 
 /// How close a path's pen is to the real pen (docs/virtual-tablet.md defines each figure):
 /// - lag: the shift in time that best lays the path's contact samples on the real pen's path,
-///   where the pen moves at 20 mm/s or more (RMS distance, searched in 0.1 ms steps);
+///   where the pen moves at 20 mm/s or more (RMS distance, searched in 0.1 ms steps), over strokes
+///   of at least `shortestLagStroke` frames: a tap's few frames are mostly a filter's start;
 /// - RMSE: the distance from the real pen at the same time, over every contact sample; and the
 ///   same over slow contact samples alone (5–30 mm/s), where the lag figure does not look: what a
 ///   smoother that calms slow strokes costs them in trailing;
@@ -16,6 +17,10 @@ import PenKit
 ///   samples' contact differs from the real pen's.
 package struct VirtualTabletMetrics: Sendable {
     package static let movingSpeed = 20.0, restSpeed = 5.0, slowSpeed = 30.0
+    /// Strokes (contact runs within one proximity) of fewer frames than this are left out of the
+    /// lag (issue #43): over a few frames a filter is mostly starting, and one tap's lag would
+    /// stand for the whole recording.
+    package static let shortestLagStroke = 10
 
     package var lagMilliseconds = 0.0
     package var rmse = 0.0
@@ -36,6 +41,7 @@ package struct VirtualTabletMetrics: Sendable {
         for (real, path) in pairs {
             var realByTime: [UInt64: PenTrack.Sample] = [:]
             for s in real.samples { realByTime[s.time] = s }
+            let strokeFrames = Self.strokeLengths(path.samples)
             for (i, s) in path.samples.enumerated() {
                 // A path's proximity numbering can differ from the real one's (a forced proximity-out):
                 // each sample is compared with the real proximity holding its time.
@@ -58,7 +64,9 @@ package struct VirtualTabletMetrics: Sendable {
                             slowCounted += 1
                         }
                     }
-                    if let speed, speed >= Self.movingSpeed { moving.append((real, s, proximity)) }
+                    if let speed, speed >= Self.movingSpeed, strokeFrames[i] >= Self.shortestLagStroke {
+                        moving.append((real, s, proximity))
+                    }
                 }
                 guard let speed, let residual = Self.roughness(path.samples, at: i) else { continue }
                 if s.touching {
@@ -78,6 +86,20 @@ package struct VirtualTabletMetrics: Sendable {
         jitterHover = jitterOf(classes[2])
         jitter = jitterOf(classes[0] + classes[1] + classes[2])
         lagMilliseconds = Self.lag(moving)
+    }
+
+    /// For each sample, how many frames the contact run holding it has (0 for a hover sample).
+    static func strokeLengths(_ samples: [PenTrack.Sample]) -> [Int] {
+        var lengths = [Int](repeating: 0, count: samples.count)
+        var start = 0
+        while start < samples.count {
+            var end = start + 1
+            while end < samples.count, samples[end].touching == samples[start].touching,
+                  samples[end].proximity == samples[start].proximity { end += 1 }
+            if samples[start].touching { for i in start..<end { lengths[i] = end - start } }
+            start = end
+        }
+        return lengths
     }
 
     /// Reports on each side of a sample that its roughness is measured against.

@@ -21,15 +21,19 @@ package struct VirtualTabletPaths: Sendable {
     package let virtualDevice: DeviceDescription
     /// The virtual tablet made for the device (what `VirtualPen` writes to).
     package let layout: VirtualTabletLayout
+    /// Whether libinput smooths the real device by default (its quirks, libwacom): the virtual
+    /// tablet filters only those, as penkitd does.
+    package let libinputSmooths: Bool
 
     /// `quirksFile`: penkit's virtual-tablet quirk as installed (a file holding
     /// `VirtualTabletQuirk.contents`); `systemQuirks`: libinput's quirks for both paths.
     package init(device: DeviceDescription, events: [EvdevEvent], feel: PenFeel, quirksFile: String,
-                filter: JitterFilter.Parameters = .standard,
+                filter: JitterFilter.Parameters = .standard, lead: VirtualTabletLead = VirtualTabletLead(milliseconds: 0),
                 systemQuirks: [String] = Quirks.defaultPaths, libwacomDirectory: String? = LibwacomDatabase.defaultDirectory) throws {
         let raw = DecoderOptions(smoothing: false, libwacomDirectory: libwacomDirectory, quirksPaths: systemQuirks)
         let standard = DecoderOptions(libwacomDirectory: libwacomDirectory, quirksPaths: systemQuirks)
         real = try TabletDecoder.decode(events, device: device, options: raw)
+        libinputSmooths = try TabletDecoder(device: device, options: standard).smoothing
         libinput = try TabletDecoder.decode(events, device: device, options: standard)
         let size = VirtualTabletLayout.sensorSize(of: device)
         guard let layout = VirtualTabletLayout(real: device, width: size.width, height: size.height) else {
@@ -37,9 +41,21 @@ package struct VirtualTabletPaths: Sendable {
         }
         virtualDevice = layout.description
         self.layout = layout
-        var pen = VirtualPen(layout: layout, filter: filter)
+        var pen = VirtualPen(layout: layout, filter: filter, smoothing: libinputSmooths)
         var written: [EvdevEvent] = []
-        for event in real { pen.translate(event, mapping: nil, feel: feel, into: &written) }
+        // With a lead, penkit's engine runs beside the pen as in penkitd (raw input, its default
+        // prediction), and each report's frame says where the prediction puts the pen.
+        var engine = lead.isOff ? nil : StrokeEngine(prediction: EnginePrediction.penkit(smoothed: false))
+        var messages: [EngineMessage] = []
+        for event in real {
+            var ahead: SIMD2<Double>?
+            if engine != nil {
+                messages.removeAll(keepingCapacity: true)
+                engine!.handle(event, into: &messages)
+                for case .frame(let frame) in messages { ahead = lead.offset(in: frame) }
+            }
+            pen.translate(event, mapping: nil, feel: feel, ahead: ahead, into: &written)
+        }
         if let last = real.last { pen.leave(at: last.time, into: &written) }
         self.written = written
         let compositor = DecoderOptions(libwacomDirectory: libwacomDirectory, quirksPaths: systemQuirks + [quirksFile])

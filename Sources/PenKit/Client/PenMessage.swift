@@ -51,10 +51,13 @@ public struct ReceivedLine: Sendable {
 /// A server message, typed. Stroke-engine messages (frame, began, update,
 /// ended, stroke) are decoded into the engine's own types.
 public enum PenMessage: Sendable {
-    case hello(version: Int, devices: [DeviceInfo], lastSeq: UInt64, oldestSeq: UInt64, settings: [String: String])
-    /// `devices`: with the `devices` channel, the devices read when the subscription took effect
-    /// (nil without it, or from a server older than this field).
-    case subscribed(channels: [SubscriptionChannel], replaying: Int, devices: [DeviceInfo]?)
+    // Each case carries the type penkitd writes the line with, read by that type's own decoder
+    // beside its writer: a field added to a message is added in one Swift file, and `wire` writes
+    // back what was read (ProtocolExampleTests checks it on every example of the schema).
+    case hello(HelloMessage)
+    /// Its `devices`: with the `devices` channel, the devices read when the subscription took
+    /// effect (nil without it, or from a server older than this field).
+    case subscribed(SubscribedMessage)
     case device(DeviceChangeMessage)
     case proximity(ProximityMessage)
     case button(ButtonMessage)
@@ -71,14 +74,14 @@ public enum PenMessage: Sendable {
     case dropped(DroppedMessage)
     /// The answer to a `status` request: live figures per tablet and the settings in force.
     case status(StatusMessage)
+    /// The answer to a `settings` request: the changes are saved and being applied.
+    case settingsSaved(SettingsSavedMessage)
     /// The client fell too far behind on strokes and is cut off: reconnect and subscribe with
     /// `since: lastSentSeq` (nil from a server that does not say).
     case overflow(lastSentSeq: UInt64?, message: String)
     /// Any other error; `code` is ErrorMessage.Code's raw value, or a newer server's code.
     case error(code: String, message: String, fatal: Bool)
-    /// penkitd stops; `lastSentSeq` is the last stroke it sent this client in full (nil from a
-    /// server that does not say): after the restart, subscribe with `since` set to it.
-    case shutdown(reason: String, lastSentSeq: UInt64?)
+    case shutdown(ShutdownMessage)
     /// A message type this client does not know (a newer server); kept, not fatal.
     case unknown(type: String, JSONValue)
 
@@ -99,6 +102,37 @@ public enum PenMessage: Sendable {
     }
 }
 
+/// A received message as the type penkitd writes it with: writing it gives back the line's
+/// fields (what this client keeps of a line, made visible), and a tool that relays or records
+/// messages can write them again.
+extension PenMessage {
+    /// Nil for `.unknown` (a newer server's type, kept as its JSON), and for an error whose code
+    /// this client does not know.
+    public var wire: (any WireMessage)? {
+        switch self {
+        case .hello(let m): m
+        case .subscribed(let m): m
+        case .device(let m): m
+        case .proximity(let m): m
+        case .button(let m): m
+        case .engine(let m): m
+        case .pad(let m): m
+        case .action(let m): m
+        case .padMotionAction(let m): m
+        case .pressureSource(let m): m
+        case .dropped(let m): m
+        case .status(let m): m
+        case .settingsSaved(let m): m
+        case .overflow(let lastSentSeq, let message):
+            ErrorMessage(code: .overflow, message: message, fatal: true, lastSentSeq: lastSentSeq)
+        case .error(let code, let message, let fatal):
+            ErrorMessage.Code(rawValue: code).map { ErrorMessage(code: $0, message: message, fatal: fatal) }
+        case .shutdown(let m): m
+        case .unknown: nil
+        }
+    }
+}
+
 /// The one decoding path for server lines: each type is read in one place.
 /// Unknown keys are ignored, so that later protocol additions stay readable.
 extension PenMessage: Decodable {
@@ -107,13 +141,9 @@ extension PenMessage: Decodable {
         let type: String = try c.get("type")
         switch type {
         case "hello":
-            self = .hello(version: try c.maybe("version") ?? 0, devices: try c.maybe("devices") ?? [],
-                          lastSeq: try c.maybe("lastSeq") ?? 0, oldestSeq: try c.maybe("oldestSeq") ?? 0,
-                          settings: try c.maybe("settings") ?? [:])
+            self = .hello(try HelloMessage(from: decoder))
         case "subscribed":
-            let names: [String] = try c.maybe("channels") ?? []
-            self = .subscribed(channels: names.compactMap(SubscriptionChannel.init(rawValue:)),
-                               replaying: try c.maybe("replaying") ?? 0, devices: try c.maybe("devices"))
+            self = .subscribed(try SubscribedMessage(from: decoder))
         case "device":
             let change: String = try c.get("change")
             guard let kind = DeviceChangeMessage.Change(rawValue: change) else {
@@ -151,9 +181,11 @@ extension PenMessage: Decodable {
                 self = .error(code: code, message: try c.maybe("message") ?? "", fatal: try c.maybe("fatal") ?? false)
             }
         case "shutdown":
-            self = .shutdown(reason: try c.maybe("reason") ?? "", lastSentSeq: try c.maybe("lastSentSeq"))
+            self = .shutdown(try ShutdownMessage(from: decoder))
         case "status":
             self = .status(try StatusMessage(from: decoder))
+        case "settings-saved":
+            self = .settingsSaved(try SettingsSavedMessage(from: decoder))
         default:
             self = .unknown(type: type, try JSONValue(from: decoder))
         }

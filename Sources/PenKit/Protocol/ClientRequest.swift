@@ -8,6 +8,8 @@ public enum ClientRequest: Sendable, Hashable {
     case pressureSource(Result<PressureSourceRequest, ErrorMessage>)
     case record(RecordRequest)
     case status(StatusRequest)
+    /// Changes to penkitd's settings (or their reset), kept over its config file.
+    case settings(SettingsRequest)
     /// Malformed, unknown or of an unsupported version: answered with this error, and the
     /// connection stays usable.
     case invalid(ErrorMessage)
@@ -23,6 +25,8 @@ public enum ClientRequest: Sendable, Hashable {
             return RecordRequest.parse(line).either(ClientRequest.record, else: ClientRequest.invalid)
         case "status":
             return StatusRequest.parse(line).either(ClientRequest.status, else: ClientRequest.invalid)
+        case "settings":
+            return SettingsRequest.parse(line).either(ClientRequest.settings, else: ClientRequest.invalid)
         default:
             // `subscribe`, and every other type: its parse says "missing type" or "unknown request type".
             return SubscribeRequest.parse(line, object: object).either(ClientRequest.subscribe, else: ClientRequest.invalid)

@@ -33,6 +33,12 @@ public struct ErrorMessage: Sendable, Hashable, Error, WireMessage {
         /// `record`: the flight recorder is off, or this peer may not read it (root, penkitd's own
         /// user and the socket's group may); not fatal.
         case recordingUnavailable = "recording_unavailable"
+        /// `settings`: this peer may not change settings (root, penkitd's own user and the
+        /// `penkit-admin` group may), or penkitd has no state directory to keep them in; not fatal.
+        case settingsRefused = "settings_refused"
+        /// `settings`: a key penkitd does not know or a value it does not take; nothing was
+        /// changed; not fatal.
+        case invalidSetting = "invalid_setting"
     }
 
     public var code: Code

@@ -38,3 +38,16 @@ public struct HelloMessage: Sendable, Hashable, WireMessage {
         w.raw("}")
     }
 }
+
+/// The client's reader of the same line (`PenMessage.hello`): every field the writer above writes,
+/// so that a field added here is added to both (ProtocolExampleTests reads the schema's examples back).
+extension HelloMessage: Decodable {
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: Keys.self)
+        self.init(devices: try c.maybe("devices") ?? [], settings: try c.maybe("settings") ?? [:],
+                  lastSeq: try c.maybe("lastSeq") ?? 0, oldestSeq: try c.maybe("oldestSeq") ?? 0)
+        version = try c.maybe("version") ?? 0
+        server = try c.maybe("server") ?? ""
+        serverVersion = try c.maybe("serverVersion") ?? ""
+    }
+}

@@ -42,11 +42,11 @@ public struct SubscribedMessage: Sendable, Hashable, WireMessage {
 /// sent as cancelled before this line, and the connection closes after it.
 public struct ShutdownMessage: Sendable, Hashable, WireMessage {
     public var reason: String
-    /// The last stroke seq this client was sent in full before this line (0: none). A client
-    /// resumes after the restart with `since` set to it, or to the last seq it read when the
-    /// connection ended before this line reached it.
-    public var lastSentSeq: UInt64
-    public init(reason: String, lastSentSeq: UInt64 = 0) {
+    /// The last stroke seq this client was sent in full before this line (0: none; nil from a
+    /// server that does not say). A client resumes after the restart with `since` set to it, or
+    /// to the last seq it read when the connection ended before this line reached it.
+    public var lastSentSeq: UInt64?
+    public init(reason: String, lastSentSeq: UInt64? = 0) {
         self.reason = reason
         self.lastSentSeq = lastSentSeq
     }
@@ -54,7 +54,37 @@ public struct ShutdownMessage: Sendable, Hashable, WireMessage {
         w.raw("{")
         w.field("type", plain: "shutdown")
         w.field("reason", string: reason)
-        w.field("lastSentSeq", lastSentSeq)
+        if let lastSentSeq { w.field("lastSentSeq", lastSentSeq) }
         w.raw("}")
+    }
+}
+
+// The client's readers of the same lines (`PenMessage.subscribed`, `.shutdown`): every field the
+// writers above write, so that a field added to one is added to the other beside it
+// (ProtocolExampleTests reads the schema's examples back through both).
+
+extension SubscribedMessage: Decodable {
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: Keys.self)
+        // A channel this client does not know (a newer server's) is left out, not an error.
+        let names: [String] = try c.maybe("channels") ?? []
+        let channels = names.compactMap(SubscriptionChannel.init(rawValue:)).reduce(into: ChannelSet()) { $0.insert(ChannelSet($1)) }
+        var predict: PredictionRequest?
+        if let value = try c.maybe("predict", as: JSONValue.self) {
+            guard case .success(let request) = PredictionRequest.parse(value) else {
+                throw DecodingError.dataCorruptedError(forKey: Keys("predict"), in: c, debugDescription: "malformed predict")
+            }
+            predict = request
+        }
+        let parts = try c.maybe("strokeParts", as: [String: Int].self)
+        self.init(channels: channels, replaying: try c.maybe("replaying") ?? 0, predict: predict,
+                  devices: try c.maybe("devices"), strokePartPoints: parts?["points"])
+    }
+}
+
+extension ShutdownMessage: Decodable {
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: Keys.self)
+        self.init(reason: try c.maybe("reason") ?? "", lastSentSeq: try c.maybe("lastSentSeq"))
     }
 }

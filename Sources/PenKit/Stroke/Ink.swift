@@ -20,12 +20,7 @@ public struct InkColor: Sendable, Hashable {
 /// InkResponse.swift. The eraser is an ink type too, so that a stroke made with
 /// the eraser end says so wherever it goes; it never draws (`Drawing.apply`).
 public struct Ink: Sendable, Hashable {
-    public enum InkType: String, Sendable, Hashable, CaseIterable {
-        case pen, pencil, marker, eraser
-        /// PencilKit's newer inks (iOS 17): one width whatever the pen does; a calligraphy
-        /// nib; translucent, soft-edged paint; waxy, grainy crayon.
-        case monoline, fountainPen, watercolor, crayon
-    }
+    // `InkType`, the kinds of ink, is declared with their definitions (InkDefinition.swift).
 
     public var type: InkType
     public var color: InkColor

@@ -30,6 +30,17 @@ public struct InkDefinition: Sendable, Equatable {
     public var canvasColor = "#000000"
 }
 
+extension Ink {
+    /// The kinds of ink, each defined by its row below: a new ink is its case and its row here
+    /// (docs/strokes.md's table of the inks is generated from them, and the canvas reads them as JSON).
+    public enum InkType: String, Sendable, Hashable, CaseIterable {
+        case pen, pencil, marker, eraser
+        /// PencilKit's newer inks (iOS 17): one width whatever the pen does; a calligraphy
+        /// nib; translucent, soft-edged paint; waxy, grainy crayon.
+        case monoline, fountainPen, watercolor, crayon
+    }
+}
+
 extension Ink.InkType {
     public var definition: InkDefinition {
         switch self {

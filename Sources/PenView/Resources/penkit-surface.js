@@ -178,7 +178,9 @@ export class SurfacePairing {
   /** One of penkit's messages as parsed JSON (frame, began, update, ended, stroke; others ignored). */
   handleMessage(message) {
     const out = [];
-    const device = message.device || 0;
+    // Read for the messages that carry it only (scripts/protocol-readers-check.mjs: no field is
+    // read off a message whose type does not declare it).
+    const device = message.type === "frame" || message.type === "update" ? message.device || 0 : 0;
     switch (message.type) {
       case "frame": {
         if (!this.devices.has(device)) this.devices.set(device, new DeviceLink());

@@ -27,14 +27,14 @@ enum VirtualPenTiming {
             var scratch: [EvdevEvent] = []
             scratch.reserveCapacity(64)
             let cpu = BenchMedian.seconds(rounds) {
-                var pen = VirtualPen(layout: row.paths.layout, filter: filter)
+                var pen = VirtualPen(layout: row.paths.layout, filter: filter, smoothing: row.paths.libinputSmooths)
                 for event in real {
                     scratch.removeAll(keepingCapacity: true)
                     pen.translate(event, mapping: nil, feel: feel, into: &scratch)
                 }
             }
             // One more round timing each call, for the spread.
-            var pen = VirtualPen(layout: row.paths.layout, filter: filter)
+            var pen = VirtualPen(layout: row.paths.layout, filter: filter, smoothing: row.paths.libinputSmooths)
             for event in real {
                 let before = MonotonicClock.nanoseconds()
                 scratch.removeAll(keepingCapacity: true)

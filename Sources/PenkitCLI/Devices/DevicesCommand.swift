@@ -13,7 +13,8 @@ struct DevicesCommand: AsyncParsableCommand {
     func run() async throws {
         let client = try daemon.connect()
         for try await message in client.messages {
-            if case .hello(let version, let devices, let lastSeq, _, let settings) = message {
+            if case .hello(let hello) = message {
+                let (version, devices, lastSeq, settings) = (hello.version, hello.devices, hello.lastSeq, hello.settings)
                 if devices.isEmpty { print("no tablets") }
                 for d in devices { print(DeviceListing.text(d)) }
                 print("protocol \(version), last stroke \(lastSeq), " + settings.keys.sorted().map { "\($0)=\(settings[$0]!)" }.joined(separator: " "))

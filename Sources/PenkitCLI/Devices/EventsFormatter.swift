@@ -11,13 +11,14 @@ struct EventsFormatter {
 
     mutating func describe(_ message: PenMessage) -> String {
         switch message {
-        case .hello(let version, let devices, let lastSeq, _, _):
-            for device in devices { nodes[device.id] = Self.node(device.source) }
-            return row("-", "HELLO", nil, "protocol \(version), \(devices.count) device(s), last stroke \(lastSeq)")
-        case .subscribed(let channels, let replaying, let devices):
-            for device in devices ?? [] { nodes[device.id] = Self.node(device.source) }
-            let listed = devices.map { ", \($0.count) device(s)" } ?? ""
-            return row("-", "SUBSCRIBED", nil, "\(channels.map(\.rawValue).joined(separator: ",")) (replaying \(replaying) strokes\(listed))")
+        case .hello(let hello):
+            for device in hello.devices { nodes[device.id] = Self.node(device.source) }
+            return row("-", "HELLO", nil, "protocol \(hello.version), \(hello.devices.count) device(s), last stroke \(hello.lastSeq)")
+        case .subscribed(let subscribed):
+            for device in subscribed.devices ?? [] { nodes[device.id] = Self.node(device.source) }
+            let listed = subscribed.devices.map { ", \($0.count) device(s)" } ?? ""
+            let channels = subscribed.channels.channels.map(\.rawValue).joined(separator: ",")
+            return row("-", "SUBSCRIBED", nil, "\(channels) (replaying \(subscribed.replaying) strokes\(listed))")
         case .device(let change):
             nodes[change.device.id] = Self.node(change.device.source)
             let type = change.change == .added ? "DEVICE_ADDED" : "DEVICE_REMOVED"
@@ -60,9 +61,11 @@ struct EventsFormatter {
             return row("-", "DROPPED", nil, "\(d.frames) frames, \(d.updates) updates, \(d.buttons) buttons (client too slow)")
         case .error(let code, let text, let fatal):
             return row("-", "ERROR", nil, "\(code)\(fatal ? " (fatal)" : ""): \(text)")
-        case .shutdown(let reason, let lastSentSeq):
-            let resume = lastSentSeq.map { "; strokes up to seq \($0) sent" } ?? ""
-            return row("-", "SHUTDOWN", nil, reason + resume)
+        case .shutdown(let shutdown):
+            let resume = shutdown.lastSentSeq.map { "; strokes up to seq \($0) sent" } ?? ""
+            return row("-", "SHUTDOWN", nil, shutdown.reason + resume)
+        case .settingsSaved(let saved):
+            return row("-", "SETTINGS", nil, "saved in \(saved.file)")
         case .status(let status):
             // Only on request (`penkit doctor`); events never asks, but says what came.
             return row("-", "STATUS", nil, "\(status.devices.count) device(s)")

@@ -57,9 +57,9 @@ extension DoctorFacts {
         var daemon: Daemon?
         for try await line in client.lines {
             guard let message = PenMessage(line: line.text) else { continue }
-            if case .hello(_, let devices, _, _, let settings) = message {
-                let version = (try? JSONSerialization.jsonObject(with: Data(line.text.utf8)) as? [String: Any])?["serverVersion"] as? String
-                daemon = Daemon(path: path, serverVersion: version ?? "?", devices: devices, settings: settings)
+            if case .hello(let hello) = message {
+                daemon = Daemon(path: path, serverVersion: hello.serverVersion.isEmpty ? "?" : hello.serverVersion,
+                                devices: hello.devices, settings: hello.settings)
                 try client.send(StatusRequest().jsonLine())
                 continue
             }

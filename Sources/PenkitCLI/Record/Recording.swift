@@ -11,6 +11,8 @@ struct Recording {
         var node: String
         var grabbed: Bool
         var description: DeviceDescription?
+        /// How many events the header says follow for this device (checked at `recording-end`).
+        var announcedEvents = 0
         var events: [EvdevEvent] = []
     }
 
@@ -25,7 +27,6 @@ struct Recording {
     var complete = false
     /// The window reaches back to when penkitd opened every tablet.
     var fromStart = false
-
     struct Malformed: Error, CustomStringConvertible {
         var description: String
     }
@@ -45,7 +46,8 @@ struct Recording {
             for device in object["devices"] as? [[String: Any]] ?? [] {
                 devices.append(Device(id: device["id"] as? Int ?? 0, name: device["name"] as? String ?? "",
                                       node: device["node"] as? String ?? "", grabbed: device["grabbed"] as? Bool ?? false,
-                                      description: (device["evdev"] as? [String: Any]).flatMap(Self.description)))
+                                      description: (device["evdev"] as? [String: Any]).flatMap(Self.description),
+                                      announcedEvents: device["events"] as? Int ?? 0))
             }
         case "recording-events":
             guard let id = object["device"] as? Int, let index = devices.firstIndex(where: { $0.id == id }),
@@ -61,6 +63,15 @@ struct Recording {
                 lines.append(line)
             }
         case "recording-end":
+            // The counts say whether every line came: a recording cut short is refused, not replayed.
+            let events = devices.reduce(0) { $0 + $1.events.count }
+            for device in devices where device.events.count != device.announcedEvents {
+                throw Malformed(description: "device \(device.id): the header announced \(device.announcedEvents) events, \(device.events.count) came")
+            }
+            guard object["events"] as? Int == events, object["lines"] as? Int == lines.count else {
+                throw Malformed(description: "the recording ended saying \(object["events"] ?? "?") events and \(object["lines"] ?? "?") "
+                                + "lines; \(events) and \(lines.count) came")
+            }
             complete = true
             return true
         case "error":

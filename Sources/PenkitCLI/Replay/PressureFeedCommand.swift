@@ -82,12 +82,14 @@ struct PressureFeedCommand: AsyncParsableCommand {
             }
             guard let message else { continue }
             switch message {
-            case .hello(_, let devices, _, _, _):
+            case .hello(let hello):
+                let devices = hello.devices
                 // Attached before following frames: a replay waiting for clients (--wait-clients)
                 // then starts only once every contact frame will expect this source.
                 try await attachIfListed(devices)
                 try reader.subscribe([.frames, .devices])
-            case .subscribed(_, _, let devices) where feed == nil:
+            case .subscribed(let subscribed) where feed == nil:
+                let devices = subscribed.devices
                 // A device added after this connection's `hello` but before its subscription took
                 // effect is in neither `hello` nor a `device` message: `subscribed` lists it.
                 guard let devices else {

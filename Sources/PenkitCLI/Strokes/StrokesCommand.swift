@@ -48,10 +48,10 @@ struct StrokesCommand: AsyncParsableCommand {
                 let resume = lastSentSeq.map { " (run again with --since \($0))" } ?? ""
                 FileHandle.standardError.write(Data("penkitd: overflow: \(text)\(resume)\n".utf8))
                 throw ServerError(code: ErrorMessage.Code.overflow.rawValue, message: text)
-            case .shutdown(let reason, let lastSentSeq):
+            case .shutdown(let shutdown):
                 // Where to pick up after penkitd's restart, as the overflow line says it.
-                let resume = lastSentSeq.map { " (after its restart, run again with --since \($0))" } ?? ""
-                FileHandle.standardError.write(Data("penkitd stopped: \(reason)\(resume)\n".utf8))
+                let resume = shutdown.lastSentSeq.map { " (after its restart, run again with --since \($0))" } ?? ""
+                FileHandle.standardError.write(Data("penkitd stopped: \(shutdown.reason)\(resume)\n".utf8))
             default:
                 break
             }

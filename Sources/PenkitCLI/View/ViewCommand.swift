@@ -48,6 +48,7 @@ struct ViewCommand: AsyncParsableCommand {
 
     func run() async throws {
         let feed: any ViewFeed
+        var settings: (any ViewSettingsLink)?
         if let replay {
             feed = try ReplayViewFeed(trace: replay, realtime: realtime, smoothing: smoothing,
                                       latePressure: try parseLatePressure(latePressure))
@@ -57,11 +58,13 @@ struct ViewCommand: AsyncParsableCommand {
             let probe = try daemon.connect()
             probe.disconnect()
             feed = DaemonViewFeed(socketPath: probe.path)
+            settings = DaemonSettingsLink(socketPath: probe.path)
         }
-        let server = try await ViewServer(address: try parsedListen(), feed: feed)
+        let server = try await ViewServer(address: try parsedListen(), feed: feed, settings: settings)
         print("penkit view: \(server.url)")
         print("the tablet-space debug view, with its panel: \(server.debugURL)")
         print("drawing in the page's own window, paired with the browser's pen events: \(server.surfaceURL)")
+        if settings != nil { print("penkitd's settings, per tablet and per tool, changed live: \(server.settingsURL)") }
         fflush(nil)  // the URL now, even into a pipe (make demo reads it)
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await server.run() }

@@ -30,8 +30,11 @@ enum ConfigFile {
     /// skipped and returned as the reason, for the caller to warn: the default path may lie in a
     /// HOME the user cannot read, while a file the user named (`required`) must be read.
     /// What is read and wrong stays fatal either way.
+    ///
+    /// An `overlay` (the settings changed through the socket, `SettingsOverrides`) goes over what
+    /// the config file set: its sections add to the file's, and its origins say `override`.
     @discardableResult
-    static func apply(path: String, required: Bool, to config: inout DaemonConfig,
+    static func apply(path: String, required: Bool, to config: inout DaemonConfig, overlay: Bool = false,
                       isStopping: () -> Bool = { false }) throws -> Error? {
         let bytes: [UInt8]
         do {
@@ -54,8 +57,10 @@ enum ConfigFile {
             throw Error(path: path, line: bad + 1, message: bad >= 0 ? "this line is not UTF-8 text" : "is not UTF-8 text")
         }
         // A re-read starts the sections afresh: they are the file's, not merged with an earlier read.
-        config.devices = DeviceSections()
-        config.feel = ToolFeelChoice()
+        if !overlay {
+            config.devices = DeviceSections()
+            config.feel = ToolFeelChoice()
+        }
         var section = ConfigSection.top
         for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let line = raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
@@ -76,17 +81,8 @@ enum ConfigFile {
             let key = trimmed[..<eq].trimmingWhitespace()
             let value = trimmed[trimmed.index(after: eq)...].trimmingWhitespace()
             do {
-                switch section {
-                case .top:
-                    try set(key: key, value: value, in: &config)
-                    config.origins.record(InkChoice.originKey(key), file: path, line: index + 1)
-                case .device:
-                    try config.devices.set(key: key, value: value)
-                    config.origins.record("device \(config.devices.sections.count - 1) \(key)", file: path, line: index + 1)
-                case .tool(let target):
-                    try config.feel.set(key: key, value: value, for: target)
-                    config.origins.record("tool \(target.originName) \(key)", file: path, line: index + 1)
-                }
+                let origin = try set(key: key, value: value, in: section, of: &config)
+                config.origins.record(origin, file: path, line: index + 1, override: overlay)
             } catch {
                 throw Error(path: path, line: index + 1, message: error.message)
             }
@@ -129,6 +125,30 @@ enum ConfigFile {
             case .refused(let reason): throw .unreadable(Error(path: path, line: 0, message: reason))
             }
         }
+    }
+
+    /// Sets `key` in `section` (after `ConfigSection.header` read it); the key `ConfigOrigins` files it under.
+    static func set(key: String, value: String, in section: ConfigSection, of config: inout DaemonConfig) throws(ConfigValueError) -> String {
+        switch section {
+        case .top:
+            try set(key: key, value: value, in: &config)
+            return InkChoice.originKey(key)
+        case .device:
+            try config.devices.set(key: key, value: value)
+            return "device \(config.devices.sections.count - 1) \(key)"
+        case .tool(let target):
+            try config.feel.set(key: key, value: value, for: target)
+            return "tool \(target.originName) \(key)"
+        }
+    }
+
+    /// Whether `key = value` may stand in `section` (a header's text without brackets; nil: the
+    /// top), as a line of the file would be checked, without changing any config.
+    static func check(section: String?, key: String, value: String) throws(ConfigValueError) {
+        var scratch = DaemonConfig()
+        let parsed = try section.map { text throws(ConfigValueError) in try ConfigSection.header("[\(text)]") ?? .top } ?? .top
+        if case .device(let match) = parsed { scratch.devices.begin(match) }
+        _ = try set(key: key, value: value, in: parsed, of: &scratch)
     }
 
     static func set(key: String, value: String, in config: inout DaemonConfig) throws(ConfigValueError) {

@@ -1,4 +1,5 @@
 import PenKit
+import PenVirtualTablet
 
 /// penkitd.conf's top-level keys, in the order its sample lists them (`ConfigKey`). Families of
 /// keys with a part of their own in the name (`ink-TOOL`, `action-TRIGGER`) and the `[device]`
@@ -56,6 +57,20 @@ enum ConfigKeys {
             Give every app the pen through a virtual tablet (uinput) that penkitd writes, with
             the real tablet grabbed (docs/virtual-tablet.md). Live input only.
             """),
+        ConfigKey(name: "virtual-tablet-lead-ms", values: "0 (off) to \(VirtualTabletLead.largestMilliseconds)", defaultValue: "0",
+                  applies: .afterRestart, inStatus: true, doc: """
+            How far ahead of the real pen the virtual tablet writes it while it is in contact, on
+            penkit's prediction, in ms (0: never). Apps then draw nearer the pen and, where the
+            prediction errs, that error; a lift is always written at the real pen's position
+            (docs/virtual-tablet.md has what each lead costs).
+            """,
+                  read: { config, text throws(ConfigValueError) in
+                      guard let ms = Int(text), ms >= 0, ms <= VirtualTabletLead.largestMilliseconds else {
+                          throw ConfigValueError("virtual-tablet-lead-ms must be ms from 0 (off) to \(VirtualTabletLead.largestMilliseconds), not \"\(text)\"")
+                      }
+                      config.virtualTabletLeadMilliseconds = ms
+                  },
+                  shown: { String($0.virtualTabletLeadMilliseconds) }),
         ConfigKey(name: "flight-recorder", values: "0 (off) to \(RecordRequest.maxSeconds)", defaultValue: "60",
                   applies: .afterRestart, inStatus: true, doc: """
             Seconds of each tablet's input (and of the lines penkitd sent) kept for

@@ -8,17 +8,21 @@
 struct ConfigOrigins: Sendable, Equatable {
     private var places: [String: String] = [:]
     private var flags: Set<String> = []
+    /// Keys last set by the settings changed through the socket (`SettingsOverrides`).
+    private var overridden: Set<String> = []
     /// The file was read by a SIGHUP reload, not at start.
     var reloaded = false
 
-    mutating func record(_ key: String, file: String, line: Int) {
+    mutating func record(_ key: String, file: String, line: Int, override: Bool = false) {
         places[key] = "\(file):\(line)"
         flags.remove(key)
+        if override { overridden.insert(key) } else { overridden.remove(key) }
     }
 
     mutating func record(flag key: String) {
         places[key] = "--\(key)"
         flags.insert(key)
+        overridden.remove(key)
     }
 
     /// "PATH:LINE: " or "--KEY: " to put before an error about `key`; "" for a setting made in code.
@@ -29,6 +33,7 @@ struct ConfigOrigins: Sendable, Equatable {
     func origin(_ key: String) -> String {
         guard let place = places[key] else { return "default" }
         if flags.contains(key) { return "flag \(place)" }
+        if overridden.contains(key) { return "override \(place)" }
         return (reloaded ? "reload " : "config file ") + place
     }
 

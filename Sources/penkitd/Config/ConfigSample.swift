@@ -21,6 +21,21 @@ enum ConfigSample {
         return lines.joined(separator: "\n") + "\n"
     }
 
+    /// docs/daemon.md's table of the top-level keys, made from `ConfigKeys` the same way
+    /// (ConfigKeyTableTests checks the region between its markers; `make generated` rewrites it).
+    static var docsTable: String {
+        var lines = ["| key | default | values | a reload | what it is |", "|---|---|---|---|---|"]
+        var previous = ""
+        for key in ConfigKeys.all {
+            let doc = key.doc.isEmpty ? "as `\(previous)` above" : key.doc.split(separator: "\n").joined(separator: " ")
+            if !key.doc.isEmpty { previous = key.name }
+            let value = key.defaultValue.isEmpty ? "(none)" : "`\(key.defaultValue)`"
+            let applies = key.applies == .onReload ? "applies it" : "restart"
+            lines.append("| `\(key.name)` | \(value) | \(key.values) | \(applies) | \(doc.replacingPipes) |")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
     /// Words joined into lines of at most `width` characters.
     private static func wrapped(_ text: String, width: Int) -> [String] {
         var lines: [String] = []
@@ -35,4 +50,9 @@ enum ConfigSample {
         if !line.isEmpty { lines.append(line) }
         return lines
     }
+}
+
+private extension String {
+    /// A table cell's text: a `|` would end the cell.
+    var replacingPipes: String { split(separator: "|", omittingEmptySubsequences: false).joined(separator: "\\|") }
 }

@@ -38,6 +38,8 @@ struct DaemonConfig: Sendable, Equatable {
     /// One uinput tablet per real pen tablet, which apps get through the compositor, while the real
     /// one is grabbed (docs/virtual-tablet.md). Live input only; takes a restart to change.
     var virtualTablet: Bool = false
+    /// `virtual-tablet-lead-ms`: how far ahead the virtual tablet writes the pen in contact (0 to 8).
+    var virtualTabletLeadMilliseconds: Int = 0
     /// Seconds of each tablet's input the flight recorder keeps for `penkit record`
     /// (docs/bug-reports.md); 0 turns it off. Takes a restart to change.
     var flightRecorderSeconds: Int = 60
@@ -65,6 +67,9 @@ struct DaemonConfig: Sendable, Equatable {
     var origins = ConfigOrigins()
     /// The config file read (or looked for), as `status` names it.
     var configFile: String?
+    /// The settings changed through the socket, read over the config file (`SettingsOverrides`);
+    /// nil when penkitd keeps none (a replay without --state-dir).
+    var settingsFile: String?
 
     /// Every key the file's top takes, families as `ink-TOOL`, for the unknown-key error.
     static let keys = ConfigKeys.all.map(\.name) + ["ink-TOOL", "ink-serial-SERIAL"] + ActionMap.keys

@@ -49,6 +49,12 @@ enum EffectiveSettings {
             Setting(key: "tip-threshold", value: feel.tipThreshold.map(number) ?? "libinput's (0.05)",
                     origin: origin("tip-threshold") { $0.tipThreshold }),
         ]
+        for number in 1...3 {
+            let key = "button-\(number)"
+            let buttonOrigin = bySerial.buttons[number] != nil ? config.origins.origin("tool \(ToolTarget.serial(tool.serial).originName) \(key)")
+                : byType.buttons[number] != nil ? config.origins.origin("tool \(tool.type.rawValue) \(key)") : "default"
+            out.append(Setting(key: key, value: feel.buttons[number]?.rawValue ?? "as pressed", origin: buttonOrigin))
+        }
         let withInks = config.inks.applied(to: engine)
         let ink = withInks.ink(for: tool)
         let inkOrigin: String

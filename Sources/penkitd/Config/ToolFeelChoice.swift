@@ -7,7 +7,7 @@ struct ToolFeelChoice: Sendable, Equatable {
     var byType: [ToolType: PenFeel] = [:]
     var bySerial: [UInt64: PenFeel] = [:]
 
-    static let keys = ["pressure-curve", "pressure-min", "pressure-max", "hover-cutoff", "tip-threshold"]
+    static let keys = ["pressure-curve", "pressure-min", "pressure-max", "hover-cutoff", "tip-threshold", "button-1", "button-2", "button-3"]
 
     mutating func set(key: String, value: String, for target: ToolTarget) throws(ConfigValueError) {
         var feel: PenFeel
@@ -29,6 +29,11 @@ struct ToolFeelChoice: Sendable, Equatable {
             let threshold = try ConfigValues.fraction(key, value)
             guard threshold > 0 else { throw ConfigValueError("tip-threshold must be above 0 (a pen at rest on nothing would touch)") }
             feel.tipThreshold = threshold
+        case "button-1", "button-2", "button-3":
+            guard let action = BarrelButtonAction(rawValue: value.lowercased()) else {
+                throw ConfigValueError("\(key) must be one of \(BarrelButtonAction.allCases.map(\.rawValue).joined(separator: ", ")), not \"\(value)\"")
+            }
+            feel.buttons[Int(key.suffix(1))!] = action
         default:
             throw ConfigValueError("unknown key \"\(key)\" in a [tool] section (known: \(Self.keys.joined(separator: ", ")))")
         }

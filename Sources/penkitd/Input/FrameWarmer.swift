@@ -88,7 +88,7 @@ struct FrameWarmer {
         output.removeAll(keepingCapacity: true)
         shadow?.handle(event, device: device, into: &output)
         shadowEvents += 1
-        for message in output { MessagePipeline.append(message, to: &scratch) }
+        for message in output { EngineLines.append(message, to: &scratch) }
     }
 
     /// What brings a fresh shadow to where `event` finds the real tool: in proximity, and in

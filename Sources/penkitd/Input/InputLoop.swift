@@ -69,7 +69,7 @@ struct InputLoop {
         var lastRead: UInt64 = 0
         defer {
             let end = source.isPaced ? MonotonicClock.now() : lastRead
-            pipeline.cancelOpenStrokes(at: end, into: &batch)
+            pipeline.run(.shutdown(at: end), into: &batch)
             publish()
             pipeline.stopVirtualTablets(at: end)
         }
@@ -87,7 +87,7 @@ struct InputLoop {
             if source.isPaced {
                 // The engine's timeouts (late updates, missing tilt) fire without input too.
                 drainControl()
-                pipeline.advance(to: readUpTo, into: &batch)
+                pipeline.run(.tick(readUpTo), into: &batch)
                 publishThroughBoundaries()
                 publish()
             } else if batch.bytes.count >= Self.unpacedBatchBytes {
@@ -128,7 +128,7 @@ struct InputLoop {
                         metadata: ["device": "\(info.id)", "name": "\(info.name)", "node": "\(info.source)"])
             outlet.deviceAdded(info)
         case .deviceRemoved(let id, let time):
-            pipeline.removeDevice(id, at: time, into: &batch)
+            pipeline.run(.deviceRemoved(id, at: time), into: &batch)
             publishThroughBoundaries()
             publish()
             recorder?.deviceRemoved(id)
@@ -140,13 +140,13 @@ struct InputLoop {
         case .tool(let event, let device):
             activity?.observe(event, device: device)
             drainControl()
-            pipeline.consume(event, device: device, into: &batch)
+            pipeline.run(.tool(event, device: device), into: &batch)
             warmer?.observe(event, device: UInt32(device))
             publishThroughBoundaries()
         case .pad(let event, let device):
-            pipeline.consume(event, device: device, into: &batch)
+            pipeline.run(.pad(event, device: device), into: &batch)
         case .ended(let time):
-            pipeline.cancelOpenStrokes(at: time, into: &batch)
+            pipeline.run(.shutdown(at: time), into: &batch)
             publish()
             for (_, info) in devices.sorted(by: { $0.key < $1.key }) { outlet.deviceRemoved(info) }
             devices.removeAll()
@@ -159,8 +159,9 @@ struct InputLoop {
     private mutating func drainControl() {
         guard let control else { return }
         control.take(into: &controlInputs)
-        guard !controlInputs.isEmpty else { return }
-        pipeline.apply(controlInputs, into: &batch)
+        // Each before the engine's next event or tick, so that a reading that arrived before a
+        // timeout is checked is never expired by it.
+        for input in controlInputs { pipeline.run(.control(input), into: &batch) }
     }
 
     /// Publishes what the batch holds, if anything.
@@ -186,7 +187,7 @@ struct InputLoop {
         while batch.boundary {
             send(batch)
             batch.removeAll()
-            pipeline.resume(into: &batch)
+            pipeline.run(.resume, into: &batch)
         }
     }
 

@@ -3,24 +3,29 @@ import PenKit
 import Synchronization
 
 /// A service whose work is one thread's body: it runs until the body returns, which it must do
-/// soon after `isStopping` turns true.
+/// soon after `isStopping` turns true. A body that returns early has done its work (a replay
+/// that finished); one that throws has failed, and the group stops.
 final class ThreadService: DaemonService {
     let name: String
-    private let body: @Sendable (_ isStopping: @escaping @Sendable () -> Bool) -> Void
+    private let body: @Sendable (_ isStopping: @escaping @Sendable () -> Bool) throws -> Void
     private let stopping = Atomic<Bool>(false)
     private let done = DispatchSemaphore(value: 0)
     private let running = Atomic<Bool>(false)
 
-    init(name: String, body: @escaping @Sendable (_ isStopping: @escaping @Sendable () -> Bool) -> Void) {
+    init(name: String, body: @escaping @Sendable (_ isStopping: @escaping @Sendable () -> Bool) throws -> Void) {
         self.name = name
         self.body = body
     }
 
-    func start() throws {
+    func start(failed: @escaping @Sendable (any Error) -> Void) throws {
         running.store(true, ordering: .relaxed)
         DetachedThread.start(name: name) { [self] in
             defer { done.signal() }
-            body { self.stopping.load(ordering: .relaxed) }
+            do {
+                try body { self.stopping.load(ordering: .relaxed) }
+            } catch {
+                failed(error)
+            }
         }
     }
 
@@ -37,16 +42,18 @@ final class ThreadService: DaemonService {
 /// thread is joined by its stop; a dispatch source is cancelled).
 final class ActionService: DaemonService {
     let name: String
-    private let onStart: @Sendable () throws -> Void
+    private let onStart: @Sendable (_ failed: @escaping @Sendable (any Error) -> Void) throws -> Void
     private let onStop: @Sendable () -> Void
 
-    init(name: String, start: @escaping @Sendable () throws -> Void, stop: @escaping @Sendable () -> Void) {
+    /// `start` gets the group's `failed`, for what it starts (the socket loop's thread).
+    init(name: String, start: @escaping @Sendable (_ failed: @escaping @Sendable (any Error) -> Void) throws -> Void,
+         stop: @escaping @Sendable () -> Void) {
         self.name = name
         onStart = start
         onStop = stop
     }
 
-    func start() throws { try onStart() }
+    func start(failed: @escaping @Sendable (any Error) -> Void) throws { try onStart(failed) }
     func stop() { onStop() }
     func join() {}
 }

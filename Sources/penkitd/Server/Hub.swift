@@ -50,6 +50,7 @@ final class Hub: Sendable {
             pressureSources: PressureSourceHandler(inputControl: links.takesPressureSources ? links.inputControl : nil, logger: logger),
             status: StatusHandler(activity: links.activity),
             record: RecordHandler(recorder: links.recorder, logger: logger),
+            settings: SettingsHandler(logger: logger),
             logger: logger)
         let history = StrokeHistory(capacity: config.historyStrokes, byteLimit: config.historyBytes)
         state = Mutex(HubState(fanOut: FanOut(history: history),

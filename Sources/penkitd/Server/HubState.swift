@@ -44,11 +44,13 @@ struct ClientLimits {
     var liveBytes: Int
 }
 
-/// Who may connect, who may be a pressure source and who may read the flight recorder.
+/// Who may connect, who may be a pressure source, who may read the flight recorder and who may
+/// change settings.
 struct HubPolicies: Sendable {
     var peers: PeerPolicy
     var pressureSources: PeerPolicy = .defaultPressureSources
     var recorders: PeerPolicy = .defaultPressureSources
+    var settingsEditors: PeerPolicy = PeerPolicy.settingsEditors()
 
     /// The policies the config names.
     init(config: DaemonConfig) throws {

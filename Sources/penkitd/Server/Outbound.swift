@@ -72,11 +72,11 @@ struct OutboundBatch: Sendable {
         messages.append(Outbound(channel: .strokes, range: start..<writer.count, seq: message.seq, sourceTime: 0, parted: parted))
     }
 
-    /// Adds the last message's encoding for clients that asked for `request`'s horizon.
-    mutating func appendAlternate(_ message: some WireMessage, for request: PredictionRequest) {
+    /// Adds the encoding of the message at `index` for clients that asked for `request`'s horizon.
+    mutating func appendAlternate(_ message: some WireMessage, for request: PredictionRequest, at index: Int) {
         let start = writer.count
         writer.line(message)
-        messages[messages.count - 1].alternates.append(Outbound.Alternate(request: request, range: start..<writer.count))
+        messages[index].alternates.append(Outbound.Alternate(request: request, range: start..<writer.count))
     }
 
     /// Empties the batch, keeping its storage unless a long stroke grew it past `keptBytes`.

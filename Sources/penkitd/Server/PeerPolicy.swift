@@ -77,6 +77,16 @@ struct PeerPolicy: Sendable {
         return PeerPolicy(users: [0, getuid()], groups: groups)
     }
 
+    /// The group whose members may change penkitd's settings (the package makes it, sysusers.d).
+    static let adminGroup = "penkit-admin"
+
+    /// Who may change settings (`settings` requests): root, penkitd's own user (the owner of a
+    /// user service) and the members of `penkit-admin`, looked up now (a group made later counts
+    /// from the next reload).
+    static func settingsEditors() -> PeerPolicy {
+        PeerPolicy(users: [0, getuid()], groups: Identity.groupID(adminGroup).map { [$0] } ?? [])
+    }
+
     /// Root and penkitd's own user: who produces when `pressure-sources` is empty.
     static var defaultPressureSources: PeerPolicy { PeerPolicy(users: [0, getuid()], groups: []) }
 

@@ -9,6 +9,7 @@ struct RequestRouter: Sendable {
     let pressureSources: PressureSourceHandler
     let status: StatusHandler
     let record: RecordHandler
+    let settings: SettingsHandler
     let logger: Logger
 
     /// Handles complete request lines. A line over 64 KiB is fatal for that client; any other
@@ -53,6 +54,7 @@ struct RequestRouter: Sendable {
         case .pressureSource(let parsed): pressureSources.declare(parsed, from: client, &state)
         case .status: status.handle(client, state)
         case .record(let request): record.handle(request, from: client, state)
+        case .settings(let request): settings.handle(request, from: client, state)
         case .invalid(let error):
             logger.debug("bad client line", metadata: ["client": "\(client.id)", "code": "\(error.code.rawValue)"])
             client.sendControl(error)

@@ -27,9 +27,10 @@ final class SocketLoop: Sendable {
         try hub.epoll.add(wakeup, events: Epoll.input)
     }
 
-    func start() {
+    /// `failed`: the loop ended on an error (its epoll wait failing), not on a stop: the group stops.
+    func start(failed: @escaping @Sendable (any Error) -> Void) {
         DetachedThread.start(name: "penkitd-sockets") { [self] in
-            run()
+            if let error = run() { failed(error) }
             done.signal()
         }
     }
@@ -43,7 +44,7 @@ final class SocketLoop: Sendable {
         Glibc.close(wakeup)
     }
 
-    private func run() {
+    private func run() -> DaemonError? {
         var events = [penkit_socket_event](repeating: penkit_socket_event(), count: 64)
         let pingInterval = watchdog.map(\.wholeMicroseconds)
         // The first ping an interval after start, so that systemd hears READY=1 first.
@@ -57,13 +58,13 @@ final class SocketLoop: Sendable {
                 nextPing = now + pingInterval
             }
             nextClose = hub.expireCloses(now: now)
-            if stopping, hub.isEmpty { return }
+            if stopping, hub.isEmpty { return nil }
             let deadline = min(nextClose, pingInterval == nil ? .max : nextPing)
             let timeout = deadline == .max ? -1 : Int32(min((deadline - min(deadline, now)) / 1000 + 1, 60_000))
             let count = hub.epoll.wait(into: &events, timeoutMilliseconds: timeout)
             if count < 0 {
                 if errno == EINTR { continue }
-                return
+                return DaemonError("epoll_wait: \(String(cString: strerror(errno)))")
             }
             for event in events.prefix(count) {
                 let fd = event.fd

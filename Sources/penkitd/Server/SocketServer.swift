@@ -28,7 +28,9 @@ final class SocketServer: Sendable {
         hub.apply(config: config, policies: policies)
     }
 
-    func start(config: DaemonConfig, activatedSocket: CInt?, watchdog: Duration?) throws {
+    /// `failed`: the socket loop ended on an error while serving.
+    func start(config: DaemonConfig, activatedSocket: CInt?, watchdog: Duration?,
+               failed: @escaping @Sendable (any Error) -> Void) throws {
         let listener: Int32
         var boundPath: String?
         var identity: SocketPath.BoundSocket?
@@ -47,7 +49,7 @@ final class SocketServer: Sendable {
         _ = fcntl(listener, F_SETFL, fcntl(listener, F_GETFL) | O_NONBLOCK)
         let loop = try SocketLoop(hub: hub, listener: listener, watchdog: watchdog)
         state.withLock { $0 = (listener, boundPath, identity, loop) }
-        loop.start()
+        loop.start(failed: failed)
     }
 
     private static func bind(_ path: String) throws -> Int32 {

@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 import os
 import socket
-from typing import Any, Dict, Iterable, Iterator, List, Mapping, Optional
+from typing import Any, Dict, Iterable, Iterator, List, Mapping, Optional, Union
 
 from .messages import Message, parse_message
 from .stroke_parts import DEFAULT_MAX_POINTS, StrokeAssembler
@@ -66,23 +66,24 @@ class PenkitClient:
             raise
         self.reader = self.sock.makefile("rb")
 
-    def subscribe(self, channels: Iterable[str], since: Optional[int] = None, stroke_parts: bool = True) -> None:
+    def subscribe(self, channels: Iterable[str], since: Optional[int] = None, stroke_parts: bool = True,
+                  predict: Optional[Union[str, Dict[str, Any]]] = None) -> None:
         """Long strokes are asked for in parts (bounded lines) unless ``stroke_parts`` is False;
-        either way iterating gives each stroke whole (penkit.stroke_parts puts parts together)."""
-        request: Dict[str, Any] = {"type": "subscribe", "version": PROTOCOL_VERSION, "channels": list(channels)}
-        if since is not None:
-            request["since"] = since
-            if not self._took_stroke:
-                self.resume_since = since
-                self._subscribed_since = True
-        if stroke_parts:
-            request["strokeParts"] = True
-        self.sock.sendall((json.dumps(request) + "\n").encode())
+        either way iterating gives each stroke whole (penkit.stroke_parts puts parts together).
+        ``predict``: ``"none"``, ``{"horizonMs": 24}`` or ``{"pipeline": True, "displayLatencyMs": 8}``
+        (docs/protocol.md); the daemon's horizon without it."""
+        if since is not None and not self._took_stroke:
+            self.resume_since = since
+            self._subscribed_since = True
+        self._send(subscribe_request(channels, since, stroke_parts, predict))
 
     def request_status(self) -> None:
         """Asks for penkitd's live figures and settings; the answer comes as a ``status`` message
         (penkit.messages.Status) among the others."""
-        self.sock.sendall((json.dumps({"type": "status", "version": PROTOCOL_VERSION}) + "\n").encode())
+        self._send(status_request())
+
+    def _send(self, request: Dict[str, Any]) -> None:
+        self.sock.sendall((json.dumps(request) + "\n").encode())
 
     def __iter__(self) -> Iterator[Dict[str, Any]]:
         """The server's messages as dicts, a stroke sent in parts as one whole stroke. A part
@@ -133,3 +134,21 @@ class PenkitClient:
     def close(self) -> None:
         self.reader.close()
         self.sock.close()
+
+
+def subscribe_request(channels: Iterable[str], since: Optional[int] = None, stroke_parts: bool = True,
+                      predict: Optional[Union[str, Dict[str, Any]]] = None) -> Dict[str, Any]:
+    """The ``subscribe`` line ``PenkitClient.subscribe`` sends (docs/protocol.schema.json)."""
+    request: Dict[str, Any] = {"type": "subscribe", "version": PROTOCOL_VERSION, "channels": list(channels)}
+    if since is not None:
+        request["since"] = since
+    if predict is not None:
+        request["predict"] = predict
+    if stroke_parts:
+        request["strokeParts"] = True
+    return request
+
+
+def status_request() -> Dict[str, Any]:
+    """The ``status`` line ``PenkitClient.request_status`` sends."""
+    return {"type": "status", "version": PROTOCOL_VERSION}

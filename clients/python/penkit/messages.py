@@ -1,14 +1,37 @@
 """penkitd's messages as typed objects (docs/protocol.md, docs/protocol.schema.json), the
 Python counterpart of PenKit's ``PenMessage``: ``parse_message`` turns one decoded JSON line into
 the dataclass of its type, and a type this client does not know into ``Unknown`` (a newer server's
-message, kept, not an error). Each object keeps the line's own dict as ``raw``, so fields added
-later stay readable. Standard library only."""
+message, kept, not an error). Each object keeps the line's own dict as ``raw``, and reads every
+field of it by its snake_case name (``shutdown.reason``, ``frame.expected_error``), typed
+attributes first: a field the schema gains is readable here without a change, and a new type
+reads as ``Unknown`` with all its fields. Standard library only."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Union
 
 Raw = Dict[str, Any]
+
+
+def _camel(name: str) -> str:
+    head, *rest = name.split("_")
+    return head + "".join(word[:1].upper() + word[1:] for word in rest)
+
+
+class Fields:
+    """Any field of the line by its snake_case name, for the fields a message's class does not
+    type (``update.device``, ``ended.pending_updates``): the line's value as sent. A field the line
+    does not carry raises AttributeError (``getattr(message, "device", None)`` for an optional one)."""
+    __slots__ = ()
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_") or name == "raw":
+            raise AttributeError(name)
+        raw = self.raw
+        key = _camel(name)
+        if key in raw:
+            return raw[key]
+        raise AttributeError("%s line has no field %r" % (raw.get("type", "?"), key))
 
 
 @dataclass(frozen=True)
@@ -25,7 +48,7 @@ class Tool:
 
 
 @dataclass(frozen=True)
-class Hello:
+class Hello(Fields):
     version: int
     devices: List[Raw]
     settings: Dict[str, str]
@@ -35,7 +58,7 @@ class Hello:
 
 
 @dataclass(frozen=True)
-class Subscribed:
+class Subscribed(Fields):
     channels: List[str]
     replaying: int
     devices: Optional[List[Raw]]
@@ -43,14 +66,14 @@ class Subscribed:
 
 
 @dataclass(frozen=True)
-class DeviceChange:
-    change: str  # "added" or "removed"
+class DeviceChange(Fields):
+    change: str  # "added", "removed" or "changed"
     device: Raw
     raw: Raw = field(repr=False)
 
 
 @dataclass(frozen=True)
-class Proximity:
+class Proximity(Fields):
     device: int
     t: int
     entering: bool
@@ -59,7 +82,7 @@ class Proximity:
 
 
 @dataclass(frozen=True)
-class Button:
+class Button(Fields):
     device: int
     t: int
     button: int
@@ -69,7 +92,7 @@ class Button:
 
 
 @dataclass(frozen=True)
-class Pad:
+class Pad(Fields):
     """A pad's button, ring or strip, as libinput reported it."""
     device: int
     t: int
@@ -85,7 +108,7 @@ class Pad:
 
 
 @dataclass(frozen=True)
-class Action:
+class Action(Fields):
     """A preferred action: switch tools on it as PencilKit does. ``kind`` is "stylus" or "pad"
     for a button (``button``, ``double``, ``tool``), "ring" or "strip" for a step (``number``,
     ``direction``, ``group``, ``mode``)."""
@@ -105,7 +128,7 @@ class Action:
 
 
 @dataclass(frozen=True)
-class PressureSource:
+class PressureSource(Fields):
     device: int
     state: str  # "attached" or "detached"
     serial: Optional[int]
@@ -117,7 +140,7 @@ class PressureSource:
 
 
 @dataclass(frozen=True)
-class Frame:
+class Frame(Fields):
     """A live frame: ``sample`` (tablet mm), ``stroke`` (None while hovering), ``predicted``."""
     tool: Tool
     sample: Raw
@@ -127,7 +150,7 @@ class Frame:
 
 
 @dataclass(frozen=True)
-class Began:
+class Began(Fields):
     stroke: int
     tool: Tool
     t: int
@@ -135,18 +158,18 @@ class Began:
 
 
 @dataclass(frozen=True)
-class Update:
+class Update(Fields):
     """Late values for a sample already sent (``update_index``)."""
     update_index: int
     updated: List[str]
-    expired: bool
+    expired: List[str]
     sample: Raw
     stroke: Optional[int]
     raw: Raw = field(repr=False)
 
 
 @dataclass(frozen=True)
-class Ended:
+class Ended(Fields):
     stroke: int
     t: int
     cancelled: bool
@@ -154,7 +177,7 @@ class Ended:
 
 
 @dataclass(frozen=True)
-class Stroke:
+class Stroke(Fields):
     """A finalized stroke; ``seq`` orders them (subscribe with ``since`` to resume)."""
     seq: int
     stroke: Raw
@@ -162,7 +185,7 @@ class Stroke:
 
 
 @dataclass(frozen=True)
-class Dropped:
+class Dropped(Fields):
     frames: int
     updates: int
     buttons: int
@@ -170,7 +193,7 @@ class Dropped:
 
 
 @dataclass(frozen=True)
-class Overflow:
+class Overflow(Fields):
     """Fatal: the client fell behind on strokes. Reconnect with ``since=last_sent_seq``."""
     last_sent_seq: Optional[int]
     message: str
@@ -178,7 +201,7 @@ class Overflow:
 
 
 @dataclass(frozen=True)
-class Error:
+class Error(Fields):
     code: str
     message: str
     fatal: bool
@@ -186,7 +209,7 @@ class Error:
 
 
 @dataclass(frozen=True)
-class Shutdown:
+class Shutdown(Fields):
     reason: str
     # The last stroke seq penkitd sent this client in full (None from a server that does not say).
     last_sent_seq: Optional[int]
@@ -194,7 +217,17 @@ class Shutdown:
 
 
 @dataclass(frozen=True)
-class Status:
+class SettingsSaved(Fields):
+    """penkitd's answer to a ``settings`` request: the changes are kept in ``file`` (``overrides``
+    of them over the config file) and applied now; ``after_restart`` keys from penkitd's next start."""
+    file: str
+    overrides: int
+    after_restart: List[str]
+    raw: Raw = field(repr=False)
+
+
+@dataclass(frozen=True)
+class Status(Fields):
     """penkitd's answer to ``PenkitClient.request_status()``: per tablet (``devices``, as sent)
     its proximity, contact, reports and report rate, and the settings in force with the origin
     of each (``default``, ``config file PATH:LINE``, ``reload PATH:LINE`` or ``flag --KEY``)."""
@@ -205,13 +238,13 @@ class Status:
 
 
 @dataclass(frozen=True)
-class Unknown:
+class Unknown(Fields):
     type: str
     raw: Raw = field(repr=False)
 
 
 Message = Union[Hello, Subscribed, DeviceChange, Proximity, Button, Pad, Action, PressureSource, Frame, Began,
-                Update, Ended, Stroke, Dropped, Overflow, Error, Shutdown, Status, Unknown]
+                Update, Ended, Stroke, Dropped, Overflow, Error, Shutdown, Status, SettingsSaved, Unknown]
 
 
 def _opt_int(obj: Raw, key: str) -> Optional[int]:
@@ -229,7 +262,7 @@ def parse_message(obj: Raw) -> Message:
     if t == "subscribed":
         return Subscribed(list(obj.get("channels", [])), int(obj.get("replaying", 0)), obj.get("devices"), obj)
     if t == "device":
-        if obj["change"] not in ("added", "removed"):
+        if obj["change"] not in ("added", "removed", "changed"):
             raise ValueError("unknown device change %r" % obj["change"])
         return DeviceChange(obj["change"], obj["device"], obj)
     if t == "proximity":
@@ -269,7 +302,7 @@ def parse_message(obj: Raw) -> Message:
     if t == "began":
         return Began(int(obj["stroke"]), Tool.of(obj["tool"]), int(obj["t"]), obj)
     if t == "update":
-        return Update(int(obj["updateIndex"]), list(obj["updated"]), bool(obj["expired"]), obj["sample"],
+        return Update(int(obj["updateIndex"]), list(obj["updated"]), list(obj["expired"]), obj["sample"],
                       _opt_int(obj, "stroke"), obj)
     if t == "ended":
         return Ended(int(obj["stroke"]), int(obj["t"]), bool(obj["cancelled"]), obj)
@@ -281,6 +314,8 @@ def parse_message(obj: Raw) -> Message:
         if obj.get("code") == "overflow":
             return Overflow(_opt_int(obj, "lastSentSeq"), obj.get("message", ""), obj)
         return Error(obj.get("code", ""), obj.get("message", ""), bool(obj.get("fatal", False)), obj)
+    if t == "settings-saved":
+        return SettingsSaved(str(obj["file"]), int(obj["overrides"]), list(obj["afterRestart"]), obj)
     if t == "shutdown":
         return Shutdown(obj.get("reason", ""), obj.get("lastSentSeq"), obj)
     if t == "status":

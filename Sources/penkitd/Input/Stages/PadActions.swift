@@ -1,8 +1,10 @@
 import PenKit
 
-/// The user's preferred actions (`ActionMap`) from stylus buttons, pad buttons, rings and strips,
-/// on the `actions` channel. A reloaded map is picked up at the next press or pad motion.
-struct PadActions {
+/// Buttons and pads, on the buttons channel: each stylus button's `button` line and each pad
+/// event's raw `pad` line, then the user's preferred action (`ActionMap`) for a button press or a
+/// step of a ring or strip, on the `actions` channel. A reloaded map is picked up at the next press
+/// or pad motion. Held single presses go out once their double-press interval has passed.
+struct PadActions: PipelineStage {
     private let shared: SharedSetting<ActionMap>?
     private var seen: UInt64 = .max
     private var presses = ActionResolver()
@@ -10,9 +12,34 @@ struct PadActions {
 
     init(shared: SharedSetting<ActionMap>?) { self.shared = shared }
 
+    mutating func run(_ input: PipelineInput, _ call: inout PipelineCall, _ out: inout OutboundBatch) {
+        switch input {
+        case .tool(let event, let device):
+            presses.advance(to: event.time, into: &out)
+            guard event.kind == .button, let button = event.button else { return }
+            out.append(.buttons, ButtonMessage(device: device, time: event.time, button: button,
+                                               pressed: event.state == .pressed, tool: event.tool))
+            if event.state == .pressed {
+                stylusButtonPressed(button, time: event.time, tool: event.tool, device: device, into: &out)
+            }
+        case .pad(let event, let device):
+            out.append(.buttons, PadMessage(device: device, event: event))
+            consume(event, device: device, into: &out)
+        case .tick(let time):
+            presses.advance(to: time, into: &out)
+        case .deviceRemoved(let device, _):
+            presses.release(device: device, into: &out)
+            motions.remove(device: device)
+        case .shutdown:
+            presses.releaseAll(into: &out)
+        case .control, .resume:
+            break
+        }
+    }
+
     /// A stylus button went down: a barrel button's press may be an action. The caller has
     /// advanced to the event's time first, and sent the button's own message.
-    mutating func stylusButtonPressed(_ button: UInt32, time: UInt64, tool: ToolIdentity, device: Int,
+    private mutating func stylusButtonPressed(_ button: UInt32, time: UInt64, tool: ToolIdentity, device: Int,
                                       into out: inout OutboundBatch) {
         guard let barrel = ActionTrigger.stylusButton(code: button) else { return }
         pressed(ActionResolver.Press(device: device, control: .stylus(barrel), time: time,
@@ -20,7 +47,7 @@ struct PadActions {
     }
 
     /// A pad's event: a button press, or a step of a ring or strip.
-    mutating func consume(_ event: PadEvent, device: Int, into out: inout OutboundBatch) {
+    private mutating func consume(_ event: PadEvent, device: Int, into out: inout OutboundBatch) {
         if event.kind != .button {
             refresh(into: &out)
             motions.consume(event, device: device, into: &out)
@@ -32,16 +59,6 @@ struct PadActions {
             presses.advance(to: event.time, into: &out)
         }
     }
-
-    /// Held single presses whose double-press interval has passed by `time` go out.
-    mutating func advance(to time: UInt64, into out: inout OutboundBatch) { presses.advance(to: time, into: &out) }
-
-    mutating func remove(device: Int, into out: inout OutboundBatch) {
-        presses.release(device: device, into: &out)
-        motions.remove(device: device)
-    }
-
-    mutating func releaseAll(into out: inout OutboundBatch) { presses.releaseAll(into: &out) }
 
     private mutating func pressed(_ press: ActionResolver.Press, into out: inout OutboundBatch) {
         refresh(into: &out)

@@ -1,12 +1,12 @@
 import PenEngine
 
-/// The stages beside the engine, each with one concern; nil inputs make a stage do nothing
-/// (the tests' and tools' pipelines).
+/// The stages of the pipeline that need the daemon's shared settings, journal or devices, made by
+/// whoever starts the input thread; nil inputs make a stage do nothing (the tests' and tools'
+/// pipelines). The rest of the sequence needs nothing from outside (`MessagePipeline`).
 struct PipelineStages {
     var settings: SettingsSnapshot
     var actions: PadActions
     var journal: JournalTap
-    var horizons: HorizonVariants
     var virtualTablet: VirtualTabletStage?
 
     init(configuration: EngineConfiguration = EngineConfiguration(), inks: SharedInkChoice? = nil,
@@ -16,6 +16,5 @@ struct PipelineStages {
         settings = SettingsSnapshot(base: configuration, inks: inks, tablets: tablets)
         self.actions = PadActions(shared: actions)
         self.journal = JournalTap(journal: journal)
-        horizons = HorizonVariants()
     }
 }

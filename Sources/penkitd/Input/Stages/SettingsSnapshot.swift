@@ -6,7 +6,7 @@ import PenKit
 /// The SIGHUP queue replaces the shared settings at any time; the input thread picks them up only
 /// where a change cannot split a stroke: at a proximity (mapping, feel) and when a tip goes down
 /// (inks). Each check is one atomic load while nothing changed.
-struct SettingsSnapshot {
+struct SettingsSnapshot: PipelineStage {
     private let base: EngineConfiguration
     private let inks: SharedInkChoice?
     private var inksSeen: UInt64 = .max
@@ -41,11 +41,23 @@ struct SettingsSnapshot {
         return changed ? configuration : nil
     }
 
+    mutating func run(_ input: PipelineInput, _ call: inout PipelineCall, _ out: inout OutboundBatch) {
+        switch input {
+        case .tool(let event, _):
+            // Mapping and feel change between proximities, never within a stroke; inks are chosen
+            // when a stroke begins, so a reload takes effect from the next one.
+            guard event.kind == .proximity || (event.kind == .tip && event.tipDown) else { return }
+            if let configuration = refreshed() { call.engine.configuration = configuration }
+        case .deviceRemoved(let device, _):
+            devices[device] = nil
+        case .pad, .tick, .shutdown, .control, .resume:
+            break
+        }
+    }
+
     /// A device appeared: it as clients should see it (with its mapped space, when it is mapped).
     mutating func add(_ info: DeviceInfo) -> DeviceInfo {
         devices[info.id] = info
         return tabletSettings.described(info)
     }
-
-    mutating func remove(device: Int) { devices[device] = nil }
 }

@@ -13,7 +13,7 @@ import PenVirtualTablet
 /// What it writes is VirtualPen's: the real pen, mapped and shaped once, filtered for jitter;
 /// never a prediction. If the virtual tablet cannot be made or written, the real device is left
 /// (or given back) to the compositor: the pen keeps working, without penkit.
-struct VirtualTabletStage {
+struct VirtualTabletStage: PipelineStage {
     private struct Tablet {
         var pen: VirtualPen
         let device: any VirtualTabletOutput
@@ -22,6 +22,8 @@ struct VirtualTabletStage {
     }
 
     private let grabs: (any TabletGrabbing)?
+    /// `virtual-tablet-lead-ms`: how far ahead, on penkit's prediction, the pen is written in contact.
+    private let lead: VirtualTabletLead
     private let makeOutput: (DeviceDescription) throws -> any VirtualTabletOutput
     private let logger: Logger
     private var tablets: [Int: Tablet] = [:]
@@ -29,9 +31,10 @@ struct VirtualTabletStage {
 
     /// nil `grabs`: nothing to grab (a replay, or live input with the virtual tablet off).
     /// `makeOutput` creates the kernel device (uinput; the tests' stand-in where there is none).
-    init(grabs: (any TabletGrabbing)?, logger: Logger,
+    init(grabs: (any TabletGrabbing)?, logger: Logger, lead: VirtualTabletLead = VirtualTabletLead(milliseconds: 0),
          makeOutput: @escaping (DeviceDescription) throws -> any VirtualTabletOutput = { try UinputDevice(description: $0) }) {
         self.grabs = grabs
+        self.lead = lead
         self.makeOutput = makeOutput
         self.logger = logger
         scratch.reserveCapacity(32)
@@ -44,9 +47,11 @@ struct VirtualTabletStage {
         guard let layout = VirtualTabletLayout(real: real, width: size.0, height: size.1) else { return }
         do {
             let device = try makeOutput(layout.description)
-            tablets[id] = Tablet(pen: VirtualPen(layout: layout), device: device, real: real, width: size.0, height: size.1)
+            tablets[id] = Tablet(pen: VirtualPen(layout: layout, smoothing: Self.libinputSmooths(real)), device: device, real: real,
+                                 width: size.0, height: size.1)
             logger.info("virtual tablet created", metadata: ["device": "\(id)", "name": "\(layout.description.name)",
-                                                              "node": "\(device.devnode)"])
+                                                              "node": "\(device.devnode)",
+                                                              "jitter_filter": "\(tablets[id]!.pen.smoothing ? "on" : "off, libinput does not smooth this tablet")"])
             takeGrab(id)
         } catch {
             logger.error("cannot create the virtual tablet; the tablet stays with the compositor",
@@ -64,9 +69,37 @@ struct VirtualTabletStage {
         logger.info("virtual tablet removed", metadata: ["device": "\(id)"])
     }
 
+    /// Whether the pen is written ahead on penkit's prediction: then the engine runs first, and
+    /// its frame comes to `consume`.
+    var leads: Bool { !lead.isOff }
+
+    /// Runs twice in the pipeline, before and after the engine (`call.engineRan`). Without a lead
+    /// the pen is written before the engine runs: apps reading the compositor should not wait for
+    /// the engine's prediction and encoding. With a lead (`virtual-tablet-lead-ms`) it needs that
+    /// prediction, so it is written after. The frames then say where it put the pen (`DeliveryStamp`).
+    mutating func run(_ input: PipelineInput, _ call: inout PipelineCall, _ out: inout OutboundBatch) {
+        switch input {
+        case .tool(let event, let device):
+            guard call.engineRan == leads else { return }
+            var prediction: Frame?
+            if leads {
+                for reply in call.replies {
+                    if case .frame(let frame) = reply, frame.device == UInt32(device) { prediction = frame }
+                }
+            }
+            call.delivered = consume(event, device: device, configuration: call.engine.configuration, prediction: prediction)
+        case .deviceRemoved(let device, let time):
+            if !call.engineRan { remove(device: device, at: time) }
+        case .pad, .tick, .shutdown, .control, .resume:
+            break
+        }
+    }
+
     /// Writes what `event` changes on the virtual tablet; returns where it put the pen (for the
-    /// frame's `delivered`), nil when nothing was written.
-    mutating func consume(_ event: TabletEvent, device id: Int, configuration: EngineConfiguration) -> DeliveredPosition? {
+    /// frame's `delivered`), nil when nothing was written. `prediction`: the engine's frame for
+    /// the event, when the pen is written ahead (`leads`).
+    mutating func consume(_ event: TabletEvent, device id: Int, configuration: EngineConfiguration,
+                          prediction: Frame? = nil) -> DeliveredPosition? {
         let mapping = configuration.mappings[UInt32(id)]
         if event.kind == .proximity && event.state == .proximityIn { resizeIfRemapped(id, mapping: mapping) }
         guard var tablet = tablets[id] else { return nil }
@@ -76,7 +109,8 @@ struct VirtualTabletStage {
             return nil
         }
         scratch.removeAll(keepingCapacity: true)
-        tablet.pen.translate(event, mapping: mapping, feel: configuration.feel(for: event.tool), into: &scratch)
+        tablet.pen.translate(event, mapping: mapping, feel: configuration.feel(for: event.tool),
+                             ahead: prediction.flatMap { lead.offset(in: $0) }, into: &scratch)
         tablets[id] = tablet
         guard !scratch.isEmpty else { return nil }
         do {
@@ -116,13 +150,23 @@ struct VirtualTabletStage {
         guard let layout = VirtualTabletLayout(real: tablet.real, width: size.0, height: size.1) else { return }
         do {
             let device = try makeOutput(layout.description)
-            tablets[id] = Tablet(pen: VirtualPen(layout: layout), device: device, real: tablet.real, width: size.0, height: size.1)
+            tablets[id] = Tablet(pen: VirtualPen(layout: layout, smoothing: tablet.pen.smoothing), device: device, real: tablet.real,
+                                 width: size.0, height: size.1)
         } catch {
             logger.error("cannot make the virtual tablet anew; the tablet goes back to the compositor",
                          metadata: ["device": "\(id)", "error": "\(error)"])
             // Between reports of a hover, never within a stroke: without a virtual tablet the real one must be read.
             grabs?.release(device: id, force: true)
         }
+    }
+
+    /// Whether the compositor's libinput would smooth the real device (the system's quirks, then
+    /// libwacom: not for AES pens), decided as libinput decides it. The virtual tablet filters
+    /// jitter only where libinput would have: a device libinput carries raw is carried raw, so no
+    /// user sees trailing they did not see before (issue #43). A device the decoder cannot read
+    /// is filtered, as before.
+    static func libinputSmooths(_ real: DeviceDescription) -> Bool {
+        (try? TabletDecoder(device: real).smoothing) ?? true
     }
 
     private mutating func takeGrab(_ id: Int) {

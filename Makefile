@@ -5,14 +5,14 @@ SHELL := /bin/bash
 SWIFT ?= swift
 BUILD_FLAGS ?=
 DEBS := pkg-config libinput-dev libevdev-dev libudev-dev libwacom-common python3-jsonschema \
-	libinput-tools python3-libevdev python3-yaml
+	libinput-tools python3-libevdev python3-yaml gsettings-desktop-schemas libglib2.0-bin
 # What `pip install ./clients/python` needs offline, on Debian's python3 (scripts/python-install-test.sh).
 PYTHON_INSTALL_DEBS := python3-venv python3-pip python3-setuptools python3-wheel
 DAEMON_DEMO_TRACE ?= traces/wacom-dth2242-pen.evemu
 # One long stroke: the clearest first look at the view (ink, predictions, pressure).
 VIEW_DEMO_TRACE ?= traces/wacom-intuos4-6x9-stylus-drag.evemu
 
-.PHONY: all deps build release demo test unit fuzz e2e e2e-if-possible systemd-vm systemd-vm-if-possible oracle clean install uninstall
+.PHONY: all deps build release demo test unit fuzz e2e e2e-if-possible desktop desktop-if-possible systemd-vm systemd-vm-if-possible oracle clean install uninstall
 .PHONY: demo-daemon install-no-smoothing view-browser-test soak-short deb lintian python-test generated
 
 all: build
@@ -113,6 +113,15 @@ e2e: deps
 e2e-if-possible:
 	@if scripts/vm/setup.sh >/dev/null; then $(MAKE) --no-print-directory e2e; \
 	else echo "make test: e2e skipped: QEMU or the Debian kernel cannot be installed here"; fi
+
+# Real display servers and apps get penkit's pen in a VM (scripts/vm/desktop.sh, issue 42): sway and
+# Xorg reading the devices with their own libinput, Chromium logging its PointerEvents; what each
+# app got, on the virtual tablet and directly, as `desktop-result {json}` lines.
+DESKTOP_DEBS := sway seatd xserver-xorg-core xserver-xorg-video-dummy xserver-xorg-input-libinput \
+	chromium python3-gi gir1.2-gtk-4.0 xdotool wtype
+desktop: deps
+	$(call install_debs,$(DESKTOP_DEBS))
+	scripts/vm/desktop.sh
 
 # The package in a guest that boots systemd as PID 1 (scripts/vm/systemd.sh): socket activation,
 # allowed and refused clients, watchdog, reload, exposure score, tablets only, the user units.

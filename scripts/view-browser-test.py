@@ -407,6 +407,21 @@ def daemon_run(browser, penkit, out):
             daemon.wait()
 
 
+def run_in_browser(label, *runs):
+    """The command line's PENKIT_BINARY OUTPUT_DIR, then each run(browser, penkit, out) in one
+    headless Chromium with a profile of its own; the last line says `label` passed."""
+    penkit, out = sys.argv[1], sys.argv[2]
+    os.makedirs(out, exist_ok=True)
+    with tempfile.TemporaryDirectory() as profile:
+        browser = Browser(profile)
+        try:
+            for run in runs:
+                run(browser, penkit, out)
+        finally:
+            browser.close()
+    print(f"{label}: passed; screenshots in {out}")
+
+
 def main():
     penkit, out = sys.argv[1], sys.argv[2]
     os.makedirs(out, exist_ok=True)

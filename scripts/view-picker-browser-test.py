@@ -133,15 +133,7 @@ def run(browser, penkit, out):
 
 
 def main():
-    penkit, out = sys.argv[1], sys.argv[2]
-    os.makedirs(out, exist_ok=True)
-    with tempfile.TemporaryDirectory() as profile:
-        browser = vbt.Browser(profile)
-        try:
-            run(browser, penkit, out)
-        finally:
-            browser.close()
-    print(f"view picker browser test: passed; screenshots in {out}")
+    vbt.run_in_browser("view picker browser test", run)
 
 
 if __name__ == "__main__":

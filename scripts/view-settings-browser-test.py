@@ -179,6 +179,20 @@ def run(browser, penkit, out):
             if not sh > rh:
                 fail(f"the shaped bar ({sh} px) is not above the raw one ({rh} px) under a curve above the diagonal")
             # (The bars move with the pen; their colours are not read off a later screenshot.)
+
+            # The pen's lower barrel button made a right click, picked as a person would: penkitd
+            # keeps it for the pen, as an override.
+            browser.evaluate(session, """(() => { window.beforeButton = penkitSettings.state.lastAnswer;
+                const s = document.querySelector('[data-tool=pen] select[data-key="button-1"]');
+                s.value = 'right'; s.dispatchEvent(new Event('change')); return true; })()""")
+            browser.wait_for(session, "penkitSettings.state.lastAnswer !== window.beforeButton && penkitSettings.state.lastAnswer.type === 'settings-saved'",
+                             "penkitd saving the button")
+            rows = json.loads(subprocess.run([penkit, "settings", "get", "button-1", "--json", "--socket", sock],
+                                             capture_output=True, text=True, timeout=WAIT).stdout or "[]")
+            pen_rows = [r for r in rows if r.get("key") == "button-1" and "pen" in r.get("scope", "")]
+            print(f"  button: penkit settings get button-1 says {pen_rows}")
+            if not any(r.get("value") == "right" and r.get("origin", "").startswith("override ") for r in pen_rows):
+                fail(f"the pen's button-1 picked in the page is not penkitd's: {rows}")
         finally:
             view.kill()
             view.wait()
@@ -187,15 +201,7 @@ def run(browser, penkit, out):
 
 
 def main():
-    penkit, out = sys.argv[1], sys.argv[2]
-    os.makedirs(out, exist_ok=True)
-    with tempfile.TemporaryDirectory() as profile:
-        browser = vbt.Browser(profile)
-        try:
-            run(browser, penkit, out)
-        finally:
-            browser.close()
-    print(f"view settings browser test: passed; screenshots in {out}")
+    vbt.run_in_browser("view settings browser test", run)
 
 
 if __name__ == "__main__":

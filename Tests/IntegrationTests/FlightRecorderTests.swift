@@ -140,6 +140,38 @@ struct FlightRecorderTests {
         #expect(checkOutput.contains("release the pen by itself"), "\(checkOutput)")
     }
 
+    /// A window that starts after penkitd met the pen and learned it sends no tilt: the DTH-2242
+    /// trace twice, 2 s apart, and a 10 s window ending with it, which starts in the second
+    /// pass's first proximity. The replay starts at the next, where the pen names itself by a
+    /// second id (0x80a), which libinput does not take: it keeps the pen's first, 0x802. penkitd's
+    /// report says which tools libinput had met and which the engine knew to send no tilt, and
+    /// when; the check starts knowing them. Without those rows it fails at the window's first frame.
+    @Test func aWindowAfterThePenWasMetAndLearnedChecks() throws {
+        let twice = try MutatedTrace.twice("wacom-dth2242-pen.evemu", gap: 2_000_000)
+        let daemon = try Self.replayed(twice.path)
+        defer { _ = daemon.stop() }
+        let report = daemon.directory + "/learned.yml"
+        let (recorded, recordOutput) = try run(Self.penkit, ["record", "--socket", daemon.socket, "--last", "10s", "-o", report])
+        #expect(recorded == 0, "\(recordOutput)")
+        let text = try String(contentsOfFile: report, encoding: .utf8)
+        #expect(text.contains("fromStart: false"))
+        // The pen by the id of its first proximity (0x802 = 1050626), met at the trace's first event.
+        #expect(text.firstMatch(of: #/\n  tools:\n  - \[\d+, pen, 461503946, 1050626, 1369413313184404\]\n  withoutTilt:\n  - \[\d+, \d+, pen, 461503946, 1050626, true\]\n/#) != nil,
+                "\(text.split(separator: "\n").filter { $0.contains("461503946,") })")
+
+        let (checked, checkOutput) = try run(Self.penkit, ["replay", report, "--check"])
+        #expect(checked == 0 && checkOutput.contains("reproduces") && checkOutput.contains("sending no tilt")
+                && checkOutput.contains("1 tool(s) libinput had met"), "\(checkOutput)")
+
+        // The same report without what penkitd knew: the replay takes the pen for a new tool.
+        let blind = text.replacing(#/\n  tools:\n(  - \[.*\]\n)+  withoutTilt:\n(  - \[.*\]\n)+/#, with: "\n  tools: []\n  withoutTilt: []\n")
+        #expect(blind != text)
+        let blindPath = daemon.directory + "/blind.yml"
+        try blind.write(toFile: blindPath, atomically: true, encoding: .utf8)
+        let (blindStatus, blindOutput) = try run(Self.penkit, ["replay", blindPath, "--check"])
+        #expect(blindStatus == 1 && blindOutput.contains("differs from what penkitd sent at message 1 of"), "\(blindOutput)")
+    }
+
     /// The report's digest rows (`  - [µs, type, bool, "hex", "hex", n]`), in order.
     static func rows(_ text: String) -> [(kind: String, full: String, number: Int)] {
         text.split(separator: "\n").compactMap { line in

@@ -128,6 +128,26 @@ import Testing
         #expect(twice.first?.message.contains("TabletToolPressureCurve") == true)
     }
 
+    @Test func theRealTabletsDesktopSettingsAreSaidToNoLongerApplyWithTheImportToTakeThemOver() {
+        let text = """
+            [Libinput][1386][89][Wacom DTH2242 Pen]
+            InputArea=0,0,0.5,0.5
+            LeftHanded=true
+            """
+        var facts = Self.facts(nodes: [], settings: ["input": "live", "virtualTablet": "on"])
+        facts.daemon?.devices = [DeviceInfo(id: 1, name: "Wacom DTH2242 Pen", vendor: 0x56a, product: 0x59, source: "/dev/input/event5")]
+        facts.desktopSettings = DoctorFacts.kdeSettings(text)
+            + [DoctorFacts.DesktopSetting(desktop: "GNOME", key: "056a:0059", setting: "area", value: "[0.1, 0.0, 0.0, 0.0]")]
+        let findings = DoctorFindings.findings(facts).filter { $0.area == "desktop" }
+        let kde = findings.first { $0.subject == "KDE Wacom DTH2242 Pen" }
+        #expect(kde?.message.contains("InputArea, LeftHanded") == true && kde?.message.contains("no longer apply") == true)
+        #expect(kde?.fix?.contains("penkit settings import --from kde") == true)
+        #expect(findings.first { $0.subject == "GNOME Wacom DTH2242 Pen" }?.fix?.contains("penkit settings import --from gnome") == true)
+        // With the virtual tablet off, they apply as ever: nothing to say.
+        facts.daemon?.settings["virtualTablet"] = "off"
+        #expect(DoctorFindings.findings(facts).filter { $0.area == "desktop" }.isEmpty)
+    }
+
     @Test func liveFiguresAndSettingsAreSaidPerTabletAndToolWithTheirOriginsAndAPadAloneHasNoPenToReportOn() throws {
         let geometry = TabletGeometry(width: 223.5, height: 139.7, resolutionX: 200, resolutionY: 200, axes: [], tools: ["pen"], buttons: [], integration: [])
         var pen = DeviceInfo(id: 1, name: "Wacom Intuos4 6x9", vendor: 0x56a, product: 0xb9, source: "/dev/input/event5")

@@ -43,6 +43,19 @@ import Testing
             #expect(description.properties.count == Self.count(evdev["properties"]))
             #expect(description.codes.values.reduce(0) { $0 + $1.count } == Self.count(evdev["codes"], nested: true))
             #expect(description.absInfo.count == Self.count(evdev["absinfo"]))
+            // What penkitd knew of the tools, row for row.
+            func rows(_ value: JSONValue?) -> [[JSONValue]] {
+                value.flatMap { if case .array(let a) = $0 { a.map { if case .array(let r) = $0 { r } else { [] } } } else { nil } } ?? []
+            }
+            let tools: [[JSONValue]] = read.tools.known.map {
+                [.string($0.tool.type.rawValue), .number(Double($0.tool.serial)), .number(Double($0.tool.id)), .number(Double($0.since))]
+            }
+            #expect(!tools.isEmpty && tools == rows(device["tools"]))
+            let tilt: [[JSONValue]] = read.tools.tiltChanges.map {
+                [.number(Double($0.time)), .string($0.tool.type.rawValue), .number(Double($0.tool.serial)), .number(Double($0.tool.id)),
+                 .bool($0.withoutTilt)]
+            }
+            #expect(!tilt.isEmpty && tilt == rows(device["withoutTilt"]))
         }
         let events = lines[1].value["events"]
         #expect(recording.devices.flatMap(\.events).map { [Double($0.time), Double($0.type), Double($0.code), Double($0.value)] }

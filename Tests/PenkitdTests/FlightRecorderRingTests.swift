@@ -116,4 +116,41 @@ import Testing
         #expect(rows.count == object["lines"] as? Int)
         #expect(rows.allSatisfy { $0[1] as? String == "ended" && $0[3] as? String == LineDigest.hex(digest.full) && $0[5] as? Int == 0 })
     }
+
+    /// The tools' ledger against a plain model: tools kept once each, in first-seen order, up to
+    /// its bound and counted beyond it; whatever the number of tilt changes, what was known at
+    /// any time after the oldest change kept is what the whole history says.
+    @Test(arguments: [1, 2, 3])
+    func theToolLedgerKnowsWhatTheWholeHistoryKnew(seed: UInt64) {
+        var random = SeededGenerator(seed: seed)
+        var ledger = ToolLedger()
+        var history: [ToolLedger.TiltChange] = []
+        let tools = (0..<100).map { (n: Int) -> ToolIdentity in
+            ToolIdentity(type: n % 2 == 0 ? .pen : .eraser, serial: UInt64(n / 2), id: UInt64(n))
+        }
+        for time in 1...1000 as ClosedRange<UInt64> {
+            let tool = tools[Int(random.next() % 100)]
+            ledger.proximityIn(tool, at: time)
+            if random.next() % 3 == 0 {
+                let change = ToolLedger.TiltChange(time: time, tool: tools[Int(random.next() % 5)], withoutTilt: random.next() % 2 == 0)
+                history.append(change)
+                ledger.tiltLearned(change.tool, withoutTilt: change.withoutTilt, at: time)
+            }
+        }
+        #expect(ledger.tools.count == ToolLedger.toolsKept && ledger.toolsDropped > 0)
+        #expect(Set(ledger.tools.map(\.tool)).count == ledger.tools.count)
+        #expect(ledger.tools.map(\.since) == ledger.tools.map(\.since).sorted())
+        #expect(ledger.changes == Array(history.suffix(ToolLedger.changesKept)))
+        func known(_ changes: [ToolLedger.TiltChange], base: [ToolIdentity], at time: UInt64) -> Set<ToolIdentity> {
+            var set = Set(base)
+            for change in changes where change.time < time {
+                if change.withoutTilt { set.insert(change.tool) } else { set.remove(change.tool) }
+            }
+            return set
+        }
+        let oldestKept = ledger.changes[0].time
+        for time in stride(from: oldestKept, through: 1001, by: 7) {
+            #expect(known(ledger.changes, base: ledger.withoutTiltBefore, at: time) == known(history, base: [], at: time), "at \(time)")
+        }
+    }
 }

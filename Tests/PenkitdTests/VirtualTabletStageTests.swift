@@ -59,15 +59,18 @@ import Testing
 
     /// Plays a recording through a pipeline with the virtual tablet; the device is added after
     /// `skipping` of its events have gone by (a tablet that appears, or penkitd that starts, mid-hover).
-    static func run(_ name: String, skipping: Int = 0) throws -> Run {
+    static func run(_ name: String, skipping: Int = 0, leadMilliseconds: Int = 0) throws -> Run {
         let trace = try TraceFile.load(path: FrameWarmerTests.repoRoot.appendingPathComponent("traces/\(name)").path)
         let device = trace.devices[0]
         let events = try TabletDecoder.decode(device.events, device: device.description,
                                               options: DecoderOptions(smoothing: false, libwacomDirectory: nil, quirksPaths: []))
         var run = Run(description: device.description)
         let kernel = run.kernel, output = run.output
-        let stage = VirtualTabletStage(grabs: kernel, logger: Logger(label: "test"), makeOutput: { _ in output })
-        var pipeline = MessagePipeline(prediction: nil, stages: PipelineStages(virtualTablet: stage))
+        let stage = VirtualTabletStage(grabs: kernel, logger: Logger(label: "test"),
+                                       lead: VirtualTabletLead(milliseconds: leadMilliseconds), makeOutput: { _ in output })
+        // A lead writes ahead on the engine's prediction: the pipeline then predicts, as penkitd does.
+        var pipeline = MessagePipeline(prediction: leadMilliseconds > 0 ? EnginePrediction.penkit() : nil,
+                                       stages: PipelineStages(virtualTablet: stage))
         var batch = OutboundBatch()
         for event in events.prefix(skipping) { kernel.follow(event) }
         let info = DeviceInfo(id: 1, name: device.description.name, vendor: device.description.vendor,
@@ -83,6 +86,36 @@ import Testing
             if case .frame(let frame) = try JSONDecoder().decode(EngineMessage.self, from: Data(line.utf8)) { run.frames.append(frame) }
         }
         return run
+    }
+
+    /// `virtual-tablet-lead-ms` through penkitd's own pipeline (the stage after the engine, on its
+    /// prediction): in contact the virtual pen is written ahead of where it is without a lead, and
+    /// at every lift the last position in contact should be the real pen's, exactly as without a
+    /// lead (a known issue for now: see below).
+    @Test func aLeadWritesAheadInContactAndLiftsWhereThePenLifts() throws {
+        let plain = try Self.run("wacom-intuos4-6x9-stylus-drag.evemu")
+        let ahead = try Self.run("wacom-intuos4-6x9-stylus-drag.evemu", leadMilliseconds: 4)
+        let options = DecoderOptions(smoothing: false, libwacomDirectory: nil, quirksPaths: [])
+        func contact(_ run: Run) throws -> (positions: [(Double, Double)], lifts: [(Double, Double)]) {
+            var down = false, last = (0.0, 0.0), positions: [(Double, Double)] = [], lifts: [(Double, Double)] = []
+            for event in try TabletDecoder.decode(run.output.written, device: Self.virtualDescription(run), options: options) {
+                if event.kind == .tip { if !event.tipDown && down { lifts.append(last) }; down = event.tipDown }
+                if down { last = (event.axes.x, event.axes.y); positions.append(last) }
+            }
+            return (positions, lifts)
+        }
+        let (plainPositions, plainLifts) = try contact(plain)
+        let (aheadPositions, aheadLifts) = try contact(ahead)
+        #expect(!plainLifts.isEmpty && aheadLifts.count == plainLifts.count)
+        // Known defect (issue #43, item 3): through penkitd's pipeline the Intuos4 drag's lift is
+        // written 0.87 mm from where the run without a lead lifts ((145.70, 114.52) against
+        // (145.18, 115.21) mm); the bench's own path lifts exactly. Not yet found why.
+        withKnownIssue("a lead's lift through penkitd's pipeline is not the pen's lift yet") {
+            for (a, p) in zip(aheadLifts, plainLifts) { #expect(abs(a.0 - p.0) < 1e-6 && abs(a.1 - p.1) < 1e-6, "lift at \(a), the pen's at \(p)") }
+        }
+        // Ahead somewhere in contact: the lead moved the written pen by more than a hundredth of a mm.
+        let moved = zip(aheadPositions, plainPositions).filter { hypot($0.0 - $1.0, $0.1 - $1.1) > 0.01 }.count
+        #expect(moved > aheadPositions.count / 4, "\(moved) of \(aheadPositions.count) contact positions written ahead")
     }
 
     @Test func theGrabIsTakenOnlyWithNoToolNearAndNeverChangesWithinAStroke() throws {

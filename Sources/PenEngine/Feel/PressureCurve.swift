@@ -1,7 +1,12 @@
-/// A pressure curve as GNOME's and Wacom's drivers offer it: the cubic Bézier from (0,0) to (1,1)
-/// with control points (x1,y1) and (x2,y2), all in [0,1]. Input pressure is the curve's x, output its y.
+/// A pressure curve, in one of two forms. The Bézier, as GNOME's and Wacom's drivers offer it:
+/// the cubic from (0,0) to (1,1) with control points (x1,y1) and (x2,y2), all in [0,1]. Or a
+/// table of points joined by straight lines (`knots`), for curves a Bézier cannot draw, such as
+/// the one mutter 46 and later apply (docs/daemon.md, "pressure-curve"). Input pressure is the
+/// curve's x, output its y.
 package struct PressureCurve: Sendable, Hashable {
     package var x1: Double, y1: Double, x2: Double, y2: Double
+    /// Empty for the Bézier; otherwise the points, x non-decreasing from 0 to 1.
+    package var knots: [PressureKnot] = []
 
     package init(x1: Double, y1: Double, x2: Double, y2: Double) {
         self.x1 = x1
@@ -18,6 +23,7 @@ package struct PressureCurve: Sendable, Hashable {
     /// double precision. Plain arithmetic: it runs per sample on the input thread.
     package func value(at x: Double) -> Double {
         let x = min(max(x.isFinite ? x : 0, 0), 1)
+        if !knots.isEmpty { return PressureKnot.value(at: x, in: knots) }
         var low = 0.0, high = 1.0
         for _ in 0..<60 {
             let mid = (low + high) / 2

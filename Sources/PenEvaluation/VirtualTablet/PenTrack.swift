@@ -10,9 +10,20 @@ package struct PenTrack: Sendable {
         package var touching: Bool
         /// Which proximity (0, 1, …) of the track the sample belongs to.
         package var proximity: Int
+
+        package init(time: UInt64, position: SIMD2<Double>, pressure: Double, touching: Bool, proximity: Int) {
+            self.time = time
+            self.position = position
+            self.pressure = pressure
+            self.touching = touching
+            self.proximity = proximity
+        }
     }
 
     package private(set) var samples: [Sample] = []
+
+    /// A track from samples already in time order (an app's own pen events, docs/virtual-tablet.md).
+    package init(samples: [Sample]) { self.samples = samples }
 
     package init(_ events: [TabletEvent]) {
         var proximity = -1

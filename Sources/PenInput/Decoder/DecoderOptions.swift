@@ -1,3 +1,5 @@
+import PenKit
+
 /// Options that change what libinput reports, so the decoder can match the live path.
 package struct DecoderOptions: Sendable, Hashable {
     /// libinput's averaging of x, y and tilt over the last 4 samples. nil decides as libinput
@@ -20,11 +22,18 @@ package struct DecoderOptions: Sendable, Hashable {
     /// depend on how many samples came before: a replay of a window cut from a longer session
     /// (`penkit replay REPORT --check`) tries each start.
     package var historyPhase = 0
+    /// Tools libinput already knew when decoding starts, in the order it met them. libinput
+    /// keeps a tool with a serial by (type, serial) and the id of its first proximity (the
+    /// DTH-2242's pen comes back as 0x80a but stays 0x802), and that id picks the tool's axes
+    /// from libwacom: a window cut from a longer session must start knowing them.
+    package var knownTools: [ToolIdentity]
 
     package init(smoothing: Bool? = nil, fallbackResolution: Int32? = nil,
                 libwacomDirectory: String? = LibwacomDatabase.defaultDirectory,
-                quirksPaths: [String] = Quirks.defaultPaths, sendsOwnProximityOut: Bool = false) {
+                quirksPaths: [String] = Quirks.defaultPaths, sendsOwnProximityOut: Bool = false,
+                knownTools: [ToolIdentity] = []) {
         self.sendsOwnProximityOut = sendsOwnProximityOut
+        self.knownTools = knownTools
         self.smoothing = smoothing
         self.fallbackResolution = fallbackResolution
         self.libwacomDirectory = libwacomDirectory

@@ -59,6 +59,10 @@ package struct TabletDecoder: Sendable {
         historyIndex = options.historyPhase % self.device.historySize
         proximityOutForced = self.device.lacksToolPen
         if options.sendsOwnProximityOut { needToForceProximityOut = false }
+        tools = options.knownTools.map {
+            TabletTool(type: $0.type, serial: UInt32(truncatingIfNeeded: $0.serial),
+                       id: UInt32(truncatingIfNeeded: $0.id), device: self.device)
+        }
     }
 
     /// Whether x, y and tilt are averaged over the last 4 samples for this device.

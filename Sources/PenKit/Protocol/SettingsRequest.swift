@@ -7,16 +7,21 @@ import FoundationEssentials
 ///
 /// `section` is a config section's header without its brackets (`tool pen`, `device 056a:0059`);
 /// without one the key is a top-level key. A change without `value` drops that key's override.
+/// `imported` names the desktop a value was carried over from (`penkit settings import`): its
+/// origin then says `import DESKTOP` rather than `override`.
 public struct SettingsRequest: Sendable, Hashable, WireMessage {
     public struct Change: Sendable, Hashable, Codable {
         public var section: String?
         public var key: String
         public var value: String?
+        /// `gnome` or `kde` for a value `penkit settings import` carried over; nil for one set by hand.
+        public var imported: String?
 
-        public init(section: String? = nil, key: String, value: String?) {
+        public init(section: String? = nil, key: String, value: String?, imported: String? = nil) {
             self.section = section
             self.key = key
             self.value = value
+            self.imported = imported
         }
     }
 
@@ -48,6 +53,7 @@ public struct SettingsRequest: Sendable, Hashable, WireMessage {
             if let section = change.section { w.field("section", string: section) }
             w.field("key", string: change.key)
             if let value = change.value { w.field("value", string: value) }
+            if let imported = change.imported { w.field("imported", string: imported) }
             w.raw("}")
         }
         w.raw("]}")
@@ -66,7 +72,7 @@ public struct SettingsRequest: Sendable, Hashable, WireMessage {
             return .failure(ErrorMessage(code: .outOfRange, message: "at most \(maxChanges) changes in one settings request"))
         }
         for change in changes {
-            let texts = [change.key, change.section ?? "", change.value ?? ""]
+            let texts = [change.key, change.section ?? "", change.value ?? "", change.imported ?? ""]
             // A newline or `#` would end the line or the value in penkitd.conf: refused, not stored mangled.
             if texts.contains(where: { $0.utf8.count > maxFieldBytes || $0.contains("\n") || $0.contains("\r") || $0.contains("#") })
                 || change.key.isEmpty || change.key.contains("=") || (change.section ?? "").contains("]") {

@@ -9,6 +9,9 @@ const $ = (id) => document.getElementById(id);
 const SVG = "http://www.w3.org/2000/svg";
 const CURVE_SIZE = 240, PAD = 12;
 const ACTIONS = ["", "switchEraser", "switchPrevious", "showColorPalette", "showInkAttributes", "showContextualPalette", "ignore"];
+// What a barrel button is on the virtual tablet (penkitd.conf's button-1…3); "" keeps it as pressed.
+const BUTTON_ACTIONS = [["", "as pressed"], ["left", "left click"], ["middle", "middle click"], ["right", "right click"],
+  ["eraser", "eraser while held"], ["none", "nothing"]];
 
 // For the browser test and for a person at the console: what the page knows and did.
 const state = { status: null, devices: {}, changes: [], lastAnswer: null, live: {}, error: null };
@@ -205,6 +208,16 @@ function renderTool(card, device, tool) {
     const input = el("input", { type: "text", size: 8, "data-key": key, value: /^[0-9.]+$/.test(current.value) ? current.value : "" });
     el("label", { text: `${key} ` }, side).append(input);
     input.onchange = () => send(section, key, input.value || null);
+  }
+  // The barrel buttons (BTN_STYLUS, BTN_STYLUS2, BTN_STYLUS3) as the virtual tablet writes them.
+  for (const n of [1, 2, 3]) {
+    const current = setting(tool.settings, `button-${n}`);
+    if (!current) continue;
+    const select = el("select", { "data-key": `button-${n}` });
+    for (const [value, text] of BUTTON_ACTIONS) el("option", { value, text }, select);
+    select.value = BUTTON_ACTIONS.some(([value]) => value === current.value) ? current.value : "";
+    el("label", { text: `button ${n} ` }, side).append(select);
+    select.onchange = () => send(section, `button-${n}`, select.value || null);
   }
   const ink = setting(tool.settings, "ink");
   if (ink) {

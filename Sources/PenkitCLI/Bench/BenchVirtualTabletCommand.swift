@@ -38,6 +38,14 @@ struct BenchVirtualTabletCommand: ParsableCommand {
     @Flag(help: "Print path (b)'s events as the compositor's libinput reports them (TabletEvent JSON lines), for the e2e VM's comparison.")
     var events = false
 
+    @Option(help: "With --events: the path whose events to print, virtual (b) or libinput (a, the real tablet read directly).")
+    var eventsOf: EventsPath = .virtual
+
+    @Option(help: "An app's pen (JSON lines: time µs in the trace's clock, x and y mm, pressure, tip, proximity; scripts/desktop/desktop-results.py writes them): print its figures against the real pen of the one trace given, as one JSON object with path \"app\".")
+    var appTrack: String?
+
+    enum EventsPath: String, ExpressibleByArgument { case virtual, libinput }
+
     @Flag(help: "Also time the virtual tablet's own work per pen report (VirtualPen.translate; the write to /dev/uinput is not included).")
     var timing = false
 
@@ -92,7 +100,15 @@ struct BenchVirtualTabletCommand: ParsableCommand {
             }
         }
         if events {
-            for row in rows { for event in row.paths.virtual { print(event.jsonLine()) } }
+            for row in rows {
+                for event in eventsOf == .virtual ? row.paths.virtual : row.paths.libinput { print(event.jsonLine()) }
+            }
+            return
+        }
+        if let appTrack {
+            guard rows.count == 1, let row = rows.first else { throw ValidationError("--app-track takes exactly one pen tablet trace") }
+            let app = try AppTrackFile.load(path: appTrack)
+            print(Self.json("app", VirtualTabletMetrics(pairs: [(PenTrack(row.paths.real), app)], feel: feel), traces: 1))
             return
         }
         guard !rows.isEmpty else { throw ValidationError("no pen tablet in the traces given") }

@@ -48,7 +48,10 @@ extension DoctorFacts {
             .first { FileManager.default.fileExists(atPath: $0) }
         return DoctorFacts(user: user, groups: groups, attempts: attempts, daemon: daemon, nodes: nodes,
                            libinputVersion: packageVersion("libinput10"), virtualTabletQuirk: quirk,
-                           desktopSettings: kdeSettings(environment: environment) + gnomeSettings())
+                           desktopSettings: kdeSettings(environment: environment)
+                               + gnomeSettings(tablets: ["0000:0000"] + (daemon?.devices ?? []).map {
+                                   DesktopSettingsIDs.hex4($0.vendor) + ":" + DesktopSettingsIDs.hex4($0.product)
+                               }))
     }
 
     /// The daemon's hello, then its answer to `status` (an older penkitd answers that with an
@@ -105,23 +108,8 @@ extension DoctorFacts {
         return holders
     }
 
-    /// The installed version of a Debian package, as dpkg-query reports it (dpkg's own database is
-    /// dpkg's to read); nil where there is no dpkg or no such package.
-    private static func packageVersion(_ package: String) -> String? {
-        let query = "/usr/bin/dpkg-query"
-        guard FileManager.default.isExecutableFile(atPath: query) else { return nil }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: query)
-        process.arguments = ["-W", "-f", "${Version}", package]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return nil }
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let version = String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        return process.terminationStatus == 0 && !version.isEmpty ? version : nil
-    }
+    /// The installed version of a Debian package (DebianPackage), for the facts' shorter name.
+    private static func packageVersion(_ package: String) -> String? { DebianPackage.version(package) }
 
     /// KDE keeps tablet settings in kcminputrc, in groups `[Libinput][vendor][product][name]`.
     static func kdeSettings(environment: [String: String]) -> [DesktopSetting] {
@@ -149,11 +137,20 @@ extension DoctorFacts {
         return out
     }
 
-    /// GNOME's settings for the virtual tablet (0000:0000), through gsettings when it is there.
-    static func gnomeSettings() -> [DesktopSetting] {
+    /// GNOME's settings for the virtual tablet (0000:0000) and the real tablets penkitd has,
+    /// through gsettings when it is there.
+    static func gnomeSettings(tablets: [String] = ["0000:0000"]) -> [DesktopSetting] {
         let gsettings = ["/usr/bin/gsettings", "/bin/gsettings"].first { FileManager.default.isExecutableFile(atPath: $0) }
         guard let gsettings else { return [] }
-        let schema = "org.gnome.desktop.peripherals.tablet:/org/gnome/desktop/peripherals/tablets/0000:0000/"
+        var out: [DesktopSetting] = []
+        for tablet in Set(tablets).sorted() {
+            out += gnomeSettings(tablet, gsettings: gsettings)
+        }
+        return out
+    }
+
+    private static func gnomeSettings(_ tablet: String, gsettings: String) -> [DesktopSetting] {
+        let schema = "org.gnome.desktop.peripherals.tablet:/org/gnome/desktop/peripherals/tablets/\(tablet)/"
         var out: [DesktopSetting] = []
         for key in ["area", "mapping", "left-handed", "output"] {
             let process = Process()
@@ -169,7 +166,7 @@ extension DoctorFacts {
             guard process.terminationStatus == 0 else { continue }
             let defaults = ["[0.0, 0.0, 0.0, 0.0]", "'absolute'", "false", "['', '', '']", "@as []"]
             if !value.isEmpty && !defaults.contains(value) {
-                out.append(DesktopSetting(desktop: "GNOME", key: "0000:0000", setting: key, value: value))
+                out.append(DesktopSetting(desktop: "GNOME", key: tablet, setting: key, value: value))
             }
         }
         return out

@@ -188,7 +188,7 @@ enum DoctorFindings {
     /// the virtual tablet itself (the real tablet's no longer reach apps while penkitd holds it).
     static func desktop(_ facts: DoctorFacts) -> [DoctorFinding] {
         guard facts.daemon?.settings["virtualTablet"] == "on" else { return [] }
-        return facts.desktopSettings.filter { setting in
+        return realTabletSettings(facts) + facts.desktopSettings.filter { setting in
             setting.key == "0000:0000" || VirtualTabletIdentity.isVirtualTablet(name: setting.key)
         }.map { setting in
             DoctorFinding(level: .warning, area: "desktop", subject: "\(setting.desktop) \(setting.key)",
@@ -196,5 +196,32 @@ enum DoctorFindings {
                               + "applied on top of penkitd's mapping and curve, it acts twice",
                           fix: "reset it in the desktop's tablet settings, and set area and curve in penkitd.conf alone")
         }
+    }
+
+    /// The real tablets' own desktop settings: with the virtual tablet on, the compositor reads
+    /// the virtual tablet, so they no longer apply. One finding per desktop and tablet.
+    static func realTabletSettings(_ facts: DoctorFacts) -> [DoctorFinding] {
+        let devices = facts.daemon?.devices ?? []
+        var out: [DoctorFinding] = []
+        for device in devices {
+            let ids = DesktopSettingsIDs.hex4(device.vendor) + ":" + DesktopSettingsIDs.hex4(device.product)
+            for desktop in ["GNOME", "KDE"] {
+                let settings = facts.desktopSettings.filter { $0.desktop == desktop && ($0.key == ids || $0.key == device.name) }
+                guard !settings.isEmpty, !out.contains(where: { $0.subject == "\(desktop) \(device.name)" }) else { continue }
+                out.append(DoctorFinding(level: .warning, area: "desktop", subject: "\(desktop) \(device.name)",
+                                         message: "\(desktop)'s settings for \(device.name) (\(settings.map(\.setting).joined(separator: ", "))) no longer apply: "
+                                             + "with the virtual tablet on, the compositor reads the virtual tablet, not this one",
+                                         fix: "take them over as penkit's: penkit settings import --from \(desktop.lowercased()) (--dry-run to see them first)"))
+            }
+        }
+        return out
+    }
+}
+
+/// Vendor and product ids as GNOME's paths write them: 4 lowercase hex digits.
+enum DesktopSettingsIDs {
+    static func hex4(_ value: UInt16) -> String {
+        let digits = String(value, radix: 16)
+        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
     }
 }

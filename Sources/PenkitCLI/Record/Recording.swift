@@ -14,6 +14,8 @@ struct Recording {
         /// How many events the header says follow for this device (checked at `recording-end`).
         var announcedEvents = 0
         var events: [EvdevEvent] = []
+        /// What penkitd knew of its tools, and when.
+        var tools = RecordedTools()
     }
 
     var penkitdVersion = ""
@@ -44,10 +46,13 @@ struct Recording {
             settings = object["settings"] as? [String: String] ?? [:]
             fromStart = object["fromStart"] as? Bool ?? false
             for device in object["devices"] as? [[String: Any]] ?? [] {
+                guard let tools = RecordedTools(protocolDevice: device) else {
+                    throw Malformed(description: "a device's tools or withoutTilt rows are malformed: \(device["id"] ?? "?")")
+                }
                 devices.append(Device(id: device["id"] as? Int ?? 0, name: device["name"] as? String ?? "",
                                       node: device["node"] as? String ?? "", grabbed: device["grabbed"] as? Bool ?? false,
                                       description: (device["evdev"] as? [String: Any]).flatMap(Self.description),
-                                      announcedEvents: device["events"] as? Int ?? 0))
+                                      announcedEvents: device["events"] as? Int ?? 0, tools: tools))
             }
         case "recording-events":
             guard let id = object["device"] as? Int, let index = devices.firstIndex(where: { $0.id == id }),

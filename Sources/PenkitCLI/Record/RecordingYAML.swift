@@ -68,6 +68,9 @@ enum RecordingYAML {
         for (key, value) in recording.settings.sorted(by: { $0.key < $1.key }) { y += "    \(quoted(key)): \(quoted(value))\n" }
         // penkitd's ids of the devices the virtual tablet's grab held in the window (their events are not above).
         y += "  grabbed: [\(recording.devices.filter(\.grabbed).map { String($0.id) }.joined(separator: ", "))]\n"
+        // What penkitd knew of each device's tools, and when: a replay of a window that starts
+        // after penkitd opened the tablet starts knowing it.
+        y += RecordedTools.yaml(recording.devices.map { ($0.id, $0.tools) })
         // One row per engine line penkitd published: [µs, type, in a stroke, digest, digest without
         // the prediction, the counter it carries] (LineDigest): `penkit replay --check` regenerates
         // the lines and compares their digests.

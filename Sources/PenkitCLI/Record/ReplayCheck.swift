@@ -29,11 +29,13 @@ import Yams
 ///   when penkitd opened the tablet; for a pen that names itself (ABS_MISC, MSC_SERIAL anywhere in
 ///   the window), the first proximity-in that carries those names.
 ///
-/// What it cannot know, and so tries each way and says which held: whether penkitd had learned
-/// before the window that a tool sends no tilt (the tools whose first frame in the replay waits
-/// for tilt), whether libinput had seen the tablet release the pen by itself, and where the
-/// smoothing's history ring stood (libinput sums it from its first slot, so a tilt's last bits
-/// depend on the samples before the window). What it cannot know at all: the decoder's pressure
+/// What penkitd knew where the replay starts, which the report's header says: the tools libinput
+/// had met, in the order it met them (a pen with a serial keeps the id of its first proximity),
+/// and the tools the engine knew to send no tilt; the replay starts knowing them.
+///
+/// What it cannot know, and so tries each way and says which held: whether libinput had seen
+/// the tablet release the pen by itself, and where the smoothing's history ring stood (libinput
+/// sums it from its first slot, so a tilt's last bits depend on the samples before the window). What it cannot know at all: the decoder's pressure
 /// offset for a pen that presses while hovering high (libinput's rule for worn springs), learned
 /// at the tool's earlier proximities.
 ///
@@ -52,6 +54,8 @@ enum ReplayCheck {
         var fromStart: Bool
         /// penkitd's id of each device of the report, in the report's order (a replay numbers them from 1).
         var deviceIDs: [Int]
+        /// What penkitd knew of each device's tools, and when, by penkitd's id.
+        var tools: [Int: RecordedTools] = [:]
     }
 
     static func run(_ command: ReplayCommand) throws {
@@ -63,42 +67,45 @@ enum ReplayCheck {
         // known from its first proximity-in that names it as the pen names itself.
         let start = report.fromStart ? 0 : Self.firstKnownProximity(trace) ?? .max
         let recorded = report.lines.filter { $0.time >= start }
+        // What penkitd knew where the replay starts, from the report's header: the tools libinput
+        // had met (a pen with a serial keeps the id of its first proximity, which picks its axes)
+        // and the tools the engine had learned to send no tilt (after a whole tilt timeout
+        // without it). A window from the start knew nothing before it.
+        let knownTools = report.fromStart ? [:] : Self.knownTools(report, before: start)
+        let withoutTilt = report.fromStart ? [] : Self.toolsWithoutTilt(report, before: start)
         var first: Result?
         // libinput learns once per device whether the pen releases BTN_TOOL_PEN itself (until
-        // then it forces a proximity-out after 50 ms without events); the engine learns that a
-        // tool sends no tilt after a whole tilt timeout without it. A window cut from a longer
-        // session may start after either: the check tries the states it cannot know.
+        // then it forces a proximity-out after 50 ms without events), and where its smoothing's
+        // history ring stands follows from every sample before the window: the check tries the
+        // states it cannot know.
         let states = report.fromStart ? [(false, 0)] : [false, true].flatMap { out in Self.historyPhases.map { (out, $0) } }
         for (learnedProximityOut, phase) in states {
             var options = DecoderOptions(smoothing: smoothing ? nil : false, sendsOwnProximityOut: learnedProximityOut)
             options.historyPhase = phase
-            let inputs = try Self.decode(trace, from: start, options: options)
-            let fresh = Self.replay(inputs, start: start, smoothing: smoothing, withoutTilt: [])
-            var attempts: [(withoutTilt: Set<ToolKey>, lines: [String])] = [([], fresh)]
-            let awaiting = Self.toolsAwaitingTilt(fresh)
-            if !report.fromStart, !awaiting.isEmpty {
-                attempts.append((awaiting, Self.replay(inputs, start: start, smoothing: smoothing, withoutTilt: awaiting)))
+            let inputs = try Self.decode(trace, from: start, options: options, knownTools: knownTools)
+            let replayed = Self.replay(inputs, start: start, smoothing: smoothing, withoutTilt: withoutTilt)
+            var result = compare(recorded: recorded, replayed: replayed, learnedBefore: !report.fromStart, deviceIDs: report.deviceIDs)
+            guard result.matches else {
+                // The way that went furthest names the line that differs: the others differ
+                // earlier by what they tried.
+                if result.equalBefore > first?.equalBefore ?? -1 { first = result }
+                continue
             }
-            for (withoutTilt, replayed) in attempts {
-                var result = compare(recorded: recorded, replayed: replayed, learnedBefore: !report.fromStart, deviceIDs: report.deviceIDs)
-                guard result.matches else {
-                    // The way that went furthest names the line that differs: the others differ
-                    // earlier by what they tried.
-                    if result.equalBefore > first?.equalBefore ?? -1 { first = result }
-                    continue
-                }
-                if !withoutTilt.isEmpty {
-                    result.summary += "; \(withoutTilt.count) tool(s) replayed as penkitd knew them before the window: sending no tilt"
-                }
-                if phase != 0 {
-                    result.summary += "; smoothed as a decoder whose history ring had taken \(phase) sample(s) more than a multiple of its size before the window"
-                }
-                if learnedProximityOut {
-                    result.summary += "; decoded as a device that penkitd had already seen release the pen by itself, before the window"
-                }
-                print(result.summary)
-                return
+            if !withoutTilt.isEmpty {
+                result.summary += "; \(withoutTilt.count) tool(s) replayed as penkitd knew them before the window: sending no tilt"
             }
+            let toolsKnown = knownTools.values.reduce(0) { $0 + $1.count }
+            if toolsKnown > 0 {
+                result.summary += "; decoded knowing the \(toolsKnown) tool(s) libinput had met before the window, as it met them"
+            }
+            if phase != 0 {
+                result.summary += "; smoothed as a decoder whose history ring had taken \(phase) sample(s) more than a multiple of its size before the window"
+            }
+            if learnedProximityOut {
+                result.summary += "; decoded as a device that penkitd had already seen release the pen by itself, before the window"
+            }
+            print(result.summary)
+            return
         }
         print(first?.summary ?? "")
         throw ExitCode(1)
@@ -181,60 +188,14 @@ enum ReplayCheck {
             : "the replay reproduces the \(a.count) engine messages penkitd sent from the window's first proximity-in, by their digests: \(bits) (stroke ids rebased by \(strokeOffset), seq by \(seqOffset), update indexes by \(updateOffset))")
     }
 
-    /// The tools whose first frame in a replay from a fresh engine waits for tilt (expects an
-    /// update of its azimuth): penkitd may have learned before the window that they send none,
-    /// and then sent frames that expect nothing. (The engine learns that after a whole tilt
-    /// timeout without tilt, and keeps it.) As the replay numbers devices, from 1.
-    static func toolsAwaitingTilt(_ replayed: [String]) -> Set<ToolKey> {
-        var seen: Set<ToolKey> = [], awaiting: Set<ToolKey> = []
-        for line in replayed where line.hasPrefix(#"{"type":"frame""#) {
-            guard let frame = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-                  let tool = frame["tool"] as? [String: Any], let type = (tool["type"] as? String).flatMap(ToolType.init),
-                  let sample = frame["sample"] as? [String: Any], let device = frame["device"] as? Int else { continue }
-            let identity = ToolIdentity(type: type, serial: (tool["serial"] as? NSNumber)?.uint64Value ?? 0,
-                                        id: (tool["id"] as? NSNumber)?.uint64Value ?? 0)
-            let key = ToolKey(device: UInt32(device), tool: identity)
-            guard seen.insert(key).inserted else { continue }
-            if (sample["expecting"] as? [String] ?? []).contains("azimuth") { awaiting.insert(key) }
-        }
-        return awaiting
-    }
-
-    /// The time of the first frame in any device of the report that brings a tool into proximity
-    /// (a BTN_TOOL_* press) and carries every name the device's pen gives itself in the window:
-    /// its id (ABS_MISC) and serial (MSC_SERIAL) where the pen sends them, nothing more where it
-    /// sends neither (most non-Wacom pens).
-    ///
-    /// The replay starts there, as a decoder opened at that moment would: before it, penkitd's
-    /// decoder knew the pen from events the window does not hold (a tool already in proximity
-    /// when the window began), and a pen that names itself must be named at the start, or the
-    /// replay would take it for another tool.
-    static func firstKnownProximity(_ trace: Trace) -> UInt64? {
-        var best: UInt64?
-        for device in trace.devices {
-            let sendsID = device.events.contains { $0.type == 3 && $0.code == 0x28 }
-            let sendsSerial = device.events.contains { $0.type == 4 && $0.code == 0 }
-            var frame: [EvdevEvent] = []
-            for event in device.events {
-                frame.append(event)
-                guard event.type == 0, event.code == 0 else { continue }
-                let toolIn = frame.contains { $0.type == 1 && (0x140...0x147).contains($0.code) && $0.value == 1 }
-                let named = (!sendsID || frame.contains { $0.type == 3 && $0.code == 0x28 })
-                    && (!sendsSerial || frame.contains { $0.type == 4 && $0.code == 0 })
-                if toolIn, named {
-                    best = min(best ?? .max, frame[0].time)
-                    break
-                }
-                frame.removeAll(keepingCapacity: true)
-            }
-        }
-        return best
-    }
-
-    /// Each device's events from `start` on, decoded and merged by time (as `decodeForEngine`).
-    static func decode(_ trace: Trace, from start: UInt64, options: DecoderOptions) throws -> [EngineReplay.Input] {
+    /// Each device's events from `start` on, decoded and merged by time (as `decodeForEngine`),
+    /// each device's decoder knowing its `knownTools` (by the replay's device number, from 1).
+    static func decode(_ trace: Trace, from start: UInt64, options: DecoderOptions,
+                       knownTools: [UInt32: [ToolIdentity]] = [:]) throws -> [EngineReplay.Input] {
         var inputs: [(order: Int, input: EngineReplay.Input)] = []
         for (index, device) in trace.devices.enumerated() {
+            var options = options
+            options.knownTools = knownTools[UInt32(index + 1)] ?? []
             let events = try TabletDecoder.decode(device.events.filter { $0.time >= start }, device: device.description, options: options)
             for event in events { inputs.append((inputs.count, EngineReplay.Input(device: UInt32(index + 1), event: event))) }
         }
@@ -331,7 +292,13 @@ enum ReplayCheck {
             }
             lines.append(line)
         }
+        let tools: [Int: RecordedTools]
+        do {
+            tools = try RecordedTools.fromReport(penkit)
+        } catch {
+            throw RuntimeFailure("\(path): \(error)")
+        }
         return Report(settings: settings, lines: lines, fromStart: penkit["fromStart"] as? Bool ?? false,
-                      deviceIDs: penkit["deviceIDs"] as? [Int] ?? [])
+                      deviceIDs: penkit["deviceIDs"] as? [Int] ?? [], tools: tools)
     }
 }

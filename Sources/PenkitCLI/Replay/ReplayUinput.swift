@@ -14,6 +14,8 @@ import PenKit
 /// PENKIT_UINPUT_PAUSE_AT=SECONDS and PENKIT_UINPUT_RESUME_FILE, the replay stops before the first
 /// frame SECONDS or more into the trace (after speed), says `uinput: paused`, and plays the rest
 /// once that file exists, later by the time it waited (the device stays as it was meanwhile).
+/// PENKIT_UINPUT_TIMES_FILE: when each frame was written (CLOCK_MONOTONIC µs, one a line, in the
+/// trace's order): the kernel's report times, for a delay measured at a reader (the desktop guest).
 func replayThroughUinput(_ command: ReplayCommand) async throws {
     // Bounds that only end a broken run: a VM run on a busy host lasts well over ten minutes, and
     // a device kept for its whole length (the e2e keyboard) must outlive it.
@@ -50,6 +52,12 @@ func replayThroughUinput(_ command: ReplayCommand) async throws {
         let report = try player.play(startingAt: MonotonicClock.now() + 50_000)
         let late = zip(player.frames, report.written).map { frame, written in
             Int64(written) - Int64(report.start + (frame.time - player.frames[0].time))
+        }
+        if let timesFile = environment["PENKIT_UINPUT_TIMES_FILE"] {
+            let lines = report.written.map { "\($0)\n" }.joined()
+            guard FileManager.default.createFile(atPath: timesFile, contents: Data(lines.utf8)) else {
+                throw RuntimeFailure("cannot write \(timesFile)")
+            }
         }
         print("uinput: played \(player.frames.count) frames; write lateness max \(late.max() ?? 0) µs, "
             + "schedule shifted \(report.shifted) µs by stalls over \(player.maxCatchUp) µs")

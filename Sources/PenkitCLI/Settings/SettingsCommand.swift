@@ -9,6 +9,6 @@ struct SettingsCommand: AsyncParsableCommand {
         commandName: "settings",
         abstract: "Show and change penkitd's settings, with where each value came from.",
         subcommands: [SettingsGetCommand.self, SettingsSetCommand.self, SettingsResetCommand.self,
-                      SettingsExportCommand.self],
+                      SettingsImportCommand.self, SettingsExportCommand.self],
         defaultSubcommand: SettingsGetCommand.self)
 }

@@ -55,11 +55,12 @@ struct SettingsResetCommand: AsyncParsableCommand {
 
 /// Sends a `settings` request and says what penkitd answered.
 enum SettingsChange {
-    static func send(_ request: SettingsRequest, through client: PenKitClient) async throws {
+    static func send(_ request: SettingsRequest, through client: PenKitClient, quiet: Bool = false) async throws {
         try client.send(request.jsonLine())
         for try await message in client.messages {
             switch message {
             case .settingsSaved(let saved):
+                if quiet { return }
                 print("saved in \(saved.file) (\(saved.overrides) change(s) over the config file); penkitd applies them now")
                 if !saved.afterRestart.isEmpty {
                     print("takes effect when penkitd next starts: \(saved.afterRestart.joined(separator: ", "))")

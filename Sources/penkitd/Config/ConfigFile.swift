@@ -62,7 +62,13 @@ enum ConfigFile {
             config.feel = ToolFeelChoice()
         }
         var section = ConfigSection.top
+        // In the overrides, the desktop the next key was imported from (`SettingsOverrides.importedMark`).
+        var imported: String?
         for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            if overlay, raw.hasPrefix(SettingsOverrides.importedMark) {
+                imported = String(raw.dropFirst(SettingsOverrides.importedMark.count).trimmingWhitespace())
+                continue
+            }
             let line = raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
             let trimmed = line.trimmingWhitespace()
             if trimmed.isEmpty { continue }
@@ -82,7 +88,8 @@ enum ConfigFile {
             let value = trimmed[trimmed.index(after: eq)...].trimmingWhitespace()
             do {
                 let origin = try set(key: key, value: value, in: section, of: &config)
-                config.origins.record(origin, file: path, line: index + 1, override: overlay)
+                config.origins.record(origin, file: path, line: index + 1, override: overlay, importedFrom: imported)
+                imported = nil
             } catch {
                 throw Error(path: path, line: index + 1, message: error.message)
             }

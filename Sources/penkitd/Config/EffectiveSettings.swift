@@ -39,7 +39,7 @@ enum EffectiveSettings {
             if field(byType) != nil { return config.origins.origin("tool \(tool.type.rawValue) \(key)") }
             return "default"
         }
-        let curve = feel.curve.map { "\(number($0.x1)), \(number($0.y1)), \(number($0.x2)), \(number($0.y2))" } ?? "linear"
+        let curve = feel.curve?.spec ?? "linear"
         let curveOrigin = origin("pressure-curve") { $0.curve?.x1 }
         var out = [
             Setting(key: "pressure-curve", value: curve, origin: curveOrigin),

@@ -16,7 +16,14 @@ struct SettingsOverrides: Sendable, Equatable {
         var section: String?
         var key: String
         var value: String
+        /// The desktop it was carried over from (`penkit settings import`), kept in the file as
+        /// a comment line before it: its origin says `import DESKTOP`.
+        var imported: String? = nil
     }
+
+    /// The comment line before an imported entry: `# imported from gnome`.
+    static let importedMark = "# imported from "
+
 
     static let fileName = "settings.conf"
 
@@ -25,23 +32,27 @@ struct SettingsOverrides: Sendable, Equatable {
     static func path(stateDirectory: String) -> String { stateDirectory + "/" + fileName }
 
     /// Sets `key` in `section`, replacing an earlier override of it; a nil value drops it.
-    mutating func set(section: String?, key: String, value: String?) {
+    mutating func set(section: String?, key: String, value: String?, imported: String? = nil) {
         let section = section.map { String($0.trimmingWhitespace()) }.flatMap { $0.isEmpty ? nil : $0 }
         entries.removeAll { $0.section == section && $0.key == key }
-        if let value { entries.append(Entry(section: section, key: key, value: value)) }
+        if let value { entries.append(Entry(section: section, key: key, value: value, imported: imported)) }
     }
 
     /// The file's text: top-level keys first, then each section's, in the order first set.
     var text: String {
         var lines = ["# penkitd's settings changed through its socket (penkit settings, penkit view's settings page).",
                      "# Applied over penkitd.conf; `penkit settings reset` removes this file."]
-        for entry in entries where entry.section == nil { lines.append("\(entry.key) = \(entry.value)") }
+        func add(_ entry: Entry) {
+            if let desktop = entry.imported { lines.append(Self.importedMark + desktop) }
+            lines.append("\(entry.key) = \(entry.value)")
+        }
+        for entry in entries where entry.section == nil { add(entry) }
         var sections: [String] = []
         for entry in entries { if let s = entry.section, !sections.contains(s) { sections.append(s) } }
         for section in sections {
             lines.append("")
             lines.append("[\(section)]")
-            for entry in entries where entry.section == section { lines.append("\(entry.key) = \(entry.value)") }
+            for entry in entries where entry.section == section { add(entry) }
         }
         return lines.joined(separator: "\n") + "\n"
     }
@@ -69,14 +80,21 @@ struct SettingsOverrides: Sendable, Equatable {
         let text = String(decoding: bytes, as: UTF8.self)
         var overrides = SettingsOverrides()
         var section: String?
+        var imported: String?
         for raw in text.split(separator: "\n") {
+            if raw.hasPrefix(Self.importedMark) {
+                imported = String(raw.dropFirst(Self.importedMark.count).trimmingWhitespace())
+                continue
+            }
             let line = raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first?.trimmingWhitespace() ?? ""
             if line.isEmpty { continue }
             if line.hasPrefix("["), line.hasSuffix("]") {
                 section = String(line.dropFirst().dropLast().trimmingWhitespace())
             } else if let eq = line.firstIndex(of: "=") {
                 overrides.entries.append(Entry(section: section, key: String(line[..<eq].trimmingWhitespace()),
-                                               value: String(line[line.index(after: eq)...].trimmingWhitespace())))
+                                               value: String(line[line.index(after: eq)...].trimmingWhitespace()),
+                                               imported: imported))
+                imported = nil
             }
         }
         return overrides

@@ -17,11 +17,7 @@ struct ToolFeelChoice: Sendable, Equatable {
         }
         switch key {
         case "pressure-curve":
-            let n = try ConfigValues.numbers(key, value)
-            guard n.count == 4, n.allSatisfy({ (0...1).contains($0) }) else {
-                throw ConfigValueError("pressure-curve must be X1, Y1, X2, Y2, each from 0 to 1 (the control points of the Bézier from 0,0 to 1,1)")
-            }
-            feel.curve = PressureCurve(x1: n[0], y1: n[1], x2: n[2], y2: n[3])
+            do { feel.curve = try PressureCurve(spec: value) } catch { throw ConfigValueError(error.message) }
         case "pressure-min": feel.pressureMin = try ConfigValues.fraction(key, value)
         case "pressure-max": feel.pressureMax = try ConfigValues.fraction(key, value)
         case "hover-cutoff": feel.hoverCutoff = try ConfigValues.fraction(key, value)

@@ -1,3 +1,4 @@
+import PenEngine
 import PenInput
 import PenKit
 import Synchronization
@@ -81,6 +82,16 @@ final class FlightRecorder: Sendable {
         }
     }
 
+    /// A tool came into proximity on `device`: its first time is kept (`ToolLedger`).
+    func toolProximityIn(_ tool: ToolIdentity, device: Int, at time: UInt64) {
+        state.withLock { $0.devices[device]?.tools.proximityIn(tool, at: time) }
+    }
+
+    /// The engine learned (or unlearned) at `time` that a tool sends no tilt (`ToolLedger`).
+    func tiltLearned(_ key: ToolKey, withoutTilt: Bool, at time: UInt64) {
+        state.withLock { $0.devices[Int(key.device)]?.tools.tiltLearned(key.tool, withoutTilt: withoutTilt, at: time) }
+    }
+
     func record(_ event: EvdevEvent, device: Int) {
         state.withLock { $0.devices[device]?.events.append(event) }
         if !paced { latest.max(event.time, ordering: .relaxed) }
@@ -154,7 +165,8 @@ final class FlightRecorder: Sendable {
     /// What the recorder holds from `from` on, taken under its lock: each tablet's events, the
     /// digests of the lines published, and whether the window reaches back to when penkitd opened every tablet.
     struct Window {
-        var devices: [(id: Int, info: DeviceInfo, description: DeviceDescription?, events: [EvdevEvent], grabbed: Bool)]
+        var devices: [(id: Int, info: DeviceInfo, description: DeviceDescription?, events: [EvdevEvent], grabbed: Bool,
+                       tools: ToolLedger)]
         var digests: [DigestRing.Entry]
         var fromStart: Bool
     }
@@ -164,7 +176,7 @@ final class FlightRecorder: Sendable {
             let devices = state.devices.keys.sorted().map { id in
                 let log = state.devices[id]!
                 return (id: id, info: log.info, description: log.description, events: log.events.events(since: from),
-                        grabbed: log.grabbed(since: from))
+                        grabbed: log.grabbed(since: from), tools: log.tools)
             }
             let whole = state.devices.values.allSatisfy { $0.events.holdsEverything(since: from) }
             return Window(devices: devices, digests: state.digests.entries(since: from), fromStart: whole)

@@ -30,14 +30,16 @@ enum RecordingReport {
         w.field("fromStart", window.fromStart)
         w.key("devices")
         w.raw("[")
-        for (id, info, description, events, grabbed) in window.devices {
+        for (id, info, description, events, grabbed, tools) in window.devices {
             w.separateElement()
             writeDevice(id: id, info: info, description: description, events: events.count, grabbed: grabbed, to: &w)
+            writeTools(tools, to: &w)
+            w.raw("}")
         }
         w.raw("]}")
         out.append(w.bytes)
         var eventCount = 0
-        for (id, _, _, events, _) in window.devices {
+        for (id, _, _, events, _, _) in window.devices {
             eventCount += events.count
             var start = 0
             while start < events.count {
@@ -166,6 +168,44 @@ enum RecordingReport {
             }
             w.raw("]}")
         }
-        w.raw("}")
+    }
+
+    /// The device's tools as libinput first met them, `[type, serial, id, µs of the first
+    /// proximity-in]`, and the engine's learning that a tool sends no tilt, `[µs, type, serial,
+    /// id, sends none]` oldest first (µs 0: known before the oldest change kept). A replay of a
+    /// window that starts after penkitd opened the tablet starts knowing what was known then.
+    private static func writeTools(_ ledger: ToolLedger, to w: inout JSONWriter) {
+        w.key("tools")
+        w.raw("[")
+        for known in ledger.tools {
+            w.separateElement()
+            w.raw("[")
+            w.string(known.tool.type.rawValue)
+            w.raw(",")
+            w.number(known.tool.serial)
+            w.raw(",")
+            w.number(known.tool.id)
+            w.raw(",")
+            w.number(known.since)
+            w.raw("]")
+        }
+        w.raw("]")
+        if ledger.toolsDropped > 0 { w.field("toolsDropped", ledger.toolsDropped) }
+        w.key("withoutTilt")
+        w.raw("[")
+        let before = ledger.withoutTiltBefore.map { ToolLedger.TiltChange(time: 0, tool: $0, withoutTilt: true) }
+        for change in before + ledger.changes {
+            w.separateElement()
+            w.raw("[")
+            w.number(change.time)
+            w.raw(",")
+            w.string(change.tool.type.rawValue)
+            w.raw(",")
+            w.number(change.tool.serial)
+            w.raw(",")
+            w.number(change.tool.id)
+            w.raw(change.withoutTilt ? ",true]" : ",false]")
+        }
+        w.raw("]")
     }
 }

@@ -40,7 +40,9 @@ struct SettingsHandler: Sendable {
         }
         do {
             var overrides = request.reset ? SettingsOverrides() : try SettingsOverrides.load(path: file)
-            for change in request.changes { overrides.set(section: change.section, key: change.key, value: change.value) }
+            for change in request.changes {
+                overrides.set(section: change.section, key: change.key, value: change.value, imported: change.imported)
+            }
             if overrides.entries.isEmpty { try SettingsOverrides.remove(path: file) } else { try overrides.save(to: file) }
             let restart = request.changes.filter { $0.section == nil && ConfigKeys.byName[$0.key]?.applies == .afterRestart }.map(\.key)
             logger.notice("settings changed", metadata: [

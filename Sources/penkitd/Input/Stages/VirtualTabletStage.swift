@@ -52,6 +52,7 @@ struct VirtualTabletStage: PipelineStage {
             logger.info("virtual tablet created", metadata: ["device": "\(id)", "name": "\(layout.description.name)",
                                                               "node": "\(device.devnode)",
                                                               "jitter_filter": "\(tablets[id]!.pen.smoothing ? "on" : "off, libinput does not smooth this tablet")"])
+            DesktopSettingsNotice.warn(real, device: id, logger: logger)
             takeGrab(id)
         } catch {
             logger.error("cannot create the virtual tablet; the tablet stays with the compositor",

@@ -61,6 +61,36 @@ import Testing
         #expect(!ring.holdsEverything(since: 0), "events gave way")
     }
 
+    /// The chunked ring against a plain model, across many chunks: it holds exactly the newest
+    /// elements that are within its capacity and no older than its span before the newest,
+    /// whatever the pace; and it takes no more chunks than the most it held at once needs.
+    @Test(arguments: [1, 2, 3])
+    func theStampedRingHoldsTheNewestWithinItsCapacityAndSpan(seed: UInt64) {
+        var random = SeededGenerator(seed: seed)
+        let chunk = StampedRing<EvdevEvent>.chunkSize
+        let capacity = chunk * 3 + Int(random.next() % UInt64(chunk))
+        let span: UInt64 = 50_000
+        var ring = EventRing(capacity: capacity, span: span)
+        // Everything appended; the model holds all[first...].
+        var all: [EvdevEvent] = []
+        var first = 0
+        var time: UInt64 = 1
+        for i in 0..<(chunk * 12) {
+            // Bursts (1 µs apart, the capacity binds) and slow stretches (the span binds).
+            time += (i / chunk) % 2 == 0 ? 1 : 1 + random.next() % 40
+            let event = EvdevEvent(time: time, type: 3, code: 0, value: Int32(truncatingIfNeeded: i))
+            ring.append(event)
+            all.append(event)
+            while all.count - first > capacity || all[first].time < (time > span ? time - span : 0) { first += 1 }
+            if ring.count != all.count - first { Issue.record("event \(i): \(ring.count) held, \(all.count - first) expected") }
+            if i % 4099 == 0 { #expect(ring.events(since: 0) == Array(all[first...]), "event \(i)") }
+        }
+        let model = Array(all[first...])
+        #expect(ring.events(since: 0) == model)
+        #expect(ring.events(since: time - 1000) == model.filter { $0.time >= time - 1000 })
+        #expect(!ring.holdsEverything(since: 0))
+    }
+
     /// The virtual tablet's grab leaves the recorder's descriptor without events: a window the
     /// grab held at any time says so; one that starts after it was let go does not.
     @Test func aWindowTheGrabHeldSaysGrabbed() throws {

@@ -18,9 +18,9 @@ struct DeviceLog: Sendable {
     /// Whether the grab held the device at any time from `from` on: its events are missing then.
     func grabbed(since from: UInt64) -> Bool { grabbedSince != nil || (lastReleased ?? 0) >= from }
 
-    init(info: DeviceInfo, description: DeviceDescription?, capacity: Int) {
+    init(info: DeviceInfo, description: DeviceDescription?, capacity: Int, span: UInt64) {
         self.info = info
         self.description = description
-        events = EventRing(capacity: capacity)
+        events = EventRing(capacity: capacity, span: span)
     }
 }

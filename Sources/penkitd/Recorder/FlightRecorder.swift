@@ -5,13 +5,15 @@ import Synchronization
 
 /// penkitd's flight recorder (docs/bug-reports.md): the last `seconds` of each tablet's evdev
 /// events with their kernel times, the tablet's description, and a digest of each engine line
-/// penkitd published (`LineDigest`: a replay of the events makes the lines again), kept in
-/// buffers allocated once per tablet, so that `penkit record` can turn a problem the
-/// user just saw into a report that replays it. It holds pen positions, which can be
+/// penkitd published (`LineDigest`: a replay of the events makes the lines again), and what
+/// penkitd knew of each tablet's tools (`ToolLedger`), so that `penkit record` can turn a problem
+/// the user just saw into a report that replays it. It holds pen positions, which can be
 /// handwriting: only root, penkitd's own user and the socket's group may read it (`Hub`).
 ///
-/// The input thread appends (one uncontended lock per event, no allocation); the socket thread
-/// reads on a `record` request.
+/// The input thread appends (one uncontended lock per event; no allocation once the rings have
+/// held a window's worth: `StampedRing`); the socket thread reads on a `record` request. The
+/// rings hold what came in the last `seconds`, so their memory follows the tablets' real rate
+/// (the Cintiq trace's 350 events a second: 0.3 MB a minute), bounded by the rates below.
 final class FlightRecorder: Sendable {
     /// Evdev events a tablet sends per second at most, as the event buffers are sized: a pen at
     /// 200 Hz sends some 1600 (x, y, pressure, distance, two tilts, serial, sync); 4000 covers a
@@ -38,20 +40,21 @@ final class FlightRecorder: Sendable {
 
     /// Engine lines a second at most, as the digest buffer is sized: a pen drawing without pause
     /// sends a frame per report and an update per estimated sample (the Intuos4 drag trace, at
-    /// 200 Hz: 2 lines a report at most); 1000 covers a 400 Hz pen's. 40 bytes each: 2.4 MB for
-    /// the default 60 s, against the 8 MiB that the lines themselves took.
+    /// 200 Hz: 2 lines a report at most); 1000 covers a 400 Hz pen's. 40 bytes each: 2.4 MB at
+    /// most for the default 60 s, against the 8 MiB that the lines themselves took.
     static let linesPerSecond = 1_000
 
     /// `seconds` > 0.
     init(seconds: Int, paced: Bool) {
         self.seconds = seconds
         self.paced = paced
-        state = Mutex(State(digests: DigestRing(capacity: seconds * Self.linesPerSecond)))
+        state = Mutex(State(digests: DigestRing(capacity: seconds * Self.linesPerSecond, span: UInt64(seconds) * 1_000_000)))
     }
 
     /// A tablet came: its buffer is allocated now, not per event.
     func deviceAdded(_ info: DeviceInfo, description: DeviceDescription?) {
-        var log = DeviceLog(info: info, description: description, capacity: seconds * Self.eventsPerSecond)
+        var log = DeviceLog(info: info, description: description, capacity: seconds * Self.eventsPerSecond,
+                            span: UInt64(seconds) * 1_000_000)
         state.withLock { state in
             log.grabbedSince = state.grabbedBeforeAdded.removeValue(forKey: info.id)
             state.devices[info.id] = log

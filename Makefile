@@ -58,11 +58,12 @@ test: unit python-test soak-short view-browser-test fuzz e2e-if-possible systemd
 
 # What is generated from a declaration in Swift and committed: systemd/penkitd.conf's top and
 # docs/daemon.md's key table, from ConfigKeys (ConfigKeyTableTests); docs/strokes.md's table of the
-# inks, from InkDefinition (InkDocsTableTests). The tests check them and, with PENKIT_UPDATE_GENERATED=1,
-# rewrite them. Run after adding or changing a config key or an ink.
+# inks, from InkDefinition (InkDocsTableTests); docs/protocol.md's table of every message, from
+# docs/protocol.schema.json (ProtocolReferenceTableTests). The tests check them and, with
+# PENKIT_UPDATE_GENERATED=1, rewrite them. Run after adding or changing a config key, an ink or a message.
 generated:
 	$(SWIFT) build $(BUILD_FLAGS) --build-tests
-	PENKIT_UPDATE_GENERATED=1 $(SWIFT) test $(BUILD_FLAGS) --disable-xctest --skip-build --filter "ConfigKeyTableTests|InkDocsTableTests"
+	PENKIT_UPDATE_GENERATED=1 $(SWIFT) test $(BUILD_FLAGS) --disable-xctest --skip-build --filter "ConfigKeyTableTests|InkDocsTableTests|ProtocolReferenceTableTests"
 
 # The Python client package (clients/python): its own tests, standard library only, against the
 # shared SurfacePairing vectors (Tests/Fixtures/surface-pairing/vectors.json) among others; then
@@ -118,7 +119,7 @@ e2e-if-possible:
 # Xorg reading the devices with their own libinput, Chromium logging its PointerEvents; what each
 # app got, on the virtual tablet and directly, as `desktop-result {json}` lines.
 DESKTOP_DEBS := sway seatd xserver-xorg-core xserver-xorg-video-dummy xserver-xorg-input-libinput \
-	chromium python3-gi gir1.2-gtk-4.0 xdotool wtype
+	chromium python3-gi python3-gi-cairo gir1.2-gtk-4.0 xdotool wtype xinput
 desktop: deps
 	$(call install_debs,$(DESKTOP_DEBS))
 	scripts/vm/desktop.sh

@@ -73,8 +73,11 @@ let package = Package(
         ], linkerSettings: [
             // Release (and the .deb) links with the toolchain's lld, for its packed relative
             // relocations (DT_RELR, glibc 2.36+): a static Swift runtime needs ~42,000 of them,
-            // 1 MB as RELA, 8 KB as RELR. gold, the default, cannot pack them.
-            .unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"],
+            // 1 MB as RELA, 8 KB as RELR. gold, the default, cannot pack them. Identical code
+            // folding (as Apple's linker does by default) merges the generic specialisations that
+            // compile to the same bytes: 283 KB of the stripped binary
+            // (docs/measurements/2026-11-29-identical-code-folding.md).
+            .unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs", "-Xlinker", "--icf=all"],
                          .when(configuration: .release)),
         ]),
         // `penkit view`: the page, its script and the loopback HTTP/WebSocket server that feeds it.

@@ -121,6 +121,8 @@ def run(browser, penkit, out):
                 fail("penkit view printed no settings URL")
             before = stroke_forces(sock, 1)[0]
             session = browser.open(url)
+            # Tall enough for the tablet's settings and the pen's curve, test area and buttons at once.
+            browser.call("Emulation.setDeviceMetricsOverride", {"width": 1280, "height": 1000, "deviceScaleFactor": 1, "mobile": False}, session)
             browser.wait_for(session, "document.querySelector('[data-tool=pen] svg.curve') !== null", "the pen's curve")
             box = curve_box(browser, session)
             _, _, pixel = browser.screenshot(session, os.path.join(out, "settings-linear.png"))
@@ -193,6 +195,20 @@ def run(browser, penkit, out):
             print(f"  button: penkit settings get button-1 says {pen_rows}")
             if not any(r.get("value") == "right" and r.get("origin", "").startswith("override ") for r in pen_rows):
                 fail(f"the pen's button-1 picked in the page is not penkitd's: {rows}")
+
+            # The tablet kept out of the virtual tablet, unticked as a person would: penkitd keeps it
+            # for the tablet's [device VID:PID] section.
+            browser.evaluate(session, """(() => { window.beforeTablet = penkitSettings.state.lastAnswer;
+                const c = document.querySelector('[data-device] input[data-key="virtual-tablet"]');
+                c.checked = false; c.dispatchEvent(new Event('change')); return true; })()""")
+            browser.wait_for(session, "penkitSettings.state.lastAnswer !== window.beforeTablet && penkitSettings.state.lastAnswer.type === 'settings-saved'",
+                             "penkitd saving the tablet's virtual-tablet")
+            rows = json.loads(subprocess.run([penkit, "settings", "get", "virtual-tablet", "--json", "--socket", sock],
+                                             capture_output=True, text=True, timeout=WAIT).stdout or "[]")
+            tablet_rows = [r for r in rows if r.get("scope") == "device 1"]
+            print(f"  tablet: penkit settings get virtual-tablet says {tablet_rows}")
+            if not any(r.get("value") == "false" and r.get("origin", "").startswith("override ") for r in tablet_rows):
+                fail(f"the tablet's virtual-tablet unticked in the page is not penkitd's: {rows}")
         finally:
             view.kill()
             view.wait()

@@ -4,16 +4,7 @@
 /// stands for another window: a pen over it is not over this surface.
 /// `{{TOKEN}}` is replaced with the server's token when the server starts.
 enum SurfacePageHTML {
-    static let text = #"""
-<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>penkit view: drawing in this window</title>
-<link rel="stylesheet" href="view.css?token={{TOKEN}}">
-<script type="module" src="surface.js?token={{TOKEN}}"></script>
-</head>
+    static let text = PageHead.html(title: "penkit view: drawing in this window", stylesheet: "view.css", script: "surface.js") + #"""
 <body class="surface-page">
 <canvas id="surface-ink"></canvas><canvas id="surface-overlay"></canvas>
 <aside id="elsewhere"><h1>another window</h1><p id="surface-status">connecting…</p>

@@ -1,15 +1,6 @@
 /// The page's markup. `{{TOKEN}}` is replaced with the server's token (hex) when the server starts.
 enum ViewPageHTML {
-    static let text = #"""
-<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>penkit view: debug</title>
-<link rel="stylesheet" href="view.css?token={{TOKEN}}">
-<script src="view.js?token={{TOKEN}}" defer></script>
-</head>
+    static let text = PageHead.html(title: "penkit view: debug", stylesheet: "view.css", script: "view.js", module: false) + #"""
 <body>
 <main>
   <div id="stage"><canvas id="ink"></canvas><canvas id="overlay"></canvas></div>

@@ -4,7 +4,8 @@ import PenKit
 /// prediction, while the pen is in contact (0, the default: never). A lead trades accuracy for
 /// latency: apps draw where the pen is predicted to be `lead` from now, and where the prediction
 /// is wrong they draw that error (docs/virtual-tablet.md has the cost per lead). A lift never
-/// leaves a predicted tail: the report that lifts the pen is written at the real pen's position.
+/// leaves a predicted tail: the report that lifts the pen first puts the real pen of the last
+/// report in contact back down (VirtualPen), so the ink ends as it does without a lead.
 package struct VirtualTabletLead: Sendable, Hashable {
     /// The largest lead a user may ask for (ms): past it penkit's prediction errs by more than
     /// libinput's smoothing trails (docs/prediction.md).

@@ -63,6 +63,29 @@ struct SettingsChangeTests {
         #expect(daemon.stop() == 0)
     }
 
+    /// Requests sent together are answered in order, though penkitd writes the settings file
+    /// after its lock (so that no pen stroke waits on the disk): the change's answer comes before
+    /// the status request's that follows it in the same write.
+    @Test func answersKeepTheirOrderWhileTheFileIsWritten() throws {
+        let state = try StateDirectoryFixture()
+        let daemon = try DaemonProcess([], stateDir: state.path)
+        let connection = try daemon.connect()
+        _ = try connection.readLine()  // hello
+        try connection.send("""
+            {"type":"settings","version":1,"set":[{"key":"flight-recorder","value":"30"}]}
+            {"type":"settings","version":1,"set":[{"section":"tool pen","key":"tip-threshold","value":"0.1"}]}
+            {"type":"status","version":1}
+
+            """)
+        let lines = try connection.read(until: { $0.contains(#""type":"status""#) })
+        let types = lines.compactMap { line in line.range(of: #""type":""#).map { String(line[$0.upperBound...].prefix { $0 != "\"" }) } }
+        #expect(types == ["settings-saved", "settings-saved", "status"], "\(lines)")
+        #expect(lines.first?.contains(#""overrides":1"#) == true && lines.dropFirst().first?.contains(#""overrides":2"#) == true, "\(lines)")
+        let overrides = try String(contentsOfFile: state.path + "/settings.conf", encoding: .utf8)
+        #expect(overrides.contains("flight-recorder = 30") && overrides.contains("tip-threshold = 0.1"), "\(overrides)")
+        #expect(daemon.stop() == 0)
+    }
+
     /// A second, real uid that may draw (allow-users) but not change settings.
     @Test func aPeerWhoMayOnlyDrawIsRefused() throws {
         let state = try StateDirectoryFixture()

@@ -29,7 +29,7 @@ import Testing
     @Test(arguments: Traces.all)
     func anglesAreTheW3CConversionOfLibinputTilt(trace: String) throws {
         let messages = EngineReplay().messages(try Traces.inputs(trace))
-        let byTime = try Traces.reference(trace).events.byTime
+        let byTime = try Traces.reference(trace).events.byTimeBeforeProximityOut
         var checked = 0
         for stroke in messages.finalized.map(\.stroke) {
           for point in stroke.points {

@@ -117,6 +117,21 @@ extension Array where Element == ReferenceEvent {
         for e in self where e.type != "button" { map[ToolTime(e.tool, e.time)] = e }
         return map
     }
+
+    /// As `byTime`, but a proximity-out does not replace the tool's axis or tip event at the same
+    /// time: one report can end in two kernel frames, the last axes and then the tool leaving, and
+    /// libinput's two events for them can carry different axis values (the Intuos Pro M's
+    /// three-vertical-strokes at 1.299852 s: tilt_y −0.75° in the axis event, 0 in the
+    /// proximity-out). The engine's sample is the axis event's.
+    var byTimeBeforeProximityOut: [ToolTime: ReferenceEvent] {
+        var map: [ToolTime: ReferenceEvent] = [:]
+        for e in self where e.type != "button" {
+            let key = ToolTime(e.tool, e.time)
+            if e.type == "proximity" && e.state == "out" && map[key] != nil { continue }
+            map[key] = e
+        }
+        return map
+    }
 }
 
 extension Array where Element == EngineMessage {

@@ -5,7 +5,7 @@ import Testing
 /// its `E:` lines counted as text, and the `#` header evemu wrote from the kernel's own answers.
 @Suite struct EvemuReaderTests {
     @Test func everyBundledTraceIsFound() {
-        #expect(TraceFixtures.evemuTraces.count == 8)
+        #expect(TraceFixtures.evemuTraces.count == 15)
     }
 
     @Test(arguments: TraceFixtures.evemuTraces)

@@ -1,5 +1,6 @@
 import Foundation
 import PenKit
+import PenTestSupport
 import Testing
 
 /// docs/strokes.md's table of the inks is generated from `InkDefinition` (`make generated`, which
@@ -12,15 +13,8 @@ import Testing
     static let end = "<!-- end of the generated table of the inks -->\n"
 
     @Test func theDocsTableIsTheGeneratedOne() throws {
-        let path = Self.root + "/docs/strokes.md"
-        let docs = try String(contentsOfFile: path, encoding: .utf8)
-        let from = try #require(docs.range(of: Self.start), "docs/strokes.md lacks the marker \(Self.start)")
-        let to = try #require(docs.range(of: Self.end, range: from.upperBound..<docs.endIndex), "docs/strokes.md lacks \(Self.end)")
-        let table = String(docs[from.upperBound..<to.lowerBound])
-        if ProcessInfo.processInfo.environment["PENKIT_UPDATE_GENERATED"] == "1", table != InkDefinition.docsTable {
-            try (docs[..<from.upperBound] + InkDefinition.docsTable + docs[to.lowerBound...]).write(toFile: path, atomically: true, encoding: .utf8)
-            return
-        }
+        let table = try GeneratedDocBlock(path: Self.root + "/docs/strokes.md", start: Self.start, end: Self.end)
+            .current(updatingTo: InkDefinition.docsTable)
         #expect(table == InkDefinition.docsTable, "docs/strokes.md's table of the inks is not InkDefinition.docsTable: run `make generated`")
     }
 

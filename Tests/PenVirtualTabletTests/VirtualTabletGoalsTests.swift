@@ -10,14 +10,22 @@ import Testing
 /// traces/*.evemu` judges them, pooled over the repository's recordings: path (b), the virtual
 /// tablet read by libinput with penkit's quirk, against path (a), the real device read by libinput
 /// as it is by default, both against the real pen (the recording decoded without smoothing).
-/// libinput's figures come from the libinput-exact decoder, not from the filter under test. These
-/// recordings are the ones the filter was chosen on: the goals hold in-sample (docs/virtual-tablet.md).
+/// libinput's figures come from the libinput-exact decoder, not from the filter under test. The first
+/// test pools the recordings the filter was chosen on: the goals hold in-sample (docs/virtual-tablet.md).
 @Suite struct VirtualTabletGoalsTests {
-    static func pooled() throws -> (libinput: VirtualTabletMetrics, virtual: VirtualTabletMetrics, feel: PenFeel) {
+    /// The recordings the filter was chosen on (whot/evemu-devices'); traces/ has more since.
+    static let chosenOn: Set<String> = [
+        "genius-easypen-i405x.evemu", "wacom-cintiq-22hdt-pen.evemu", "wacom-dth2242-pen.evemu",
+        "wacom-intuos4-6x9-pad-buttons.evemu", "wacom-intuos4-6x9-stylus-drag.evemu", "wacom-intuos4-6x9-stylus-hover.evemu",
+        "wacom-intuos4-6x9-stylus-tap.evemu", "wacom-intuos4-8x13-lens-drag.evemu",
+    ]
+
+    static func pooled(onlyChosenOn: Bool = true) throws -> (libinput: VirtualTabletMetrics, virtual: VirtualTabletMetrics, feel: PenFeel) {
         // The bench's default curve, far from the identity, so a curve applied twice or not at all shows.
         let feel = PenFeel(curve: PressureCurve(x1: 0, y1: 0.25, x2: 0.75, y2: 1))
         let traces = try FileManager.default.contentsOfDirectory(atPath: VirtualTabletFixtures.repository.appendingPathComponent("traces").path)
-            .filter { $0.hasSuffix(".evemu") }.sorted()
+            .filter { $0.hasSuffix(".evemu") && (!onlyChosenOn || chosenOn.contains($0)) }.sorted()
+        if onlyChosenOn { #expect(traces.count == chosenOn.count, "every recording the filter was chosen on is in traces/") }
         var tracks: [(real: PenTrack, libinput: PenTrack, virtual: PenTrack)] = []
         for name in traces {
             let trace = try TraceFile.load(path: VirtualTabletFixtures.repository.appendingPathComponent("traces/\(name)").path)
@@ -46,5 +54,23 @@ import Testing
         #expect(b.rmse <= a.rmse)
         #expect(b.pressureError <= 2.0 / 65534, "pressure error \(b.pressureError)")
         #expect(b.contactMismatches == 0)
+    }
+
+    /// Pooled over every recording in traces/, those added after the filter was chosen included
+    /// (traces/SOURCES.md): lag and jitter hold there too; slow RMSE does not yet (issue #43,
+    /// docs/virtual-tablet.md: `penkit bench virtual-tablet traces/*.evemu` printed 0.277 against
+    /// libinput's 0.208 mm, mostly the PenPartner's). Listed as a known issue, so the test fails when
+    /// it starts to hold as well as when anything else stops holding.
+    @Test func theGoalsPooledOverEveryRecording() throws {
+        let (a, b, _) = try Self.pooled(onlyChosenOn: false)
+        #expect(b.contactSamples > 2000)
+        #expect(b.lagMilliseconds <= 1, "lag \(b.lagMilliseconds) ms")
+        #expect(b.jitterRest <= a.jitterRest * VirtualTabletGoals.tolerance, "rest jitter \(b.jitterRest) against libinput's \(a.jitterRest)")
+        #expect(b.jitterSlow <= a.jitterSlow * VirtualTabletGoals.tolerance, "slow jitter \(b.jitterSlow) against libinput's \(a.jitterSlow)")
+        #expect(b.jitterHover <= a.jitterHover * VirtualTabletGoals.tolerance, "hover jitter \(b.jitterHover) against libinput's \(a.jitterHover)")
+        #expect(b.rmse <= a.rmse * VirtualTabletGoals.tolerance)
+        withKnownIssue("issue #43: slow RMSE pooled over the recordings added after the filter was chosen") {
+            #expect(b.rmseSlow <= a.rmseSlow * VirtualTabletGoals.tolerance, "slow RMSE \(b.rmseSlow) against libinput's \(a.rmseSlow)")
+        }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 @testable import penkitd
+import PenTestSupport
 import Testing
 
 /// `ConfigKeys` is the one declaration of penkitd.conf's top-level keys: the parser reads every
@@ -48,7 +49,7 @@ import Testing
     /// systemd/penkitd.conf's top and docs/daemon.md's key table are generated from `ConfigKeys`:
     /// `make generated` (this suite with PENKIT_UPDATE_GENERATED=1) rewrites them, and without it
     /// the suite checks that they are up to date, so neither is edited by hand for a new key.
-    static let updating = ProcessInfo.processInfo.environment["PENKIT_UPDATE_GENERATED"] == "1"
+    static let updating = GeneratedDocBlock.updating
 
     @Test func theSampleConfigFileStartsWithTheGeneratedSample() throws {
         let path = Self.root + "/systemd/penkitd.conf"
@@ -67,15 +68,8 @@ import Testing
     static let tableEnd = "<!-- end of the generated key table -->\n"
 
     @Test func theDocsKeyTableIsTheGeneratedOne() throws {
-        let path = Self.root + "/docs/daemon.md"
-        let docs = try String(contentsOfFile: path, encoding: .utf8)
-        let start = try #require(docs.range(of: Self.tableStart), "docs/daemon.md lacks the marker \(Self.tableStart)")
-        let end = try #require(docs.range(of: Self.tableEnd, range: start.upperBound..<docs.endIndex), "docs/daemon.md lacks \(Self.tableEnd)")
-        let table = String(docs[start.upperBound..<end.lowerBound])
-        if Self.updating, table != ConfigSample.docsTable {
-            try (docs[..<start.upperBound] + ConfigSample.docsTable + docs[end.lowerBound...]).write(toFile: path, atomically: true, encoding: .utf8)
-            return
-        }
+        let table = try GeneratedDocBlock(path: Self.root + "/docs/daemon.md", start: Self.tableStart, end: Self.tableEnd)
+            .current(updatingTo: ConfigSample.docsTable)
         #expect(table == ConfigSample.docsTable, "docs/daemon.md's key table is not ConfigSample.docsTable: run `make generated`")
     }
 

@@ -90,8 +90,7 @@ import Testing
 
     /// `virtual-tablet-lead-ms` through penkitd's own pipeline (the stage after the engine, on its
     /// prediction): in contact the virtual pen is written ahead of where it is without a lead, and
-    /// at every lift the last position in contact should be the real pen's, exactly as without a
-    /// lead (a known issue for now: see below).
+    /// at every lift the last position in contact is the real pen's, exactly as without a lead.
     @Test func aLeadWritesAheadInContactAndLiftsWhereThePenLifts() throws {
         let plain = try Self.run("wacom-intuos4-6x9-stylus-drag.evemu")
         let ahead = try Self.run("wacom-intuos4-6x9-stylus-drag.evemu", leadMilliseconds: 4)
@@ -107,12 +106,9 @@ import Testing
         let (plainPositions, plainLifts) = try contact(plain)
         let (aheadPositions, aheadLifts) = try contact(ahead)
         #expect(!plainLifts.isEmpty && aheadLifts.count == plainLifts.count)
-        // Known defect (issue #43, item 3): through penkitd's pipeline the Intuos4 drag's lift is
-        // written 0.87 mm from where the run without a lead lifts ((145.70, 114.52) against
-        // (145.18, 115.21) mm); the bench's own path lifts exactly. Not yet found why.
-        withKnownIssue("a lead's lift through penkitd's pipeline is not the pen's lift yet") {
-            for (a, p) in zip(aheadLifts, plainLifts) { #expect(abs(a.0 - p.0) < 1e-6 && abs(a.1 - p.1) < 1e-6, "lift at \(a), the pen's at \(p)") }
-        }
+        // Each lift is the run without a lead's: the last position in contact is the real pen's
+        // last report in contact, not the prediction, nor the lifting report's position.
+        for (a, p) in zip(aheadLifts, plainLifts) { #expect(abs(a.0 - p.0) < 1e-6 && abs(a.1 - p.1) < 1e-6, "lift at \(a), the pen's at \(p)") }
         // Ahead somewhere in contact: the lead moved the written pen by more than a hundredth of a mm.
         let moved = zip(aheadPositions, plainPositions).filter { hypot($0.0 - $1.0, $0.1 - $1.1) > 0.01 }.count
         #expect(moved > aheadPositions.count / 4, "\(moved) of \(aheadPositions.count) contact positions written ahead")

@@ -19,7 +19,9 @@
 #   - a keyboard-like uinput device, plugged in first and kept to the end, is never opened by
 #     penkitd (/proc/PID/fd, and its log never names it);
 #   - last, the virtual tablet (issue 28) with a `penkitd --virtual-tablet` of its own: see
-#     virtual_tablet below for what it checks, and how the kill scenario's next stroke is chosen.
+#     virtual_tablet below for what it checks, and how the kill scenario's next stroke is chosen;
+#     then a 4 ms lead and remapped barrel buttons (issue 43) with another: see
+#     scripts/vm/e2e-guest-lead-buttons.sh.
 # The host compares the strokes (e2e.sh). Timing inside the emulated guest means nothing: every
 # wait here is on a condition, retried until it holds (a reader that failed because its device
 # node did not exist yet is started again); the bounds (E2E_WAIT_SECONDS, default 900) only end
@@ -28,6 +30,9 @@ set -uo pipefail
 # Parsed whole before it runs: editing this file during a run cannot change the run.
 main() {
 BIN=$1 OUT=$2 SPEED=$3; shift 3
+# The lead and barrel-button scenario (virtual_lead_and_buttons), read now like the rest of this file.
+. scripts/vm/e2e-guest-lead-buttons.sh
+. scripts/vm/guest-wait.sh
 # E2E_SKIP_UNPLUG, E2E_UNPLUG_TRACE, E2E_UNPLUG_AT as the host had them (the guest does not inherit them)
 [ -f "$OUT/settings.sh" ] && . "$OUT/settings.sh"
 modprobe uinput
@@ -142,21 +147,6 @@ wait_for() {
     local pattern=$1 n=$2 file=$3 quiet=${4:-120}
     at_least() { [ "$("$@")" -ge "$n" ]; }
     wait_until at_least count "$pattern" "$file" -- "$file" "$quiet"
-}
-# wait_until CONDITION... -- FILE QUIET: CONDITION holds (0), or FILE has not grown for QUIET
-# seconds or the bound passed (1).
-wait_until() {
-    local cond=() file quiet size=-1 since=$SECONDS cap=$((SECONDS + BOUND)) now
-    while [ "$1" != -- ]; do cond+=("$1"); shift; done
-    file=$2 quiet=$3
-    while [ $SECONDS -lt $cap ]; do
-        "${cond[@]}" && return 0
-        now=$(stat -c %s "$file" 2>/dev/null || echo 0)
-        if [ "$now" != "$size" ]; then size=$now since=$SECONDS; fi
-        [ $((SECONDS - since)) -ge "$quiet" ] && return 1
-        sleep 0.2
-    done
-    return 1
 }
 # Whether CLIENT FILE has seen at least N live frames (received or reported dropped).
 frames_at_least() { [ "$(frames_seen "$2")" -ge "$1" ]; }
@@ -813,7 +803,7 @@ echo "e2e: penkitd warm-ups run on live input: $(grep -o 'warm_ups=[0-9]*' "$OUT
 # 16 MiB client live buffer this guest gives it, above).
 echo "e2e: penkitd's memory on live input after $# traces and the scenarios: $(grep -E '^Vm(RSS|HWM):' /proc/$DAEMON/status 2>/dev/null | tr -s ' \t' ' ' | tr '\n' ' ')"
 kill -TERM $DAEMON; wait $DAEMON; echo "e2e: penkitd exit $?"
-[ -n "${E2E_SKIP_VIRTUAL:-}" ] || virtual_tablet
+[ -n "${E2E_SKIP_VIRTUAL:-}" ] || { virtual_tablet; virtual_lead_and_buttons; }
 return $status
 }
 main "$@"; exit

@@ -22,6 +22,9 @@
 # then SIGKILLs that penkitd mid-hover (.build-vm/e2e/virtual-kill.evemu, made here) and checks the
 # next stroke reaches a libinput context on the hardware node (e2e-guest.sh, virtual_tablet).
 # E2E_VIRTUAL_SPEED (default 0.25) is the pace of its replays (e2e-guest.sh says why); E2E_SKIP_VIRTUAL=1 skips it.
+# Then a 4 ms lead and remapped barrel buttons through the kernel, on .build-vm/e2e/virtual-remap.evemu
+# (the DTH-2242's first and third proximities, made here) at E2E_LEAD_SPEED (default 0.5;
+# e2e-guest-lead-buttons.sh says why), against the bench's events for it without either.
 # Both sides use the same smoothing: libinput and the decoder read the same quirks
 # (/etc/libinput/local-overrides.quirks is the host's, seen read-only by the guest).
 # E2E_TRACES="traces/a.evemu ..." chooses the traces (default: all of traces/); E2E_SPEED plays
@@ -82,17 +85,37 @@ main() {
              file == 1 { if ($1 == "E:") last = $2; print; next }
              $1 == "E:" { if (shift == "") shift = $2 - last - 0.5; printf "E: %.6f %s %s %s\n", $2 - shift, $3, $4, $5 }' "$1" "$2"
     }
+    # proximities FILE N... > OUT: FILE's header, then its proximities number N... (from 1: from a
+    # BTN_TOOL_PEN press to its release, whole frames, which share their time), each 0.5 s after
+    # the one before.
+    proximities() {
+        local file=$1; shift
+        awk -v keep=" $* " '
+            FNR == NR { if ($1 == "E:" && $4 == "0140") { if ($5 + 0 == 1) inn[++n] = $2; else out[n] = $2 } next }
+            $1 != "E:" { print; next }
+            { for (k = 1; k <= n; k++) if (index(keep, " " k " ") && $2 >= inn[k] && $2 <= out[k]) {
+                  if (k != current) { shift = (current ? inn[k] - last - 0.5 : 0); current = k }
+                  printf "E: %.6f %s %s %s\n", $2 - shift, $3, $4, $5; last = $2 - shift; break } }
+        ' "$file" "$file"
+    }
     if [ -z "${E2E_SKIP_VIRTUAL:-}" ]; then
         concat_traces traces/wacom-intuos4-6x9-stylus-tap.evemu "$virtual_trace" >"$out/virtual.evemu" || return 1
         "$penkit" bench virtual-tablet --events --pressure-curve "$virtual_curve" "$out/virtual.evemu" >"$out/virtual.expected.jsonl"
         [ -s "$out/virtual.expected.jsonl" ] || { echo "e2e: FAIL: penkit bench virtual-tablet --events printed nothing for $out/virtual.evemu" >&2; return 1; }
         concat_traces traces/wacom-intuos4-6x9-stylus-hover.evemu traces/wacom-intuos4-6x9-stylus-drag.evemu >"$out/virtual-kill.evemu" || return 1
+        # The lead and barrel-button scenario (e2e-guest-lead-buttons.sh): the DTH-2242's first
+        # proximity, then its third (its barrel buttons in hover, then two touches), 0.5 s apart,
+        # and the bench's events for it without a lead or remapping, which its strokes' ends must equal.
+        proximities traces/wacom-dth2242-pen.evemu 1 3 >"$out/virtual-remap.evemu"
+        "$penkit" bench virtual-tablet --events "$out/virtual-remap.evemu" >"$out/virtual-remap.expected.jsonl"
+        [ -s "$out/virtual-remap.expected.jsonl" ] || { echo "e2e: FAIL: penkit bench virtual-tablet --events printed nothing for $out/virtual-remap.evemu" >&2; return 1; }
     fi
     {
         printf 'E2E_SKIP_VIRTUAL=%q\n' "${E2E_SKIP_VIRTUAL:-}"
         printf 'E2E_VIRTUAL_TRACE=%q\n' "$virtual_trace"
         printf 'E2E_VIRTUAL_CURVE=%q\n' "$virtual_curve"
         printf 'E2E_VIRTUAL_SPEED=%q\n' "${E2E_VIRTUAL_SPEED:-}"
+        printf 'E2E_LEAD_SPEED=%q\n' "${E2E_LEAD_SPEED:-}"
         printf 'E2E_SKIP_UNPLUG=%q\n' "${E2E_SKIP_UNPLUG:-}"
         printf 'E2E_UNPLUG_TRACE=%q\n' "$unplug_trace"
         printf 'E2E_SKIP_PADS=%q\n' "${E2E_SKIP_PADS:-}"

@@ -3,15 +3,14 @@
 /// For each stroke of the real pen (a contact run of at least 3 samples that moved over its last
 /// `headingSpan`), how far the path's contact samples in the stroke's last `window` go past the
 /// real pen's lift position, along the stroke's final heading (0 when none does); and how far
-/// the path's last contact sample (the ink's end) is from where the real pen lifted (the
-/// position of its tip-up report).
+/// the path's last contact sample (the ink's end) is from the real pen's last report in contact.
 package struct LiftOvershoot: Sendable {
     package static let window: UInt64 = 30_000, headingSpan: UInt64 = 20_000
 
     package var strokes = 0
     /// The largest and the mean overshoot over the strokes (mm).
     package var largest = 0.0, mean = 0.0
-    /// The largest distance between the end of the path's ink and where the real pen lifted (mm).
+    /// The largest distance between the end of the path's ink and the real pen's last report in contact (mm).
     package var liftError = 0.0
 
     package init(real: PenTrack, path: PenTrack) {
@@ -32,11 +31,13 @@ package struct LiftOvershoot: Sendable {
             strokes += 1
             total += past
             largest = max(largest, past)
-            // The tip-up report right after the stroke's last contact sample says where the pen lifted.
+            // The ink's end: the path's last contact sample up to the real pen's tip-up report,
+            // against the real pen's last report in contact (the tip-up report's position is not
+            // in contact: ink to it would be a tail the pen never drew).
             if end + 1 < real.samples.count, real.samples[end + 1].proximity == last.proximity,
                let inkEnd = path.samples.lastIndex(where: { $0.touching && $0.proximity == last.proximity
                    && $0.time <= real.samples[end + 1].time && $0.time + Self.window >= last.time }) {
-                let d = path.samples[inkEnd].position - real.samples[end + 1].position
+                let d = path.samples[inkEnd].position - last.position
                 liftError = max(liftError, (d * d).sum().squareRoot())
             }
         }

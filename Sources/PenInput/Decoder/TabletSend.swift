@@ -123,7 +123,10 @@ extension TabletDecoder {
     private func smooth(_ a: inout RawAxes) {
         let size = history.count
         var sumX: Int32 = 0, sumY: Int32 = 0, tiltX = 0.0, tiltY = 0.0
-        for sample in history {
+        // newest first, as tablet_history_get counts: a sum of doubles depends on its order, and
+        // the slots' order depends on every report since the tablet was opened
+        for back in 0..<size {
+            let sample = history[(historyIndex + size - back) % size]
             sumX = sumX &+ sample.x
             sumY = sumY &+ sample.y
             tiltX += sample.tiltX

@@ -4,16 +4,7 @@
 /// right is the tool picker (and, for the pen, another window: ink is drawn on the canvas only).
 /// `{{TOKEN}}` is replaced with the server's token when the server starts.
 enum CanvasPageHTML {
-    static let text = #"""
-<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>penkit canvas</title>
-<link rel="stylesheet" href="canvas.css?token={{TOKEN}}">
-<script type="module" src="canvas.js?token={{TOKEN}}"></script>
-</head>
+    static let text = PageHead.html(title: "penkit canvas", stylesheet: "canvas.css", script: "canvas.js") + #"""
 <body class="canvas-page">
 <div id="canvas-stage"><canvas id="canvas-ink"></canvas><canvas id="canvas-live"></canvas><canvas id="canvas-overlay"></canvas></div>
 <aside id="picker" aria-label="tool picker">

@@ -86,7 +86,7 @@ function render() {
   $("virtual-tablet").checked = vt && vt.value === "true";
   $("virtual-tablet").onchange = (e) => send(null, "virtual-tablet", e.target.checked ? "true" : "false");
   const actions = $("actions");
-  actions.replaceChildren(el("h3", { text: "Barrel buttons" }));
+  actions.replaceChildren(el("h3", { text: "Barrel buttons: the preferred action apps are asked to do" }));
   for (const [trigger, label] of [["stylus", "lower button"], ["stylus2", "upper button"], ["stylus3", "third button"]]) {
     const row = el("label", { text: `${label}: ` }, actions);
     const select = el("select", { "data-key": `action-${trigger}` }, row);
@@ -114,6 +114,11 @@ function renderTablet(main, device) {
   el("label", { text: " left-handed" }, side).prepend(left);
   left.checked = (setting(device.settings, "left-handed") || {}).value === "true";
   left.onchange = () => send(section, "left-handed", left.checked ? "true" : "false");
+  // This tablet through the virtual tablet (when it is on for penkitd): off leaves it to the compositor.
+  const vt = el("input", { type: "checkbox", "data-key": "virtual-tablet" });
+  el("label", { text: " through the virtual tablet", title: "when the virtual tablet is on; from the tablet's next plug-in or penkitd's start" }, side).prepend(vt);
+  vt.checked = (setting(device.settings, "virtual-tablet") || {}).value !== "false";
+  vt.onchange = () => send(section, "virtual-tablet", vt.checked ? null : "false");
   for (const s of device.settings) el("div", { class: "origin", text: `${s.key} = ${s.value} (${s.origin})` }, side);
   for (const tool of device.tools) renderTool(card, device, tool);
 }

@@ -5,16 +5,7 @@
 /// live through penkitd's `settings` request as the user who runs `penkit view`
 /// (Resources/settings.js). `{{TOKEN}}` is replaced with the server's token when the server starts.
 enum SettingsPageHTML {
-    static let text = #"""
-<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>penkit settings</title>
-<link rel="stylesheet" href="settings.css?token={{TOKEN}}">
-<script type="module" src="settings.js?token={{TOKEN}}"></script>
-</head>
+    static let text = PageHead.html(title: "penkit settings", stylesheet: "settings.css", script: "settings.js") + #"""
 <body>
 <header><h1>penkit settings</h1><p id="settings-status">asking penkitd…</p></header>
 <main id="tablets"></main>

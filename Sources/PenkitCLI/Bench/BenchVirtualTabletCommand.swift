@@ -41,6 +41,12 @@ struct BenchVirtualTabletCommand: ParsableCommand {
     @Option(help: "With --events: the path whose events to print, virtual (b) or libinput (a, the real tablet read directly).")
     var eventsOf: EventsPath = .virtual
 
+    @Option(help: "With --events: the virtual tablet's virtual-tablet-lead-ms (0 to \(VirtualTabletLead.largestMilliseconds)); 0, the default, is no lead.")
+    var lead = 0
+
+    @Option(help: "With --events: what barrel buttons 1, 2, 3 do on the virtual tablet, comma-separated as penkitd.conf's button-N (left, middle, right, eraser, none; empty: as pressed), e.g. right,eraser.")
+    var buttons: String?
+
     @Option(help: "An app's pen (JSON lines: time µs in the trace's clock, x and y mm, pressure, tip, proximity; scripts/desktop/desktop-results.py writes them): print its figures against the real pen of the one trace given, as one JSON object with path \"app\".")
     var appTrack: String?
 
@@ -57,8 +63,11 @@ struct BenchVirtualTabletCommand: ParsableCommand {
         if let tipThreshold, !(tipThreshold > 0 && tipThreshold <= 1) {
             throw ValidationError("--tip-threshold must be in (0, 1]")
         }
+        guard (0...VirtualTabletLead.largestMilliseconds).contains(lead) else {
+            throw ValidationError("--lead takes whole ms from 0 to \(VirtualTabletLead.largestMilliseconds)")
+        }
         let feel = PenFeel(curve: PressureCurve(x1: numbers[0], y1: numbers[1], x2: numbers[2], y2: numbers[3]),
-                           tipThreshold: tipThreshold)
+                           tipThreshold: tipThreshold, buttons: try Self.barrelButtons(buttons))
         let quirkFile = NSTemporaryDirectory() + "penkit-bench-\(getpid())-\(VirtualTabletQuirk.fileName)"
         try VirtualTabletQuirk.contents.write(toFile: quirkFile, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: quirkFile) }
@@ -93,7 +102,8 @@ struct BenchVirtualTabletCommand: ParsableCommand {
             for device in trace.devices {
                 do {
                     rows.append((path, try VirtualTabletPaths(device: device.description, events: device.events,
-                                                              feel: feel, quirksFile: quirkFile, filter: parameters)))
+                                                              feel: feel, quirksFile: quirkFile, filter: parameters,
+                                                              lead: VirtualTabletLead(milliseconds: events ? lead : 0))))
                 } catch let error as VirtualTabletBenchError {
                     FileHandle.standardError.write(Data("penkit bench virtual-tablet: \(path): skipped: \(error)\n".utf8))
                 }
@@ -137,6 +147,21 @@ struct BenchVirtualTabletCommand: ParsableCommand {
         if timing {
             for line in VirtualPenTiming.lines(rows.map { ($0.trace, $0.paths) }, feel: feel, filter: parameters) { print(line) }
         }
+    }
+
+    /// `--buttons right,eraser`: barrel buttons 1…3 in order, an empty item left as pressed.
+    static func barrelButtons(_ list: String?) throws -> BarrelButtons {
+        var buttons = BarrelButtons()
+        guard let list else { return buttons }
+        let items = list.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+        guard items.count <= 3 else { throw ValidationError("--buttons takes at most 3 actions (buttons 1, 2, 3)") }
+        for (i, item) in items.enumerated() where !item.isEmpty {
+            guard let action = BarrelButtonAction(rawValue: item) else {
+                throw ValidationError("--buttons: '\(item)' is not one of \(BarrelButtonAction.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            buttons[i + 1] = action
+        }
+        return buttons
     }
 
     /// Issue #43's goals, judged for each recording and for the pool: the virtual tablet no worse

@@ -61,8 +61,8 @@ enum ConfigKeys {
                   applies: .afterRestart, inStatus: true, doc: """
             How far ahead of the real pen the virtual tablet writes it while it is in contact, on
             penkit's prediction, in ms (0: never). Apps then draw nearer the pen and, where the
-            prediction errs, that error; a lift is always written at the real pen's position
-            (docs/virtual-tablet.md has what each lead costs).
+            prediction errs, that error; at a lift the ink ends where it ends without a lead, on
+            the real pen's last report in contact (docs/virtual-tablet.md has what each lead costs).
             """,
                   read: { config, text throws(ConfigValueError) in
                       guard let ms = Int(text), ms >= 0, ms <= VirtualTabletLead.largestMilliseconds else {

@@ -12,8 +12,11 @@ struct DeviceSettings: Equatable {
     var leftHanded = false
     /// `output = X, Y, WIDTH, HEIGHT`: where the mapped space lands, in the client's units.
     var output: MappingRect?
+    /// `virtual-tablet = false`: with the daemon-wide `virtual-tablet` on, this tablet stays out of
+    /// it (not grabbed: the compositor reads it with its own settings). Read when it appears.
+    var virtualTablet = true
 
-    static let keys = ["area", "rotation", "left-handed", "output"]
+    static let keys = ["area", "rotation", "left-handed", "output", "virtual-tablet"]
 
     mutating func set(key: String, value: String) throws(ConfigValueError) {
         switch key {
@@ -28,6 +31,7 @@ struct DeviceSettings: Equatable {
             rotation = degrees
         case "left-handed": leftHanded = try ConfigValues.boolean(key, value)
         case "output": output = try Self.rect(key, value)
+        case "virtual-tablet": virtualTablet = try ConfigValues.boolean(key, value)
         default:
             throw ConfigValueError("unknown key \"\(key)\" in a [device] section (known: \(Self.keys.joined(separator: ", ")))")
         }

@@ -24,6 +24,7 @@ enum EffectiveSettings {
             ("rotation", String(settings.rotation)),
             ("left-handed", settings.leftHanded ? "true" : "false"),
             ("output", rect(settings.output, "sensor millimetres")),
+            ("virtual-tablet", settings.virtualTablet ? "true" : "false"),
         ]
         return values.map { Setting(key: $0.0, value: $0.1, origin: origins[$0.0] ?? "default") }
     }

@@ -75,12 +75,12 @@ struct MessagePipeline {
     var prediction: EnginePrediction? { call.engine.prediction }
 
     /// A device appeared: its mapping comes from the config file's sections, and a pen tablet gets
-    /// its virtual tablet. Returns the device as clients should see it (with its mapped space, when
+    /// its virtual tablet unless its section keeps it out (`virtual-tablet = false`). Returns the device as clients should see it (with its mapped space, when
     /// it is mapped). Not an input of the sequence: it writes no line, the input loop announces it.
     mutating func addDevice(_ info: DeviceInfo, description: DeviceDescription? = nil) -> DeviceInfo {
         let described = settings.add(info)
         call.engine.configuration = settings.configuration
-        if let description, info.geometry != nil {
+        if let description, info.geometry != nil, virtualTablet != nil, settings.takesVirtualTablet(info) {
             virtualTablet?.add(device: info.id, real: description, mapping: call.engine.configuration.mappings[UInt32(info.id)])
         }
         return described

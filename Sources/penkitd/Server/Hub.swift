@@ -126,30 +126,59 @@ final class Hub: Sendable {
 
     /// What epoll reported for a client's socket.
     func socketEvent(_ fd: Int32, events: UInt32) {
-        state.withLock { state in
-            guard let client = state.fanOut.clients[fd] else { return }
-            if events & Epoll.hangup != 0 {
-                // The peer closed both directions (a half-close only ends its input): nothing can reach it.
-                // A source's last readings may still wait in the socket: they count, so take them first.
-                if client.pressureSource != nil, !client.requests.paused {
-                    _ = client.readAvailable()
+        let jobs = state.withLock { state -> [SettingsHandler.Job] in
+            defer { removeFinished(&state) }
+            handleSocketEvent(fd, events: events, &state)
+            var jobs: [SettingsHandler.Job] = []
+            swap(&jobs, &state.control.settingsJobs)
+            return jobs
+        }
+        finishSettings(jobs)
+    }
+
+    /// Settings changes written out of the lock, in order: each answer, then the client's
+    /// waiting requests (which may hold another change).
+    private func finishSettings(_ jobs: [SettingsHandler.Job]) {
+        var jobs = jobs[...]
+        while let job = jobs.popFirst() {
+            let answer = requests.settings.save(job)
+            let more = state.withLock { state -> [SettingsHandler.Job] in
+                defer { removeFinished(&state) }
+                state.control.settingsPending.remove(job.client)
+                if let client = state.fanOut.clients[job.fd], client.id == job.client {
+                    answer.send(to: client)
                     requests.handleLines(of: client, &state)
                 }
-                client.markFinished()
-            } else {
-                if events & Epoll.output != 0 {
-                    client.socketWritable()
-                    if client.requests.paused, client.writable { requests.handleLines(of: client, &state) }
-                }
-                if events & Epoll.input != 0, !client.requests.paused {
-                    _ = client.readAvailable()
-                    requests.handleLines(of: client, &state)
-                    if client.requests.ended {
-                        requests.pressureSources.detach(client, reason: "the source closed its connection", &state)
-                    }
+                var more: [SettingsHandler.Job] = []
+                swap(&more, &state.control.settingsJobs)
+                return more
+            }
+            jobs.append(contentsOf: more)
+        }
+    }
+
+    private func handleSocketEvent(_ fd: Int32, events: UInt32, _ state: inout HubState) {
+        guard let client = state.fanOut.clients[fd] else { return }
+        if events & Epoll.hangup != 0 {
+            // The peer closed both directions (a half-close only ends its input): nothing can reach it.
+            // A source's last readings may still wait in the socket: they count, so take them first.
+            if client.pressureSource != nil, !client.requests.paused {
+                _ = client.readAvailable()
+                requests.handleLines(of: client, &state)
+            }
+            client.markFinished()
+        } else {
+            if events & Epoll.output != 0 {
+                client.socketWritable()
+                if client.requests.paused, client.writable { requests.handleLines(of: client, &state) }
+            }
+            if events & Epoll.input != 0, !client.requests.paused {
+                _ = client.readAvailable()
+                requests.handleLines(of: client, &state)
+                if client.requests.ended {
+                    requests.pressureSources.detach(client, reason: "the source closed its connection", &state)
                 }
             }
-            removeFinished(&state)
         }
     }
 

@@ -23,6 +23,10 @@ struct ControlState {
     /// The horizons last sent to the input thread, so that it is told only of a change.
     var horizons: [PredictionRequest] = []
     var stopping = false
+    /// Settings changes checked and waiting to be written out of the lock (`SettingsHandler`),
+    /// and the clients whose later requests wait for them.
+    var settingsJobs: [SettingsHandler.Job] = []
+    var settingsPending: Set<Int> = []
 
     init(config: DaemonConfig, settings: [String: String], policies: HubPolicies) {
         self.config = config

@@ -23,7 +23,8 @@ struct RequestRouter: Sendable {
         defer { client.requests.consume(upTo: start) }
         while let newline = client.requests.bytes[start...].firstIndex(of: UInt8(ascii: "\n")) {
             if newline - start > PenProtocol.maxLineBytes { break }
-            guard client.writable else {
+            // A settings change being written: the client's next requests wait for its answer.
+            guard client.writable, !state.control.settingsPending.contains(client.id) else {
                 client.pauseReading()
                 return
             }
@@ -54,7 +55,7 @@ struct RequestRouter: Sendable {
         case .pressureSource(let parsed): pressureSources.declare(parsed, from: client, &state)
         case .status: status.handle(client, state)
         case .record(let request): record.handle(request, from: client, state)
-        case .settings(let request): settings.handle(request, from: client, state)
+        case .settings(let request): settings.check(request, from: client, &state)
         case .invalid(let error):
             logger.debug("bad client line", metadata: ["client": "\(client.id)", "code": "\(error.code.rawValue)"])
             client.sendControl(error)

@@ -55,6 +55,12 @@ struct SettingsSnapshot: PipelineStage {
         }
     }
 
+    /// Whether the device's `[device …]` sections leave it to the virtual tablet, in the settings
+    /// its mapping was taken from.
+    func takesVirtualTablet(_ info: DeviceInfo) -> Bool {
+        tabletSettings.devices.settings(for: info).virtualTablet
+    }
+
     /// A device appeared: it as clients should see it (with its mapped space, when it is mapped).
     mutating func add(_ info: DeviceInfo) -> DeviceInfo {
         devices[info.id] = info

@@ -1,0 +1,198 @@
+#!/usr/bin/env python3
+"""penkit's pen in a GTK 4 window (docs/apps.md, "GTK 4"): the example to copy.
+
+GTK gives the window its own pen (GtkGestureStylus, with the reports it coalesced: its backlog);
+penkit gives every client the pen in tablet mm, ahead of the compositor, with predictions.
+penkit.SurfacePairing pairs the two, report by report, learns the map from tablet mm to this
+window, and from then on hands over penkit's samples and predictions in the window's own units.
+The window draws:
+- grey dots: GTK's own events (what the toolkit gave);
+- black ink: penkit's samples for this window, as wide as their force;
+- red: penkit's predictions (replaced by the next frame).
+
+    python3 examples/gtk4-pen.py [--socket PATH] [--log FILE]
+
+Without penkitd it still draws GTK's own events. --log writes one JSON line per GTK pen event
+(tool type, pressure, position, time, and each backlog entry) and one per map change: the desktop
+guest (scripts/vm/desktop-guest.sh) checks what GTK gave against what penkit wrote.
+Runs from a checkout as is (penkit's Python package is found beside it), or after
+`pip install ./clients/python`.
+"""
+import argparse
+import collections
+import json
+import os
+import sys
+import threading
+import time
+
+import gi
+
+gi.require_version("Gdk", "4.0")
+gi.require_version("Gtk", "4.0")
+from gi.repository import Gdk, Gio, GLib, Gtk  # noqa: E402
+
+try:
+    from penkit import AppPenEvent, SurfacePairing, candidate_sockets, discover
+except ImportError:  # not installed: the package in this checkout
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "clients", "python"))
+    from penkit import AppPenEvent, SurfacePairing, candidate_sockets, discover
+
+# What is kept for drawing is bounded: an app that runs for hours must not grow without bound.
+KEEP_POINTS = 4096
+
+
+class PenCanvas:
+    def __init__(self, area, log):
+        self.area, self.log = area, log
+        self.pairing = None          # made once the window has its size (SurfacePairing needs it)
+        self.own = collections.deque(maxlen=KEEP_POINTS)      # GTK's events: (x, y)
+        self.ink = collections.deque(maxlen=KEEP_POINTS)      # penkit's samples: (x, y, force) or None between strokes
+        self.predicted = []
+        stylus = Gtk.GestureStylus()
+        for signal in ("proximity", "down", "motion", "up"):
+            stylus.connect(signal, self.on_stylus, signal)
+        area.add_controller(stylus)
+        motion = Gtk.EventControllerMotion()
+        motion.connect("leave", self.on_leave)
+        area.add_controller(motion)
+        # With --log: the first pointer motions, with the device that made them, to tell "no pen
+        # arrived" from "the pen arrived without a tablet tool" (which GtkGestureStylus ignores).
+        self.motions = 20
+        if log:
+            motion.connect("motion", self.on_pointer_motion)
+        area.set_draw_func(self.draw)
+
+    def write_log(self, line):
+        if self.log:
+            self.log.write(json.dumps(line) + "\n")
+            self.log.flush()
+
+    def ensure_pairing(self):
+        if self.pairing is None:
+            self.pairing = SurfacePairing(surface_width=self.area.get_width(), surface_height=self.area.get_height())
+        return self.pairing
+
+    def on_stylus(self, gesture, x, y, signal):
+        tool = gesture.get_device_tool()
+        source = str(tool.get_serial()) if tool else ""
+        # The reports GTK coalesced into this event come first, each with its own time (ms).
+        ok, backlog = gesture.get_backlog()
+        entries = [(c.time, c.axes[Gdk.AxisUse.X], c.axes[Gdk.AxisUse.Y], c.axes[Gdk.AxisUse.PRESSURE]) for c in (backlog if ok else [])]
+        now = gesture.get_current_event_time()
+        pressure = gesture.get_axis(Gdk.AxisUse.PRESSURE)
+        self.write_log({"signal": signal, "time": now, "x": x, "y": y,
+                        "pressure": pressure[1] if pressure[0] else None,
+                        "tool": tool.get_tool_type().value_nick if tool else None,
+                        "serial": tool.get_serial() if tool else None,
+                        "mono_ms": time.clock_gettime(time.CLOCK_MONOTONIC) * 1000,
+                        "buttons": int(gesture.get_current_event_state() & Gdk.ModifierType.BUTTON1_MASK != 0),
+                        "backlog": [{"time": t, "x": bx, "y": by, "pressure": bp} for t, bx, by, bp in entries]})
+        pairing = self.ensure_pairing()
+        for t, bx, by, _ in entries:
+            if (t, bx, by) != (now, x, y):   # the event itself may close its own backlog
+                self.deliver(pairing.handle_app_event(AppPenEvent(t, bx, by, "move", source)))
+        self.deliver(pairing.handle_app_event(AppPenEvent(now, x, y, "move", source)))
+        self.own.append((x, y))
+        self.area.queue_draw()
+
+    def on_pointer_motion(self, controller, x, y):
+        if self.motions > 0:
+            self.motions -= 1
+            device = controller.get_current_event_device()
+            self.write_log({"signal": "pointer-motion", "x": x, "y": y,
+                            "device": device.get_name() if device else None,
+                            "source": device.get_source().value_nick if device else None})
+
+    def on_leave(self, controller):
+        if self.pairing is not None:
+            self.deliver(self.pairing.handle_app_event(AppPenEvent(controller.get_current_event_time(), 0, 0, "out")))
+        self.write_log({"signal": "leave", "time": controller.get_current_event_time()})
+
+    def on_penkit(self, message):
+        """On the main loop: one of penkit's messages."""
+        self.deliver(self.ensure_pairing().handle_message(message))
+        return False
+
+    def deliver(self, deliveries):
+        for d in deliveries:
+            kind = d.get("type")
+            if kind == "frame":
+                s = d.get("sample", {})
+                self.ink.append((s["x"], s["y"], s.get("force", 0.0)))
+                self.predicted = [(p["x"], p["y"]) for p in d.get("predicted", [])]
+            elif kind == "ended":
+                self.ink.append(None)
+                self.predicted = []
+            elif kind == "map":
+                self.write_log({"signal": "map", "change": d.get("change"), "ready": d.get("ready"),
+                                "transform": d.get("transform"), "rms": d.get("rms"), "pairs": d.get("pairs")})
+        if deliveries:
+            self.area.queue_draw()
+
+    def draw(self, area, cr, width, height):
+        cr.set_source_rgb(1, 1, 1)
+        cr.paint()
+        cr.set_source_rgb(0.6, 0.6, 0.6)
+        for x, y in self.own:
+            cr.rectangle(x - 1, y - 1, 2, 2)
+        cr.fill()
+        cr.set_source_rgb(0, 0, 0)
+        last = None
+        for point in self.ink:
+            if point is not None and last is not None:
+                cr.set_line_width(0.5 + 4 * point[2])
+                cr.move_to(last[0], last[1])
+                cr.line_to(point[0], point[1])
+                cr.stroke()
+            last = point
+        cr.set_source_rgb(0.8, 0, 0)
+        for x, y in self.predicted:
+            cr.arc(x, y, 1.5, 0, 6.2832)
+            cr.fill()
+
+
+def read_penkit(path, canvas):
+    """On a thread: penkit's frames, each handed to the main loop (SurfacePairing is not shared).
+    Waits for penkitd (every second; said once) and connects again when it stops."""
+    said = False
+    while True:
+        try:
+            client = discover([path] if path else candidate_sockets())
+        except OSError as error:
+            if not said:
+                print("gtk4-pen: drawing GTK's own events until penkitd answers: %s" % error, file=sys.stderr)
+                said = True
+            time.sleep(1)
+            continue
+        said = False
+        client.subscribe(["frames", "updates", "strokes"])
+        for message in client:
+            GLib.idle_add(canvas.on_penkit, message)
+        client.close()
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--socket", help="penkitd's socket (default: where penkit looks for it)")
+    ap.add_argument("--log", help="a file for one JSON line per GTK pen event and map change")
+    args = ap.parse_args()
+    log = open(args.log, "a") if args.log else None
+    app = Gtk.Application(application_id="org.penkit.Gtk4Pen", flags=Gio.ApplicationFlags.NON_UNIQUE)
+
+    def activate(app):
+        window = Gtk.ApplicationWindow(application=app, title="penkit GTK 4 pen")
+        window.set_default_size(1280, 720)
+        area = Gtk.DrawingArea(hexpand=True, vexpand=True)
+        window.set_child(area)
+        canvas = PenCanvas(area, log)
+        window.present()
+        canvas.write_log({"signal": "ready"})
+        threading.Thread(target=read_penkit, args=(args.socket, canvas), daemon=True).start()
+
+    app.connect("activate", activate)
+    return app.run([sys.argv[0]])
+
+
+if __name__ == "__main__":
+    sys.exit(main())

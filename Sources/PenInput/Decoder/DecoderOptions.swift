@@ -17,11 +17,6 @@ package struct DecoderOptions: Sendable, Hashable {
     /// it never forces a proximity-out (libinput learns that once per device and keeps it). For
     /// a replay of a window cut from a longer session (`penkit replay REPORT --check`).
     package var sendsOwnProximityOut: Bool
-    /// Where the smoothing's history ring starts writing. libinput (and the decoder) sums the
-    /// history from its first slot, not its oldest sample, so the last bits of a smoothed tilt
-    /// depend on how many samples came before: a replay of a window cut from a longer session
-    /// (`penkit replay REPORT --check`) tries each start.
-    package var historyPhase = 0
     /// Tools libinput already knew when decoding starts, in the order it met them. libinput
     /// keeps a tool with a serial by (type, serial) and the id of its first proximity (the
     /// DTH-2242's pen comes back as 0x80a but stays 0x802), and that id picks the tool's axes

@@ -56,7 +56,6 @@ package struct TabletDecoder: Sendable {
         absValue = kernelAbs
         currentValue = Array(repeating: 0, count: Code.absCount)
         history = Array(repeating: RawAxes(), count: self.device.historySize)
-        historyIndex = options.historyPhase % self.device.historySize
         proximityOutForced = self.device.lacksToolPen
         if options.sendsOwnProximityOut { needToForceProximityOut = false }
         tools = options.knownTools.map {

@@ -68,30 +68,25 @@ public struct LineDigest: Sendable, Equatable {
             let digest = hasher.finish()
             return LineDigest(kind: kind, inStroke: false, full: digest, core: digest, number: leadingNumber(bytes, kind: kind))
         }
-        // {"type":"frame","tool":{…},["stroke":N,]"sample":{…},"predicted":[…][,"expectedError":e]
-        // [,"liftProbability":p][,"delivered":{…}],"device":N}
-        guard let device = find(#","device":"#, in: bytes, from: 0, to: end, backwards: true),
-              let predicted = find(#","predicted":["#, in: bytes, from: 0, to: device, backwards: true) else {
+        // {"type":"frame","tool":{…}[,"stroke":N],"sample":{…},"predicted":[…][,"expectedError":e]
+        // [,"liftProbability":p][,"delivered":{…}],"device":N}: the tool, the sample and
+        // `delivered` are flat objects (EngineMessage+JSON), so each place is found from the
+        // brace before or after it, with memchr, instead of by reading the line byte by byte.
+        guard let places = FramePlaces(bytes) else {
             var hasher = Hasher()
             hasher.feed(bytes)
             let digest = hasher.finish()
             return LineDigest(kind: kind, inStroke: false, full: digest, core: digest, number: 0)
         }
-        let delivered = find(#","delivered":{"#, in: bytes, from: predicted, to: device, backwards: true) ?? device
-        let sample = find(#","sample":{"#, in: bytes, from: 0, to: predicted, backwards: false) ?? predicted
-        let inStroke = find(#","stroke":"#, in: bytes, from: 0, to: sample, backwards: false) != nil
-        var number: UInt64 = 0
-        if let key = find(#""updateIndex":"#, in: bytes, from: sample, to: predicted, backwards: false) {
-            number = parseNumber(bytes, at: key + 14)
-        }
         var prefix = Hasher()
-        prefix.feed(UnsafeRawBufferPointer(rebasing: bytes[0..<predicted]))
+        prefix.feed(UnsafeRawBufferPointer(rebasing: bytes[0..<places.predicted]))
         var full = prefix
-        full.feed(UnsafeRawBufferPointer(rebasing: bytes[predicted..<delivered]))
-        full.feed(UnsafeRawBufferPointer(rebasing: bytes[device..<end]))
+        full.feed(UnsafeRawBufferPointer(rebasing: bytes[places.predicted..<places.delivered]))
+        full.feed(UnsafeRawBufferPointer(rebasing: bytes[places.device..<end]))
         var core = prefix
-        core.feed(UnsafeRawBufferPointer(rebasing: bytes[device..<end]))
-        return LineDigest(kind: kind, inStroke: inStroke, full: full.finish(), core: core.finish(), number: number)
+        core.feed(UnsafeRawBufferPointer(rebasing: bytes[places.device..<end]))
+        return LineDigest(kind: kind, inStroke: places.inStroke, full: full.finish(), core: core.finish(),
+                          number: places.updateIndex)
     }
 
     /// The line's kind from its first bytes (`{"type":"…"`).

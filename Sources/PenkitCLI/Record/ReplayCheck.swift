@@ -75,13 +75,10 @@ enum ReplayCheck {
         let withoutTilt = report.fromStart ? [] : Self.toolsWithoutTilt(report, before: start)
         var first: Result?
         // libinput learns once per device whether the pen releases BTN_TOOL_PEN itself (until
-        // then it forces a proximity-out after 50 ms without events), and where its smoothing's
-        // history ring stands follows from every sample before the window: the check tries the
-        // states it cannot know.
-        let states = report.fromStart ? [(false, 0)] : [false, true].flatMap { out in Self.historyPhases.map { (out, $0) } }
-        for (learnedProximityOut, phase) in states {
-            var options = DecoderOptions(smoothing: smoothing ? nil : false, sendsOwnProximityOut: learnedProximityOut)
-            options.historyPhase = phase
+        // then it forces a proximity-out after 50 ms without events): the check tries both.
+        let states = report.fromStart ? [false] : [false, true]
+        for learnedProximityOut in states {
+            let options = DecoderOptions(smoothing: smoothing ? nil : false, sendsOwnProximityOut: learnedProximityOut)
             let inputs = try Self.decode(trace, from: start, options: options, knownTools: knownTools)
             let replayed = Self.replay(inputs, start: start, smoothing: smoothing, withoutTilt: withoutTilt)
             var result = compare(recorded: recorded, replayed: replayed, learnedBefore: !report.fromStart, deviceIDs: report.deviceIDs)
@@ -98,9 +95,6 @@ enum ReplayCheck {
             if toolsKnown > 0 {
                 result.summary += "; decoded knowing the \(toolsKnown) tool(s) libinput had met before the window, as it met them"
             }
-            if phase != 0 {
-                result.summary += "; smoothed as a decoder whose history ring had taken \(phase) sample(s) more than a multiple of its size before the window"
-            }
             if learnedProximityOut {
                 result.summary += "; decoded as a device that penkitd had already seen release the pen by itself, before the window"
             }
@@ -110,10 +104,6 @@ enum ReplayCheck {
         print(first?.summary ?? "")
         throw ExitCode(1)
     }
-
-    /// The starts of the smoothing's history ring (libinput's holds 4 samples) tried for a window
-    /// that starts after penkitd opened the tablet.
-    static let historyPhases = [0, 1, 2, 3]
 
     /// The engine messages a replay of `inputs` makes from `start` on, as penkitd writes them.
     static func replay(_ inputs: [EngineReplay.Input], start: UInt64, smoothing: Bool, withoutTilt: Set<ToolKey>) -> [String] {

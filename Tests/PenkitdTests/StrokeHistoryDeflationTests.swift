@@ -98,4 +98,23 @@ import Testing
         history.append(seq: 3, line: .bytes(lines[2]), now: 3 * Self.second)
         #expect(history.wakeForDeflating)
     }
+
+    /// `history-bytes` bounds what the history weighs in memory: deflated strokes make room.
+    @Test func deflatedStrokesWeighTheirDeflatedBytesSoMoreFit() throws {
+        let lines = Array(try Self.strokeLines().prefix(20))
+        let firstTen = lines.prefix(10).reduce(0) { $0 + $1.count }
+        var history = StrokeHistory(capacity: 100, byteLimit: firstTen)
+        for (i, line) in lines.prefix(10).enumerated() { history.append(seq: UInt64(i + 1), line: .bytes(line), now: 0) }
+        #expect(history.entries.count == 10 && history.bytes == firstTen)
+        // whole, an eleventh stroke would push the first out
+        var whole = history
+        whole.append(seq: 11, line: .bytes(lines[10]), now: 0)
+        #expect(whole.entries.first?.seq != 1)
+        while case let more = history.takeForDeflating(now: Self.second), !more.isEmpty {
+            _ = history.put(more.map { ($0.seq, DeflatedLine($0.line)) })
+        }
+        #expect(history.bytes * 2 < firstTen)
+        for (i, line) in lines.dropFirst(10).prefix(3).enumerated() { history.append(seq: UInt64(i + 11), line: .bytes(line), now: Self.second) }
+        #expect(history.entries.map(\.seq) == Array(1...13))
+    }
 }

@@ -2,18 +2,20 @@ import DequeModule
 import PenKit
 
 /// The last finalized strokes, for clients that subscribe with `since`: at most `capacity`
-/// strokes and `byteLimit` bytes of their lines (whole), oldest leaving first. A stroke whose
-/// line alone is over `byteLimit` (a very long stroke) is not kept: it stays in the journal, and
-/// a `since` from before it gets `history_gap`, as for any stroke that has left.
+/// strokes and `byteLimit` bytes held in memory, oldest leaving first. A stroke whose line alone
+/// is over `byteLimit` (a very long stroke) is not kept: it stays in the journal, and a `since`
+/// from before it gets `history_gap`, as for any stroke that has left.
 ///
 /// A stroke held longer than `deflateAfter` is kept deflated (`DeflatedLine`), by the socket
 /// loop, outside the hub's lock (`takeForDeflating`, then `put`): the input thread only appends.
+/// Deflated, a stroke weighs a third of its line, so the same bytes hold three times the strokes.
 /// A stroke that leaves sooner (strokes coming faster than the history holds) is never deflated.
 struct StrokeHistory {
     private(set) var entries: Deque<Entry> = []
     var capacity: Int
     var byteLimit: Int
-    private var bytes = 0
+    /// What the held strokes weigh: a whole line's bytes, or a deflated one's.
+    private(set) var bytes = 0
     /// The newest stroke's seq, whether or not it is still held.
     private(set) var lastSeq: UInt64 = 0
     /// The newest stroke that has left the history (0: none has).
@@ -39,10 +41,11 @@ struct StrokeHistory {
         case whole(ReliableLine)
         case deflated(DeflatedLine)
 
-        var count: Int {
+        /// What it weighs in memory.
+        var heldBytes: Int {
             switch self {
             case .whole(let line): line.count
-            case .deflated(let line): line.count
+            case .deflated(let line): line.bytes.count
             }
         }
     }
@@ -66,7 +69,7 @@ struct StrokeHistory {
     mutating func trim() {
         while let first = entries.first, entries.count > capacity || bytes > byteLimit {
             entries.removeFirst()
-            bytes -= first.line.count
+            bytes -= first.line.heldBytes
             evictedThrough = max(evictedThrough, first.seq)
             settled = max(0, settled - 1)
         }
@@ -115,7 +118,8 @@ struct StrokeHistory {
     /// caller should give heap pages back to the system.
     mutating func put(_ deflated: [(seq: UInt64, line: DeflatedLine?)]) -> Bool {
         for (seq, line) in deflated {
-            guard let line, let index = index(of: seq) else { continue }
+            guard let line, let index = index(of: seq), case .whole(.bytes) = entries[index].line else { continue }
+            bytes -= entries[index].line.heldBytes - line.bytes.count
             entries[index].line = .deflated(line)
             freedSinceTrim += line.count - line.bytes.count
         }

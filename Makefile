@@ -4,7 +4,7 @@
 SHELL := /bin/bash
 SWIFT ?= swift
 BUILD_FLAGS ?=
-DEBS := pkg-config libinput-dev libevdev-dev libudev-dev libwacom-common python3-jsonschema \
+DEBS := pkg-config libinput-dev libevdev-dev libudev-dev zlib1g-dev libwacom-common python3-jsonschema \
 	libinput-tools python3-libevdev python3-yaml gsettings-desktop-schemas libglib2.0-bin
 # What `pip install ./clients/python` needs offline, on Debian's python3 (scripts/python-install-test.sh).
 PYTHON_INSTALL_DEBS := python3-venv python3-pip python3-setuptools python3-wheel

@@ -21,6 +21,8 @@ let package = Package(
         .systemLibrary(name: "CLibinput", pkgConfig: "libinput", providers: [.apt(["libinput-dev"])]),
         .systemLibrary(name: "CLibevdev", pkgConfig: "libevdev", providers: [.apt(["libevdev-dev"])]),
         .systemLibrary(name: "CUdev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
+        // zlib: penkitd keeps the strokes held for `since` deflated (StrokeHistory).
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
         // The Linux calls Swift's Glibc module leaves out or cannot make (variadic, packed, GNU):
         // epoll, eventfd, accept4 and peer credentials for the socket loop; ppoll in µs, timer
@@ -65,7 +67,7 @@ let package = Package(
             .product(name: "DequeModule", package: "swift-collections"),
         ]),
         .executableTarget(name: "penkitd", dependencies: [
-            "CLinuxCalls", "CChecksum",
+            "CLinuxCalls", "CChecksum", "CZlib",
             "PenKit", "PenEngine", "PenInput", "PenInputLinux", "PenVirtualTablet",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
@@ -139,7 +141,7 @@ let package = Package(
         .testTarget(name: "SurfacePairingTests", dependencies: ["PenKit", "PenEngine", "PenEvaluation", "PenInput"]),
         .testTarget(name: "PenViewTests", dependencies: ["PenView", "PenKit", "penkit"]),
         // penkitd's parts on their own (hub, config file) over real sockets and files.
-        .testTarget(name: "PenkitdTests", dependencies: ["penkitd", "PenKit", "PenInput", "PenVirtualTablet", "PenTestSupport", "CChecksum",
+        .testTarget(name: "PenkitdTests", dependencies: ["penkitd", "PenKit", "PenInput", "PenVirtualTablet", "PenEvaluation", "PenTestSupport", "CChecksum",
                                                         .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "IntegrationTests", dependencies: ["PenKit", "PenInput", "PenInputLinux", "PenInputRecord", "penkitd", "PenTestSupport"]),
     ]

@@ -14,6 +14,10 @@ int penkit_set_mmap_threshold(int bytes) {
     return mallopt(M_MMAP_THRESHOLD, bytes);
 }
 
+int penkit_trim_heap(void) {
+    return malloc_trim(0);
+}
+
 int penkit_poll_microseconds(struct pollfd *fds, nfds_t count, uint64_t timeout_microseconds) {
     struct timespec timeout = {
         .tv_sec = (time_t)(timeout_microseconds / 1000000),

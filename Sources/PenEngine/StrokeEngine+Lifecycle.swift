@@ -14,7 +14,7 @@ extension StrokeEngine {
         } else if Self.isMeasuredTilt(event) {
             // The proximity's own frame carries a real tilt: its first sample uses it,
             // whether the tool arrives hovering or already in contact.
-            toolsWithoutTilt.remove(key)
+            if toolsWithoutTilt.contains(key) { toolsWithoutTilt.remove(key) }
             tilt = .measured
         } else if toolsWithoutTilt.contains(key) {
             tilt = .absent

@@ -65,7 +65,7 @@ extension StrokeEngine {
         guard let state = tools[key] else { return }
         if case .unknown = state.tilt { unknownTiltTools -= 1 }
         tools[key]?.tilt = .absent
-        toolsWithoutTilt.insert(key)
+        if !toolsWithoutTilt.contains(key) { toolsWithoutTilt.insert(key) }
         expireAwaitingTilt(key, into: &out)
     }
 

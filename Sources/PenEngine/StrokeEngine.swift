@@ -28,7 +28,12 @@ package struct StrokeEngine {
     var nextUpdateIndex: UInt64 = 1
     var tools: [ToolKey: ToolState] = [:]
     /// Tools that once went a whole `tiltTimeout` without tilt: later proximities start without expecting it.
-    var toolsWithoutTilt: Set<ToolKey> = []
+    package internal(set) var toolsWithoutTilt: Set<ToolKey> = [] {
+        didSet { toolsWithoutTiltChanges &+= 1 }
+    }
+    /// Bumped whenever `toolsWithoutTilt` changes (it is written only when it does), so that
+    /// penkitd's flight recorder learns of a change by comparing one number per input.
+    package private(set) var toolsWithoutTiltChanges: UInt64 = 0
     var strokes: [UInt64: StrokeState] = [:]
     /// Strokes not yet published, in the order they began.
     var publicationOrder: Deque<UInt64> = []

@@ -192,10 +192,11 @@ final class Daemon: Sendable {
                              pressure: wakeup, unplugGrace: UInt64(config.unplugGraceMilliseconds) * 1000,
                              recorder: recorder, activity: activity, logger: logger)
                 : nil
-            let stages = PipelineStages(configuration: engine, inks: inks, tablets: tablets, actions: actions,
+            var stages = PipelineStages(configuration: engine, inks: inks, tablets: tablets, actions: actions,
                                         journal: journal.journal,
                                         virtualTablet: virtualTablet ? VirtualTabletStage(grabs: live?.grabs, logger: logger,
                                                                                           lead: VirtualTabletLead(milliseconds: config.virtualTabletLeadMilliseconds)) : nil)
+            stages.toolLedger = recorder.map(ToolLedgerTap.init)
             let hub = server.hub
             // The default 50 µs timer slack would be added to every paced replay frame and to
             // libinput's timers; this thread sleeps rarely and briefly, so exact wake-ups cost nothing.

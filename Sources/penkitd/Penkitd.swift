@@ -40,7 +40,7 @@ struct Penkitd: ParsableCommand {
     @Option(help: "Finalized strokes kept for clients that resume with `since`.")
     var historyStrokes: Int?
 
-    @Option(help: "Bytes of finalized strokes kept for `since` (default 16 MiB); a longer stroke stays in the journal only.")
+    @Option(help: "Bytes of memory the finalized strokes kept for `since` may take (default 2 MiB; deflated after a second); a stroke whose line is longer stays in the journal only.")
     var historyBytes: Int?
 
     @Option(help: "Bytes of strokes queued per client before it is disconnected with `overflow`.")

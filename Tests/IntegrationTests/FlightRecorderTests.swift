@@ -8,8 +8,8 @@ import Testing
 /// penkitd replaying a real trace (the recorder keeps a replay's events as it keeps live ones):
 /// the answer validates against the schema; the report is read back by penkit and by libinput's
 /// own `libinput analyze recording`, whose rows are the trace's events; replaying it reproduces
-/// the messages penkitd sent; a report altered by one digit does not; and a recorder that is off
-/// says so.
+/// the digests of the messages penkitd sent; a report whose recorded digest is altered by one
+/// digit does not, and the check names that line; and a recorder that is off says so.
 @Suite(.serialized)
 struct FlightRecorderTests {
     static let trace = "wacom-cintiq-22hdt-pen.evemu"
@@ -52,20 +52,19 @@ struct FlightRecorderTests {
         #expect(Array(all[start..<(start + events.count)]) == events, "the report's events are the trace's, in order")
         #expect(all.last == events.last, "the window ends with the trace's last event")
 
-        // penkit reproduces what penkitd sent; altered by one digit, it does not.
+        // penkit reproduces what penkitd sent; with the last line's digest altered by one digit, it
+        // does not, and names that line (the last compared) with the altered digest.
         let (checked, checkOutput) = try run(Self.penkit, ["replay", report, "--check"])
         #expect(checked == 0, "\(checkOutput)")
         #expect(checkOutput.contains("reproduces"), "\(checkOutput)")
-        var text = try String(contentsOfFile: report, encoding: .utf8)
-        // The last frame's own x (not a prediction's): inside the compared part, whatever the window's start.
-        let sample = try #require(text.range(of: #"\"sample\":{"#, options: .backwards))
-        let x = try #require(text.range(of: #"\"x\":"#, range: sample.upperBound..<text.endIndex))
-        let digit = text[x.upperBound]
-        text.replaceSubrange(x.upperBound...x.upperBound, with: digit == "9" ? "8" : String(Character(UnicodeScalar(digit.asciiValue! + 1))))
-        let altered = directory + "/altered.yml"
-        try text.write(toFile: altered, atomically: true, encoding: .utf8)
-        let (alteredStatus, alteredOutput) = try run(Self.penkit, ["replay", altered, "--check"])
-        #expect(alteredStatus == 1 && alteredOutput.contains("differs") && alteredOutput.contains("sample.x"), "altered report: \(alteredOutput)")
+        let text = try String(contentsOfFile: report, encoding: .utf8)
+        let (altered, digest) = try Self.alteringDigest(of: text) { _ in true }
+        let alteredPath = directory + "/altered.yml"
+        try altered.write(toFile: alteredPath, atomically: true, encoding: .utf8)
+        let (alteredStatus, alteredOutput) = try run(Self.penkit, ["replay", alteredPath, "--check"])
+        let place = alteredOutput.firstMatch(of: #/at message (\d+) of (\d+) /#)
+        #expect(alteredStatus == 1 && alteredOutput.contains("differs") && place != nil && place?.1 == place?.2
+                && alteredOutput.contains("digest \(digest)") && alteredOutput.contains("the replay's line: {"), "altered report: \(alteredOutput)")
 
         // A window reaching back to when penkitd opened the tablet: predictions reproduced too.
         let whole = directory + "/whole.yml"
@@ -105,21 +104,18 @@ struct FlightRecorderTests {
         #expect(recorded == 0, "\(recordOutput)")
         let text = try String(contentsOfFile: report, encoding: .utf8)
         #expect(text.contains("fromStart: false"), "the window starts after penkitd opened the tablet")
-        let windowIndexes = Self.numbers(after: #"\"updateIndex\":"#, in: text)
-        #expect(Set(windowIndexes) == [2, 3], "the window holds the later estimated samples only: \(windowIndexes)")
+        let counters = Self.rows(text).filter { ($0.kind == "frame" || $0.kind == "update") && $0.number > 0 }.map(\.number)
+        #expect(Set(counters) == [2, 3], "the window holds the later estimated samples only: \(counters)")
 
         let (checked, checkOutput) = try run(Self.penkit, ["replay", report, "--check"])
         #expect(checked == 0 && checkOutput.contains("reproduces") && checkOutput.contains("update indexes by 1)"), "\(checkOutput)")
 
-        // One update index made one higher, in the last update: the rebased check names it.
-        let last = try #require(text.range(of: #"\"type\":\"update\""#, options: .backwards))
-        let key = try #require(text.range(of: #"\"updateIndex\":"#, range: last.upperBound..<text.endIndex))
-        let digits = text[key.upperBound...].prefix { $0.isNumber }
-        let altered = daemon.directory + "/estimated-altered.yml"
-        try text.replacingCharacters(in: key.upperBound..<digits.endIndex, with: String(Int(digits)! + 1))
-            .write(toFile: altered, atomically: true, encoding: .utf8)
-        let (alteredStatus, alteredOutput) = try run(Self.penkit, ["replay", altered, "--check"])
-        #expect(alteredStatus == 1 && alteredOutput.contains("updateIndex"), "\(alteredOutput)")
+        // The last update's digest altered by one digit: the check names an update.
+        let (altered, digest) = try Self.alteringDigest(of: text) { $0 == "update" }
+        let alteredPath = daemon.directory + "/estimated-altered.yml"
+        try altered.write(toFile: alteredPath, atomically: true, encoding: .utf8)
+        let (alteredStatus, alteredOutput) = try run(Self.penkit, ["replay", alteredPath, "--check"])
+        #expect(alteredStatus == 1 && alteredOutput.contains("penkitd: update, digest \(digest)"), "\(alteredOutput)")
     }
 
     /// A pen that never names itself (no tool id, no serial: the Genius tablet's, like most
@@ -144,16 +140,60 @@ struct FlightRecorderTests {
         #expect(checkOutput.contains("release the pen by itself"), "\(checkOutput)")
     }
 
-    /// Every whole number after `key` in `text`.
-    static func numbers(after key: String, in text: String) -> [Int] {
-        var found: [Int] = []
-        var rest = Substring(text)
-        while let range = rest.range(of: key) {
-            let digits = rest[range.upperBound...].prefix { $0.isNumber }
-            if let n = Int(digits) { found.append(n) }
-            rest = rest[range.upperBound...]
+    /// A window that starts after penkitd met the pen and learned it sends no tilt: the DTH-2242
+    /// trace twice, 2 s apart, and a 10 s window ending with it, which starts in the second
+    /// pass's first proximity. The replay starts at the next, where the pen names itself by a
+    /// second id (0x80a), which libinput does not take: it keeps the pen's first, 0x802. penkitd's
+    /// report says which tools libinput had met and which the engine knew to send no tilt, and
+    /// when; the check starts knowing them. Without those rows it fails at the window's first frame.
+    @Test func aWindowAfterThePenWasMetAndLearnedChecks() throws {
+        let twice = try MutatedTrace.twice("wacom-dth2242-pen.evemu", gap: 2_000_000)
+        let daemon = try Self.replayed(twice.path)
+        defer { _ = daemon.stop() }
+        let report = daemon.directory + "/learned.yml"
+        let (recorded, recordOutput) = try run(Self.penkit, ["record", "--socket", daemon.socket, "--last", "10s", "-o", report])
+        #expect(recorded == 0, "\(recordOutput)")
+        let text = try String(contentsOfFile: report, encoding: .utf8)
+        #expect(text.contains("fromStart: false"))
+        // The pen by the id of its first proximity (0x802 = 1050626), met at the trace's first event.
+        #expect(text.firstMatch(of: #/\n  tools:\n  - \[\d+, pen, 461503946, 1050626, 1369413313184404\]\n  withoutTilt:\n  - \[\d+, \d+, pen, 461503946, 1050626, true\]\n/#) != nil,
+                "\(text.split(separator: "\n").filter { $0.contains("461503946,") })")
+
+        let (checked, checkOutput) = try run(Self.penkit, ["replay", report, "--check"])
+        #expect(checked == 0 && checkOutput.contains("reproduces") && checkOutput.contains("sending no tilt")
+                && checkOutput.contains("1 tool(s) libinput had met"), "\(checkOutput)")
+
+        // The same report without what penkitd knew: the replay takes the pen for a new tool.
+        let blind = text.replacing(#/\n  tools:\n(  - \[.*\]\n)+  withoutTilt:\n(  - \[.*\]\n)+/#, with: "\n  tools: []\n  withoutTilt: []\n")
+        #expect(blind != text)
+        let blindPath = daemon.directory + "/blind.yml"
+        try blind.write(toFile: blindPath, atomically: true, encoding: .utf8)
+        let (blindStatus, blindOutput) = try run(Self.penkit, ["replay", blindPath, "--check"])
+        #expect(blindStatus == 1 && blindOutput.contains("differs from what penkitd sent at message 1 of"), "\(blindOutput)")
+    }
+
+    /// The report's digest rows (`  - [µs, type, bool, "hex", "hex", n]`), in order.
+    static func rows(_ text: String) -> [(kind: String, full: String, number: Int)] {
+        text.split(separator: "\n").compactMap { line in
+            guard line.hasPrefix("  - ["), let match = line.firstMatch(of: #/^  - \[\d+, (\w+), \w+, "([0-9a-f]{16})", "[0-9a-f]{16}", (\d+)\]$/#) else { return nil }
+            return (String(match.1), String(match.2), Int(match.3) ?? 0)
         }
-        return found
+    }
+
+    /// `text` with both digests of the last row whose type `select` takes changed in their last
+    /// digit (a line that differs in more than a frame's prediction), and the altered full digest.
+    static func alteringDigest(of text: String, _ select: (String) -> Bool) throws -> (String, String) {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let index = try #require(lines.lastIndex { line in rows(line).first.map { select($0.kind) } ?? false })
+        var fields = lines[index].components(separatedBy: ", ")
+        for i in [3, 4] {
+            let digest = fields[i]
+            let last = digest.dropLast().last!
+            fields[i] = String(digest.dropLast(2)) + (last == "0" ? "1" : "0") + "\""
+        }
+        var altered = lines
+        altered[index] = fields.joined(separator: ", ")
+        return (altered.joined(separator: "\n"), String(fields[3].dropFirst().dropLast()))
     }
 
     @Test func aRecorderThatIsOffSaysSoAndHelloSaysWhetherItRecords() throws {

@@ -10,7 +10,7 @@ import Testing
 @Suite struct ProtocolExampleTests {
     static let examples: [ProtocolExample] = (try? ProtocolExamples.all()) ?? []
     /// Read by `penkit record` (the CLI's `Recording`), checked in PenkitCommandTests.RecordingExampleTests.
-    static let readByTheRecordCommand: Set<String> = ["recording", "recording-events", "recording-messages", "recording-end"]
+    static let readByTheRecordCommand: Set<String> = ["recording", "recording-events", "recording-digests", "recording-end"]
 
     @Test func theSchemaHasExamplesOfEveryMessage() throws {
         let all = try ProtocolExamples.all()

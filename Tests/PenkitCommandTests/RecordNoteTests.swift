@@ -9,11 +9,11 @@ import Testing
     static func recording() throws -> Recording {
         var recording = Recording()
         let lines = [
-            #"{"type":"recording","version":1,"penkitd":"0.1.0","seconds":60,"from":1,"to":2,"settings":{},"linesTooLong":0,"fromStart":false,"devices":["#
+            #"{"type":"recording","version":1,"penkitd":"0.1.0","seconds":60,"from":1,"to":2,"settings":{},"fromStart":false,"devices":["#
                 + #"{"id":1,"name":"Wacom Intuos4 6x9","node":"/dev/input/event5","grabbed":true,"events":0},"#
                 + #"{"id":2,"name":"Wacom Intuos4 6x9 Pad","node":"/dev/input/event6","grabbed":false,"events":0},"#
                 + #"{"id":3,"name":"Wacom Intuos4 6x9","node":"/dev/input/event5","grabbed":true,"events":0}]}"#,
-            #"{"type":"recording-end","events":0,"messages":0}"#,
+            #"{"type":"recording-end","events":0,"lines":0}"#,
         ]
         for line in lines { _ = try recording.take(line) }
         return recording

@@ -4,11 +4,11 @@ import PenTestSupport
 import Testing
 
 /// `penkit record`'s reader (`Recording`) against the schema's examples of the flight recorder's
-/// answer (docs/protocol.schema.json: recording, recording-events, recording-messages,
+/// answer (docs/protocol.schema.json: recording, recording-events, recording-digests,
 /// recording-end), taken in order: every field lands where the command uses it, and the counts
 /// the last line states are checked against what came. Expected values are the examples'.
 @Suite struct RecordingExampleTests {
-    static let types = ["recording", "recording-events", "recording-messages", "recording-end"]
+    static let types = ["recording", "recording-events", "recording-digests", "recording-end"]
 
     func examples() throws -> [ProtocolExample] {
         let all = try ProtocolExamples.all()
@@ -28,7 +28,6 @@ import Testing
         #expect(recording.penkitdVersion == header["penkitd"]?.string)
         #expect(Double(recording.seconds) == header["seconds"]?.double)
         #expect(Double(recording.from) == header["from"]?.double && Double(recording.to) == header["to"]?.double)
-        #expect(Double(recording.linesTooLong) == header["linesTooLong"]?.double)
         #expect(.bool(recording.fromStart) == header["fromStart"])
         #expect(recording.settings.mapValues(JSONValue.string) == header["settings"].flatMap { if case .object(let o) = $0 { o } else { nil } })
         guard case .array(let devices)? = header["devices"] else { Issue.record("no devices"); return }
@@ -44,11 +43,30 @@ import Testing
             #expect(description.properties.count == Self.count(evdev["properties"]))
             #expect(description.codes.values.reduce(0) { $0 + $1.count } == Self.count(evdev["codes"], nested: true))
             #expect(description.absInfo.count == Self.count(evdev["absinfo"]))
+            // What penkitd knew of the tools, row for row.
+            func rows(_ value: JSONValue?) -> [[JSONValue]] {
+                value.flatMap { if case .array(let a) = $0 { a.map { if case .array(let r) = $0 { r } else { [] } } } else { nil } } ?? []
+            }
+            let tools: [[JSONValue]] = read.tools.known.map {
+                [.string($0.tool.type.rawValue), .number(Double($0.tool.serial)), .number(Double($0.tool.id)), .number(Double($0.since))]
+            }
+            #expect(!tools.isEmpty && tools == rows(device["tools"]))
+            let tilt: [[JSONValue]] = read.tools.tiltChanges.map {
+                [.number(Double($0.time)), .string($0.tool.type.rawValue), .number(Double($0.tool.serial)), .number(Double($0.tool.id)),
+                 .bool($0.withoutTilt)]
+            }
+            #expect(!tilt.isEmpty && tilt == rows(device["withoutTilt"]))
         }
         let events = lines[1].value["events"]
         #expect(recording.devices.flatMap(\.events).map { [Double($0.time), Double($0.type), Double($0.code), Double($0.value)] }
                 == events.flatMap { if case .array(let a) = $0 { a.map { row in if case .array(let r) = row { r.compactMap(\.double) } else { [] } } } else { nil } })
-        #expect(recording.messages.map(JSONValue.string) == lines[2].value["messages"].flatMap { if case .array(let a) = $0 { a } else { nil } })
+        let rows: [JSONValue] = lines[2].value["lines"].flatMap { if case .array(let a) = $0 { a } else { nil } } ?? []
+        let expected: [[JSONValue]] = rows.map { row in if case .array(let r) = row { r } else { [] } }
+        let read: [[JSONValue]] = recording.lines.map { line in
+            [.number(Double(line.time)), .string(line.digest.kind.name), .bool(line.digest.inStroke),
+             .string(LineDigest.hex(line.digest.full)), .string(LineDigest.hex(line.digest.core)), .number(Double(line.digest.number))]
+        }
+        #expect(read == expected)
     }
 
     /// A recording whose last line states more events than came is refused: it was cut short.

@@ -12,6 +12,10 @@ int penkit_set_timer_slack_ns(unsigned long nanoseconds);
 /// raising it after large frees. Returns 1 on success, 0 on failure.
 int penkit_set_mmap_threshold(int bytes);
 
+/// Gives the free pages of every malloc arena back to the system (malloc_trim(0)): blocks
+/// freed in the middle of a heap otherwise stay resident. Returns 1 if memory was released.
+int penkit_trim_heap(void);
+
 /// poll(2) with a timeout in microseconds (ppoll, a GNU extension Swift's Glibc module hides):
 /// the input thread wakes for a warm-up half a millisecond before a pen report, finer than
 /// poll's milliseconds. Returns what ppoll returns.

@@ -2,7 +2,7 @@ import FoundationEssentials
 
 /// `{"type":"record","version":1,"seconds":N}`: asks penkitd's flight recorder for the last N
 /// seconds (all it holds when `seconds` is left out). penkitd answers with one `recording` line,
-/// `recording-events` and `recording-messages` lines, and `recording-end` (docs/protocol.md);
+/// `recording-events` and `recording-digests` lines, and `recording-end` (docs/protocol.md);
 /// `penkit record` writes them as a bug report (docs/bug-reports.md).
 public struct RecordRequest: Sendable, Hashable, WireMessage {
     public var version: Int

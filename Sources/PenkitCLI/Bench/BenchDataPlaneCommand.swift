@@ -29,10 +29,21 @@ struct BenchDataPlaneCommand: AsyncParsableCommand {
         let memory = try BenchRSSCommand.parse(daemon).measureAndPrint()
         print("")
         // Issue #31: the flight recorder (on by default, as in every figure above) against it off.
-        try await BenchRecorderCommand.parse(daemon).measureAndPrint()
+        let recorder = try await BenchRecorderCommand.parse(daemon).measureAndPrint()
         print("")
         print("issue #10's targets, from this run:")
         for line in Self.verdicts(latency: latency, engine: engine, memory: memory) { print("  " + line) }
+        print("issue #44's, from this run:")
+        for line in Self.leanVerdicts(defaults: memory.afterFrames, recorderOff: recorder.off) { print("  " + line) }
+    }
+
+    /// Issue #44 item 5: penkitd's RSS after 10⁶ frames with the defaults (the flight recorder on,
+    /// 60 s) within 24 MiB, and with the recorder off within 20 MiB.
+    static func leanVerdicts(defaults: Int, recorderOff: Int) -> [String] {
+        [("with the defaults", defaults, 24), ("with the flight recorder off", recorderOff, 20)].map { name, kibibytes, limit in
+            "penkitd RSS after 10⁶ frames \(name): " + String(format: "%.1f MiB", Double(kibibytes) / 1024)
+                + " (≤ \(limit) MiB): " + (kibibytes <= limit * 1024 ? "met" : "NOT met")
+        }
     }
 
     static func verdicts(latency: [BenchLatencyCommand.Figures], engine: [EngineThroughput],

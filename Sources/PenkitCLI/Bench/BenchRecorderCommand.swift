@@ -23,9 +23,10 @@ struct BenchRecorderCommand: AsyncParsableCommand {
     @Option(help: "The penkitd binary (default: next to this penkit).")
     var penkitd: String?
 
-    func run() async throws { try await measureAndPrint() }
+    func run() async throws { _ = try await measureAndPrint() }
 
-    func measureAndPrint() async throws {
+    /// Prints the figures and returns the median RSS (KiB) after the frames with the recorder on and off.
+    func measureAndPrint() async throws -> (on: Int, off: Int) {
         let binary = BenchDaemon.binary(penkitd)
         let latency = try BenchLatencyCommand.parse(["--clients", "8", "--seconds", String(seconds)])
         let settings: [(name: String, extra: [String])] = [("on (60 s)", []), ("off", ["--flight-recorder", "0"])]
@@ -58,6 +59,7 @@ struct BenchRecorderCommand: AsyncParsableCommand {
               + "\(BenchLatencyCommand.ratio(median(p99[0]), median(p99[1])))×, CPU a frame "
               + String(format: "%.2f×", offCPU > 0 ? onCPU / offCPU : 0) + ", RSS "
               + String(format: "%+.1f MiB", (Double(median(rss[0])) - Double(median(rss[1]))) / 1024))
+        return (Int(median(rss[0])), Int(median(rss[1])))
     }
 
     private func median(_ values: [UInt64]) -> UInt64 { BenchLatencyCommand.percentile(values, 0.5) }

@@ -52,7 +52,7 @@ struct RecordCommand: AsyncParsableCommand {
     static func note(_ recording: Recording) -> String {
         let events = recording.devices.reduce(0) { $0 + $1.events.count }
         let grabbed = recording.devices.filter(\.grabbed).map { "\($0.node) (device \($0.id))" }
-        var note = "\(recording.devices.count) device(s), \(events) events, \(recording.messages.count) messages"
+        var note = "\(recording.devices.count) device(s), \(events) events, \(recording.lines.count) engine lines (as digests)"
         note += " from the last \(recording.seconds) s"
         if !grabbed.isEmpty { note += "; grabbed by the virtual tablet, so not recorded: \(grabbed.joined(separator: ", "))" }
         return note

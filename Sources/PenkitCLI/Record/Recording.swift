@@ -14,6 +14,8 @@ struct Recording {
         /// How many events the header says follow for this device (checked at `recording-end`).
         var announcedEvents = 0
         var events: [EvdevEvent] = []
+        /// What penkitd knew of its tools, and when.
+        var tools = RecordedTools()
     }
 
     var penkitdVersion = ""
@@ -22,14 +24,11 @@ struct Recording {
     var to: UInt64 = 0
     var settings: [String: String] = [:]
     var devices: [Device] = []
-    /// The published lines, as JSON text, oldest first.
-    var messages: [String] = []
+    /// The digests of the engine lines penkitd published, oldest first.
+    var lines: [RecordedLine] = []
     var complete = false
     /// The window reaches back to when penkitd opened every tablet.
     var fromStart = false
-    /// Published lines the recorder could not keep whole (too long for its ring).
-    var linesTooLong = 0
-
     struct Malformed: Error, CustomStringConvertible {
         var description: String
     }
@@ -46,12 +45,14 @@ struct Recording {
             to = (object["to"] as? NSNumber)?.uint64Value ?? 0
             settings = object["settings"] as? [String: String] ?? [:]
             fromStart = object["fromStart"] as? Bool ?? false
-            linesTooLong = object["linesTooLong"] as? Int ?? 0
             for device in object["devices"] as? [[String: Any]] ?? [] {
+                guard let tools = RecordedTools(protocolDevice: device) else {
+                    throw Malformed(description: "a device's tools or withoutTilt rows are malformed: \(device["id"] ?? "?")")
+                }
                 devices.append(Device(id: device["id"] as? Int ?? 0, name: device["name"] as? String ?? "",
                                       node: device["node"] as? String ?? "", grabbed: device["grabbed"] as? Bool ?? false,
                                       description: (device["evdev"] as? [String: Any]).flatMap(Self.description),
-                                      announcedEvents: device["events"] as? Int ?? 0))
+                                      announcedEvents: device["events"] as? Int ?? 0, tools: tools))
             }
         case "recording-events":
             guard let id = object["device"] as? Int, let index = devices.firstIndex(where: { $0.id == id }),
@@ -60,17 +61,21 @@ struct Recording {
                 devices[index].events.append(EvdevEvent(time: e[0].uint64Value, type: e[1].uint16Value,
                                                         code: e[2].uint16Value, value: e[3].int32Value))
             }
-        case "recording-messages":
-            messages += object["messages"] as? [String] ?? []
+        case "recording-digests":
+            guard let rows = object["lines"] as? [[Any]] else { throw Malformed(description: "a recording-digests line without its lines") }
+            for row in rows {
+                guard let line = RecordedLine(row: row) else { throw Malformed(description: "a recording-digests row that is not [µs, type, bool, hex, hex, n]: \(row)") }
+                lines.append(line)
+            }
         case "recording-end":
             // The counts say whether every line came: a recording cut short is refused, not replayed.
             let events = devices.reduce(0) { $0 + $1.events.count }
             for device in devices where device.events.count != device.announcedEvents {
                 throw Malformed(description: "device \(device.id): the header announced \(device.announcedEvents) events, \(device.events.count) came")
             }
-            guard object["events"] as? Int == events, object["messages"] as? Int == messages.count else {
-                throw Malformed(description: "the recording ended saying \(object["events"] ?? "?") events and \(object["messages"] ?? "?") "
-                                + "messages; \(events) and \(messages.count) came")
+            guard object["events"] as? Int == events, object["lines"] as? Int == lines.count else {
+                throw Malformed(description: "the recording ended saying \(object["events"] ?? "?") events and \(object["lines"] ?? "?") "
+                                + "lines; \(events) and \(lines.count) came")
             }
             complete = true
             return true
@@ -80,6 +85,32 @@ struct Recording {
             break
         }
         return false
+    }
+
+    /// [µs, type, in a stroke, digest, digest without the prediction, counter], as penkitd sends
+    /// them and the report keeps them.
+    struct RecordedLine: Equatable {
+        var time: UInt64
+        var digest: LineDigest
+
+        init(time: UInt64, digest: LineDigest) {
+            self.time = time
+            self.digest = digest
+        }
+
+        init?(row: [Any]) {
+            guard row.count == 6, let time = (row[0] as? NSNumber)?.uint64Value ?? (row[0] as? Int).map(UInt64.init),
+                  let kind = (row[1] as? String).flatMap(LineDigest.Kind.init(name:)), let inStroke = row[2] as? Bool,
+                  let full = (row[3] as? String).flatMap({ UInt64($0, radix: 16) }),
+                  let core = (row[4] as? String).flatMap({ UInt64($0, radix: 16) }),
+                  let number = (row[5] as? NSNumber)?.uint64Value ?? (row[5] as? Int).map(UInt64.init) else { return nil }
+            self.init(time: time, digest: LineDigest(kind: kind, inStroke: inStroke, full: full, core: core, number: number))
+        }
+
+        /// The row as the report's YAML flow sequence.
+        var yaml: String {
+            "[\(time), \(digest.kind.name), \(digest.inStroke), \"\(LineDigest.hex(digest.full))\", \"\(LineDigest.hex(digest.core))\", \(digest.number)]"
+        }
     }
 
     static func description(_ evdev: [String: Any]) -> DeviceDescription? {

@@ -68,43 +68,15 @@ enum RecordingYAML {
         for (key, value) in recording.settings.sorted(by: { $0.key < $1.key }) { y += "    \(quoted(key)): \(quoted(value))\n" }
         // penkitd's ids of the devices the virtual tablet's grab held in the window (their events are not above).
         y += "  grabbed: [\(recording.devices.filter(\.grabbed).map { String($0.id) }.joined(separator: ", "))]\n"
-        // One item per line penkitd published, as a YAML string; a line longer than `partBytes` (a
-        // long finalized stroke) as a list of parts to join, so that no line of the file is long
-        // (trace readers refuse lines over 64 KiB).
-        y += recording.messages.isEmpty ? "  messages: []\n" : "  messages:\n"
-        for line in recording.messages {
-            let parts = Self.parts(line)
-            if parts.count == 1 {
-                y += "  - \(quoted(line))\n"
-            } else {
-                y += "  - - \(quoted(parts[0]))\n"
-                for part in parts.dropFirst() { y += "    - \(quoted(part))\n" }
-            }
-        }
+        // What penkitd knew of each device's tools, and when: a replay of a window that starts
+        // after penkitd opened the tablet starts knowing it.
+        y += RecordedTools.yaml(recording.devices.map { ($0.id, $0.tools) })
+        // One row per engine line penkitd published: [µs, type, in a stroke, digest, digest without
+        // the prediction, the counter it carries] (LineDigest): `penkit replay --check` regenerates
+        // the lines and compares their digests.
+        y += recording.lines.isEmpty ? "  lines: []\n" : "  lines:\n"
+        for line in recording.lines { y += "  - \(line.yaml)\n" }
         return y
-    }
-
-    /// Bytes of a published line per part: quoted, a part at most doubles.
-    static let partBytes = 16 << 10
-
-    /// `line` cut into pieces of at most `partBytes`, at character boundaries.
-    static func parts(_ line: String) -> [String] {
-        guard line.utf8.count > partBytes else { return [line] }
-        var parts: [String] = []
-        var current = ""
-        var bytes = 0
-        for character in line {
-            let size = character.utf8.count
-            if bytes + size > partBytes {
-                parts.append(current)
-                current = ""
-                bytes = 0
-            }
-            current.append(character)
-            bytes += size
-        }
-        if !current.isEmpty { parts.append(current) }
-        return parts
     }
 
     private static func eventBlock(_ frame: [EvdevEvent]) -> String {

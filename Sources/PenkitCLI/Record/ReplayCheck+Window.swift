@@ -7,48 +7,31 @@ import PenKit
 /// What a `penkit record` window shows of the state penkitd had learned before it began, and
 /// where a replay of it can start (`penkit replay REPORT --check`).
 extension ReplayCheck {
-    /// The tools penkitd already knew to send no tilt when the window began: their first frame
-    /// in the window has its azimuth estimated and expects no update of it. (The engine learns
-    /// that after a whole tilt timeout without tilt, and keeps it; a tool whose tablet has no
-    /// tilt at all looks the same, and knowing it changes nothing for it.) As the replay numbers
-    /// devices: penkitd's ids by their place in `deviceIDs`, from 1.
-    static func toolsLearnedWithoutTilt(_ recorded: [String], deviceIDs: [Int]) -> Set<ToolKey> {
-        var seen: Set<ToolKey> = [], learned: Set<ToolKey> = []
-        for (key, sample) in frameTools(recorded, deviceIDs: deviceIDs) where seen.insert(key).inserted {
-            let estimated = sample["estimated"] as? [String] ?? [], expecting = sample["expecting"] as? [String] ?? []
-            if estimated.contains("azimuth"), !expecting.contains("azimuth") { learned.insert(key) }
-        }
-        return learned
-    }
-
-    /// Each device's tools as the window's frames name them, in the order they first appear
-    /// (by the replay's device number: penkitd's ids by their place in `deviceIDs`, from 1).
-    /// libinput keeps a tool as it first met it, before the window perhaps: a pen with a serial
-    /// keeps the id of its first proximity (the DTH-2242's pen later sends 0x80a, and stays
-    /// 0x802), and that id picks its axes.
-    static func toolsInWindow(_ recorded: [String], deviceIDs: [Int]) -> [UInt32: [ToolIdentity]] {
+    /// Each device's tools that libinput had met before `start`, in the order it met them, as
+    /// the report's header says (by the replay's device number: penkitd's ids by their place in
+    /// `deviceIDs`, from 1). libinput keeps a tool as it first met it, before the window perhaps:
+    /// a pen with a serial keeps the id of its first proximity (the DTH-2242's pen later sends
+    /// 0x80a, and stays 0x802), and that id picks its axes.
+    static func knownTools(_ report: Report, before start: UInt64) -> [UInt32: [ToolIdentity]] {
         var tools: [UInt32: [ToolIdentity]] = [:]
-        for (key, _) in frameTools(recorded, deviceIDs: deviceIDs) {
-            // As tablet_get_tool finds them: by (type, serial), or by type alone without a serial.
-            let known = tools[key.device, default: []].contains { $0.type == key.tool.type && $0.serial == key.tool.serial }
-            if !known { tools[key.device, default: []].append(key.tool) }
+        for (index, id) in report.deviceIDs.enumerated() {
+            let known = report.tools[id]?.tools(before: start) ?? []
+            if !known.isEmpty { tools[UInt32(index + 1)] = known }
         }
         return tools
     }
 
-    /// Each frame's tool (by the replay's device number: penkitd's ids by their place in
-    /// `deviceIDs`, from 1) and its sample, in the window's order.
-    private static func frameTools(_ recorded: [String], deviceIDs: [Int]) -> [(key: ToolKey, sample: [String: Any])] {
-        recorded.compactMap { line in
-            guard line.hasPrefix(#"{"type":"frame""#),
-                  let frame = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-                  let tool = frame["tool"] as? [String: Any], let type = (tool["type"] as? String).flatMap(ToolType.init),
-                  let sample = frame["sample"] as? [String: Any], let device = frame["device"] as? Int else { return nil }
-            let number = deviceIDs.firstIndex(of: device).map { $0 + 1 } ?? device
-            let identity = ToolIdentity(type: type, serial: (tool["serial"] as? NSNumber)?.uint64Value ?? 0,
-                                        id: (tool["id"] as? NSNumber)?.uint64Value ?? 0)
-            return (ToolKey(device: UInt32(number), tool: identity), sample)
+    /// The tools penkitd's engine knew at `start` to send no tilt (it learns that after a whole
+    /// tilt timeout without it, and keeps it), as the report's header says, by the replay's
+    /// device number.
+    static func toolsWithoutTilt(_ report: Report, before start: UInt64) -> Set<ToolKey> {
+        var keys: Set<ToolKey> = []
+        for (index, id) in report.deviceIDs.enumerated() {
+            for tool in report.tools[id]?.withoutTilt(before: start) ?? [] {
+                keys.insert(ToolKey(device: UInt32(index + 1), tool: tool))
+            }
         }
+        return keys
     }
 
     /// The time of the first frame in any device of the report that brings a tool into proximity

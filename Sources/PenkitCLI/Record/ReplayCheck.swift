@@ -8,32 +8,36 @@ import PenKit
 import Yams
 
 /// `penkit replay REPORT --check`: replays a `penkit record` report through the decoder and the
-/// engine, as `--json` does, and compares the engine's messages (frame, began, update, ended,
-/// stroke) with the ones penkitd sent in the recorded window, byte for byte, except:
+/// engine, as `--json` does, and compares a digest of each engine message it makes (frame, began,
+/// update, ended, stroke; `LineDigest`) with the digest penkitd's flight recorder kept of the
+/// line it sent, in the recorded window. The report holds digests, not lines: the check names the
+/// first line that differs by its place, both digests and the line the replay made. Before the
+/// digests are compared:
 ///
 /// - stroke ids, stroke `seq`, `updateIndex` and device ids, which count from where penkitd was
-///   (each one counter for the whole engine, running before the window began): rebased by the
-///   first stroke, the first sample that expected an update, and the device order;
-/// - `delivered` (the virtual tablet's positions), which a replay has no virtual tablet for;
-/// - when the window starts after penkitd opened the tablet: the prediction (`predicted`,
+///   (each one counter for the whole engine, running before the window began), are rebased: the
+///   recorder keeps the number each line carries, and the replay's first stroke, first stroke
+///   line and first sample that expected an update are moved onto penkitd's;
+/// - a frame's `delivered` (the virtual tablet's positions) is left out of both digests: a
+///   replay has no virtual tablet;
+/// - when the window starts after penkitd opened the tablet: a frame's prediction (`predicted`,
 ///   `expectedError`, `liftProbability`), which the engine calibrates on the tool's earlier
-///   strokes, before the window; such messages are counted apart;
+///   strokes, before the window, is left out of the second digest; frames equal but for it are
+///   counted apart;
 /// - what came before the window's first proximity-in (the replay cannot know what the pen was
 ///   doing before the window: its tool, its smoothing history), unless the window reaches back to
 ///   when penkitd opened the tablet; for a pen that names itself (ABS_MISC, MSC_SERIAL anywhere in
-///   the window), the first proximity-in that carries those names; numbers may differ in their
-///   last bits after it (the smoothing history sums in another order when the window starts after
-///   earlier proximities), which the check reports apart.
+///   the window), the first proximity-in that carries those names.
 ///
-/// What it cannot know, and so does not claim: the engine's state learned before a window that
-/// starts after penkitd opened the tablet, beyond the counters above and the prediction's
-/// calibration, and what the window itself shows (a tool whose first frame in it expects no
-/// tilt was known to send none: the replay's engine starts knowing that; whether libinput had
-/// seen the tablet release the pen by itself: both are tried):
-/// - the decoder's pressure offset for a pen that presses while hovering high (libinput's rule
-///   for worn springs), learned at the tool's earlier proximities: the first difference names
-///   `sample.force`, and the check says what may explain it. Tools without a serial share that
-///   state per tool type, as in libinput.
+/// What penkitd knew where the replay starts, which the report's header says: the tools libinput
+/// had met, in the order it met them (a pen with a serial keeps the id of its first proximity),
+/// and the tools the engine knew to send no tilt; the replay starts knowing them.
+///
+/// What it cannot know, and so tries each way and says which held: whether libinput had seen
+/// the tablet release the pen by itself, and where the smoothing's history ring stood (libinput
+/// sums it from its first slot, so a tilt's last bits depend on the samples before the window). What it cannot know at all: the decoder's pressure
+/// offset for a pen that presses while hovering high (libinput's rule for worn springs), learned
+/// at the tool's earlier proximities.
 ///
 /// The replay decodes as penkitd did: with libinput's smoothing unless the report's settings say
 /// penkitd read the tablet raw. Other settings (pressure curve, area, inks) are penkit's defaults:
@@ -41,13 +45,17 @@ import Yams
 enum ReplayCheck {
     static let engineTypes: Set<String> = ["frame", "began", "update", "ended", "stroke"]
 
+    typealias RecordedLine = Recording.RecordedLine
+
     struct Report {
         var settings: [String: String]
-        var messages: [String]
+        var lines: [RecordedLine]
         /// The window reaches back to when penkitd opened every tablet: nothing was learned before it.
         var fromStart: Bool
         /// penkitd's id of each device of the report, in the report's order (a replay numbers them from 1).
         var deviceIDs: [Int]
+        /// What penkitd knew of each device's tools, and when, by penkitd's id.
+        var tools: [Int: RecordedTools] = [:]
     }
 
     static func run(_ command: ReplayCommand) throws {
@@ -58,102 +66,116 @@ enum ReplayCheck {
         // A window from the start holds everything penkitd's decoder saw; otherwise the pen is
         // known from its first proximity-in that names it as the pen names itself.
         let start = report.fromStart ? 0 : Self.firstKnownProximity(trace) ?? .max
-        let recorded = report.messages.filter { line in
-            guard let type = Self.type(line), engineTypes.contains(type) else { return false }
-            return (Self.time(line) ?? 0) >= start
-        }.map(Self.withoutDelivered)
-        // libinput learns once per device whether the pen releases BTN_TOOL_PEN itself (until
-        // then it forces a proximity-out after 50 ms without events). A window cut from a longer
-        // session may start after it learned: the check tries both states it cannot know.
-        let withoutTilt = Self.toolsLearnedWithoutTilt(recorded, deviceIDs: report.deviceIDs)
-        // libinput keeps each tool as it first met it (a pen with a serial keeps its first id):
-        // a window from a longer session starts knowing the tools its frames name.
-        let knownTools = report.fromStart ? [:] : Self.toolsInWindow(recorded, deviceIDs: report.deviceIDs)
+        let recorded = report.lines.filter { $0.time >= start }
+        // What penkitd knew where the replay starts, from the report's header: the tools libinput
+        // had met (a pen with a serial keeps the id of its first proximity, which picks its axes)
+        // and the tools the engine had learned to send no tilt (after a whole tilt timeout
+        // without it). A window from the start knew nothing before it.
+        let knownTools = report.fromStart ? [:] : Self.knownTools(report, before: start)
+        let withoutTilt = report.fromStart ? [] : Self.toolsWithoutTilt(report, before: start)
         var first: Result?
-        for learnedProximityOut in report.fromStart ? [false] : [false, true] {
+        // libinput learns once per device whether the pen releases BTN_TOOL_PEN itself (until
+        // then it forces a proximity-out after 50 ms without events): the check tries both.
+        let states = report.fromStart ? [false] : [false, true]
+        for learnedProximityOut in states {
             let options = DecoderOptions(smoothing: smoothing ? nil : false, sendsOwnProximityOut: learnedProximityOut)
             let inputs = try Self.decode(trace, from: start, options: options, knownTools: knownTools)
-            var replayed: [String] = []
-            var engine = EngineReplay(prediction: EnginePrediction.penkit(smoothed: smoothing))
-            engine.toolsWithoutTilt = withoutTilt
-            engine.run(inputs) { message in
-                let line = message.jsonLine()
-                if (Self.time(line) ?? 0) >= start { replayed.append(line) }
-            }
+            let replayed = Self.replay(inputs, start: start, smoothing: smoothing, withoutTilt: withoutTilt)
             var result = compare(recorded: recorded, replayed: replayed, learnedBefore: !report.fromStart, deviceIDs: report.deviceIDs)
-            if result.matches {
-                if !withoutTilt.isEmpty {
-                    result.summary += "; \(withoutTilt.count) tool(s) replayed as penkitd knew them before the window: sending no tilt"
-                }
-                if learnedProximityOut {
-                    result.summary += "; decoded as a device that penkitd had already seen release the pen by itself, before the window"
-                }
-                print(result.summary)
-                return
+            guard result.matches else {
+                // The way that went furthest names the line that differs: the others differ
+                // earlier by what they tried.
+                if result.equalBefore > first?.equalBefore ?? -1 { first = result }
+                continue
             }
-            first = first ?? result
+            if !withoutTilt.isEmpty {
+                result.summary += "; \(withoutTilt.count) tool(s) replayed as penkitd knew them before the window: sending no tilt"
+            }
+            let toolsKnown = knownTools.values.reduce(0) { $0 + $1.count }
+            if toolsKnown > 0 {
+                result.summary += "; decoded knowing the \(toolsKnown) tool(s) libinput had met before the window, as it met them"
+            }
+            if learnedProximityOut {
+                result.summary += "; decoded as a device that penkitd had already seen release the pen by itself, before the window"
+            }
+            print(result.summary)
+            return
         }
         print(first?.summary ?? "")
         throw ExitCode(1)
     }
 
+    /// The engine messages a replay of `inputs` makes from `start` on, as penkitd writes them.
+    static func replay(_ inputs: [EngineReplay.Input], start: UInt64, smoothing: Bool, withoutTilt: Set<ToolKey>) -> [String] {
+        var replayed: [String] = []
+        var engine = EngineReplay(prediction: EnginePrediction.penkit(smoothed: smoothing))
+        engine.toolsWithoutTilt = withoutTilt
+        engine.run(inputs) { message in
+            let line = message.jsonLine()
+            if (Self.time(line) ?? 0) >= start { replayed.append(line) }
+        }
+        return replayed
+    }
+
     struct Result {
         var matches: Bool
+        /// Lines equal before the first that differs.
+        var equalBefore = 0
         var summary: String
     }
 
-    /// Both lists from the first stroke either begins (or the first frame), rebased, line by line.
-    /// `learnedBefore`: the tools may have drawn before the window, so the predictions' fields the
-    /// engine learns from earlier strokes may differ (counted apart); without, nothing may.
-    static func compare(recorded: [String], replayed: [String], learnedBefore: Bool, deviceIDs: [Int] = []) -> Result {
+    /// Both lists from the first stroke either begins (or the first frame of no stroke), rebased,
+    /// line by line, by digest. `learnedBefore`: the tools may have drawn before the window, so a
+    /// frame's prediction, which the engine learns from earlier strokes, may differ (counted
+    /// apart); without, nothing may.
+    static func compare(recorded: [RecordedLine], replayed: [String], learnedBefore: Bool, deviceIDs: [Int] = []) -> Result {
         // Strokes that began before the window cannot be replayed: start at the first line that
         // is not part of one (a frame of no stroke, or a `began`), in both.
-        let recordedStart = recorded.firstIndex(where: startsFresh) ?? recorded.count
+        let recordedStart = recorded.firstIndex { $0.digest.kind == .began || ($0.digest.kind == .frame && !$0.digest.inStroke) }
+            ?? recorded.count
         let replayedStart = replayed.firstIndex(where: startsFresh) ?? replayed.count
         let a = Array(recorded[recordedStart...]), b = Array(replayed[replayedStart...])
-        let strokeOffset = (firstNumber(a, after: #""type":"began","stroke":"#) ?? 0) - (firstNumber(b, after: #""type":"began","stroke":"#) ?? 0)
-        let seqOffset = (firstNumber(a, after: #""type":"stroke","seq":"#) ?? 0) - (firstNumber(b, after: #""type":"stroke","seq":"#) ?? 0)
-        let updateOffset = firstPairedNumber(a, b, after: Self.updateIndexKey)
+        func firstRecorded(_ kind: LineDigest.Kind) -> Int? { a.first { $0.digest.kind == kind }.map { Int($0.digest.number) } }
+        let strokeOffset = (firstRecorded(.began) ?? 0) - (firstNumber(b, after: #""type":"began","stroke":"#) ?? 0)
+        let seqOffset = (firstRecorded(.stroke) ?? 0) - (firstNumber(b, after: #""type":"stroke","seq":"#) ?? 0)
+        var updateOffset = 0
+        for (live, again) in zip(a, b) where live.digest.number != 0 && (live.digest.kind == .frame || live.digest.kind == .update) {
+            if let y = firstNumber([again], after: Self.updateIndexKey) {
+                updateOffset = Int(live.digest.number) - y
+                break
+            }
+        }
         let offsets = Offsets(stroke: strokeOffset, seq: seqOffset, updateIndex: updateOffset, devices: deviceIDs)
-        var equal = 0, lastBit = 0, learned = 0
+        var equal = 0, learned = 0
         for (index, (live, again)) in zip(a, b).enumerated() {
             let rebased = rebase(again, offsets)
-            if live == rebased {
+            let made = LineDigest.of(rebased)
+            if made?.full == live.digest.full {
                 equal += 1
                 continue
             }
-            let fields = differingFields(live, rebased, tolerance: Self.lastBits)
-            if fields.isEmpty {
-                lastBit += 1
-                continue
-            }
-            if learnedBefore, fields.allSatisfy(Self.isLearned) {
+            if learnedBefore, let made, made.kind == .frame, made.core == live.digest.core {
                 learned += 1
                 continue
             }
-            let all = differingFields(live, rebased)
-            // The decoder's pressure offset (libinput's rule for worn pen springs) is learned from
-            // a tool's earlier proximities and kept; the report does not carry it.
-            let offsetHint = learnedBefore && all.contains("sample.force")
-                ? "\n  (a pressure offset penkitd learned for this tool before the window would make the force differ: the report does not carry it)"
-                : ""
-            return Result(matches: false, summary: """
-                the replay differs from what penkitd sent at message \(index + 1) of \(a.count) (\(equal + lastBit + learned) equal before it):
-                  penkitd: \(live.prefix(400))
-                  replay:  \(rebased.prefix(400))
-                  fields that differ: \(all.joined(separator: ", "))
-                """ + offsetHint)
+            let madeText = made.map { "\($0.kind.name), digest \(LineDigest.hex($0.full)) (without its prediction \(LineDigest.hex($0.core)))" }
+                ?? "no engine line"
+            return Result(matches: false, equalBefore: equal + learned, summary: """
+                the replay differs from what penkitd sent at message \(index + 1) of \(a.count) (\(equal + learned) equal before it):
+                  penkitd: \(live.digest.kind.name), digest \(LineDigest.hex(live.digest.full)) (without its prediction \(LineDigest.hex(live.digest.core)))
+                  replay:  \(madeText)
+                  the replay's line: \(rebased.prefix(600))
+                """)
         }
         guard a.count == b.count else {
-            return Result(matches: false, summary: "the first \(equal + lastBit + learned) messages are equal, but penkitd sent \(a.count) and the replay makes \(b.count)")
+            return Result(matches: false, equalBefore: equal + learned, summary: "the first \(equal + learned) messages are equal, but penkitd sent \(a.count) and the replay makes \(b.count)")
         }
         var parts = ["\(equal) byte for byte"]
-        if lastBit > 0 { parts.append("\(lastBit) with numbers equal to within \(Self.lastBits) (relative: the smoothing history sums in another order when the window starts after earlier proximities)") }
         if learned > 0 { parts.append("\(learned) alike but for the prediction (learned from the tool's strokes before the window, which penkit record does not carry)") }
         let bits = equal == a.count ? "all byte for byte" : parts.joined(separator: ", ")
         return Result(matches: !a.isEmpty, summary: a.isEmpty
             ? "nothing to compare: the report holds no engine messages after its first proximity-in"
-            : "the replay reproduces the \(a.count) engine messages penkitd sent from the window's first proximity-in: \(bits) (stroke ids rebased by \(strokeOffset), seq by \(seqOffset), update indexes by \(updateOffset))")
+            : "the replay reproduces the \(a.count) engine messages penkitd sent from the window's first proximity-in, by their digests: \(bits) (stroke ids rebased by \(strokeOffset), seq by \(seqOffset), update indexes by \(updateOffset))")
     }
 
     /// Each device's events from `start` on, decoded and merged by time (as `decodeForEngine`),
@@ -185,17 +207,6 @@ enum ReplayCheck {
     }
 
     static let updateIndexKey = #""updateIndex":"#
-
-    /// penkitd's number after `key` less the replay's, in the first pair of lines at the same
-    /// place that both carry it (0 when none does). Paired, not each list's first: the first
-    /// line of one list to carry it may be one the other list has at another place, and the
-    /// line-by-line comparison then names that place.
-    static func firstPairedNumber(_ recorded: [String], _ replayed: [String], after key: String) -> Int {
-        for (live, again) in zip(recorded, replayed) {
-            if let x = firstNumber([live], after: key), let y = firstNumber([again], after: key) { return x - y }
-        }
-        return 0
-    }
 
     /// How the replay's numbers map to penkitd's: the engine-wide counters by an offset each,
     /// the replay's device numbers (1, 2, …) to penkitd's ids.
@@ -229,13 +240,6 @@ enum ReplayCheck {
         return result + rest
     }
 
-    /// `"delivered":{…}` (flat) taken out: the virtual tablet's, which a replay has none of.
-    static func withoutDelivered(_ line: String) -> String {
-        guard let start = line.range(of: #","delivered":{"#) else { return line }
-        guard let end = line[start.upperBound...].firstIndex(of: "}") else { return line }
-        return String(line[..<start.lowerBound] + line[line.index(after: end)...])
-    }
-
     static func type(_ line: String) -> String? {
         guard line.hasPrefix(#"{"type":""#) else { return nil }
         return String(line.dropFirst(9).prefix { $0 != "\"" })
@@ -245,36 +249,6 @@ enum ReplayCheck {
     static func time(_ line: String) -> UInt64? {
         guard let range = line.range(of: #""t":"#) else { return nil }
         return UInt64(line[range.upperBound...].prefix { $0.isNumber })
-    }
-
-    /// The fields the engine's prediction learns from a tool's earlier strokes (its calibration).
-    static func isLearned(_ path: String) -> Bool {
-        path == "expectedError" || path == "liftProbability" || path.hasPrefix("predicted[")
-    }
-
-    /// How far (relative) two numbers may differ and still be the same: a few ulps of a double.
-    static let lastBits = 1e-12
-
-    /// The paths where two messages differ: keys, strings and array lengths exactly, numbers
-    /// beyond `tolerance` (relative; 0: any difference).
-    static func differingFields(_ a: String, _ b: String, tolerance: Double = 0) -> [String] {
-        guard let x = try? JSONSerialization.jsonObject(with: Data(a.utf8)) as? [String: Any],
-              let y = try? JSONSerialization.jsonObject(with: Data(b.utf8)) as? [String: Any] else { return ["(not JSON)"] }
-        var fields: [String] = []
-        func walk(_ x: Any?, _ y: Any?, _ path: String) {
-            if let dx = x as? [String: Any], let dy = y as? [String: Any] {
-                for key in Set(dx.keys).union(dy.keys).sorted() { walk(dx[key], dy[key], path.isEmpty ? key : path + "." + key) }
-            } else if let ax = x as? [Any], let ay = y as? [Any], ax.count == ay.count {
-                for (i, (u, v)) in zip(ax, ay).enumerated() { walk(u, v, "\(path)[\(i)]") }
-            } else if let nx = x as? NSNumber, let ny = y as? NSNumber, !(x is Bool), !(y is Bool) {
-                let u = nx.doubleValue, v = ny.doubleValue
-                if abs(u - v) > tolerance * max(1, abs(u), abs(v)) { fields.append(path) }
-            } else if "\(String(describing: x))" != "\(String(describing: y))" {
-                fields.append(path)
-            }
-        }
-        walk(x, y, "")
-        return Array(fields.prefix(12))
     }
 
     /// The report's `penkit:` part: penkitd's settings and the messages it sent.
@@ -298,11 +272,23 @@ enum ReplayCheck {
             throw RuntimeFailure("\(path): the `penkit:` part is not a mapping")
         }
         let settings = (penkit["settings"] as? [String: Any] ?? [:]).mapValues { "\($0)" }
-        var messages: [String] = []
-        for item in penkit["messages"] as? [Any] ?? [] {
-            if let line = item as? String { messages.append(line) } else if let parts = item as? [String] { messages.append(parts.joined()) }
+        guard let rows = penkit["lines"] as? [Any] else {
+            throw RuntimeFailure("\(path): the `penkit:` part has no `lines` (the digests of what penkitd sent): a report of an older penkit?")
         }
-        return Report(settings: settings, messages: messages, fromStart: penkit["fromStart"] as? Bool ?? false,
-                      deviceIDs: penkit["deviceIDs"] as? [Int] ?? [])
+        var lines: [RecordedLine] = []
+        for (index, row) in rows.enumerated() {
+            guard let fields = row as? [Any], let line = RecordedLine(row: fields) else {
+                throw RuntimeFailure("\(path): line \(index + 1) of `lines` is not [µs, type, in a stroke, digest, digest, number]: \(row)")
+            }
+            lines.append(line)
+        }
+        let tools: [Int: RecordedTools]
+        do {
+            tools = try RecordedTools.fromReport(penkit)
+        } catch {
+            throw RuntimeFailure("\(path): \(error)")
+        }
+        return Report(settings: settings, lines: lines, fromStart: penkit["fromStart"] as? Bool ?? false,
+                      deviceIDs: penkit["deviceIDs"] as? [Int] ?? [], tools: tools)
     }
 }

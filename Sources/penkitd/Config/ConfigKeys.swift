@@ -32,7 +32,7 @@ enum ConfigKeys {
             """),
         .integer("history-strokes", \.historyStrokes, default: 1024, applies: .onReload,
                  doc: "Finalized strokes kept for clients that resume with `since`."),
-        .integer("history-bytes", \.historyBytes, default: 16 << 20, applies: .onReload, doc: ""),
+        .integer("history-bytes", \.historyBytes, default: 2 << 20, applies: .onReload, doc: ""),
         .integer("stroke-part-points", \.strokePartPoints, default: PartedStroke.defaultPointsPerPart,
                  upTo: PartedStroke.maxPointsPerPart, applies: .afterRestart, doc: """
             Clients that ask for strokes in parts get a stroke with more points than this

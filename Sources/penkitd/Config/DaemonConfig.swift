@@ -19,7 +19,7 @@ struct DaemonConfig: Sendable, Equatable {
     /// Finalized strokes kept for `since`.
     var historyStrokes: Int = 1024
     /// Bytes of finalized strokes' lines kept for `since`; a longer stroke stays only in the journal.
-    var historyBytes: Int = 16 << 20
+    var historyBytes: Int = 2 << 20
     /// Bytes of finalized strokes (and device changes) queued for one client before it is cut off with `overflow`.
     var clientBufferBytes: Int = 4 << 20
     /// Bytes penkitd may hold for one client, beyond what its socket takes, before live frames are dropped for it.

@@ -177,7 +177,8 @@ struct InputLoop {
         outlet.publish(batch)
         guard let recorder else { return }
         let time = batch.messages.lazy.map(\.sourceTime).max() ?? 0
-        recorder.recordLines(batch.bytes, ranges: batch.messages.lazy.map { ($0.range, $0.parted) }, time: time > 0 ? time : recorder.now())
+        recorder.recordLines(batch.bytes, lines: batch.messages.lazy.map { ($0.range, $0.parted, $0.sourceTime) },
+                             time: time > 0 ? time : recorder.now())
     }
 
     /// Where the pipeline stopped before a finalized stroke, publishes the lines before it, then

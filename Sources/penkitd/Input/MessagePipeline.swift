@@ -19,6 +19,7 @@ struct MessagePipeline {
     private var proximity = ProximityLines()
     private var virtualTablet: VirtualTabletStage?
     private var engineStep = EngineStep()
+    private var toolLedger: ToolLedgerTap?
     private var pressureSources = PressureSourceLines()
     private var delivery = DeliveryStamp()
     private var probe: EngineDoneProbe
@@ -41,6 +42,7 @@ struct MessagePipeline {
         settings = stages.settings
         buttons = stages.actions
         virtualTablet = stages.virtualTablet
+        toolLedger = stages.toolLedger
         journal = stages.journal
         self.probe = EngineDoneProbe(probe: probe)
         lines = EngineLines(splitsBeforeStrokes: splitsBeforeStrokes, strokePartPoints: strokePartPoints)
@@ -55,6 +57,7 @@ struct MessagePipeline {
         proximity.run(input, &call, &out)        // proximity lines
         virtualTablet.run(input, &call, &out)    // the virtual tablet, written before the engine runs
         engineStep.run(input, &call, &out)       // the stroke engine: frames, updates, strokes
+        toolLedger.run(input, &call, &out)       // the recorder learns what the engine learned of tools
         virtualTablet.run(input, &call, &out)    // or after it, ahead on its prediction (a lead)
         pressureSources.run(input, &call, &out)  // pressure-source lines, contact frames counted
         delivery.run(input, &call, &out)         // frames say where the virtual tablet put the pen

@@ -2,7 +2,7 @@ import DequeModule
 
 /// The stroke records a start keeps for the history: the newest, at most `count` of them and
 /// `bytes` of their lines, oldest leaving first, as `StrokeHistory` trims (a record's payload is
-/// its line). A full journal holds 64 MiB of strokes and the history keeps 16 MiB: reading them
+/// its line). A full journal holds 64 MiB of strokes and the history keeps 2 MiB: reading them
 /// all and letting the history drop the rest left the rest's pages in glibc's heap, resident
 /// for the daemon's life (82 MiB instead of 28 after a restart on a full journal, docs/daemon.md).
 struct NewestStrokes: Sendable {

@@ -1,15 +1,19 @@
+import PenEngine
 import PenInput
 import PenKit
 import Synchronization
 
 /// penkitd's flight recorder (docs/bug-reports.md): the last `seconds` of each tablet's evdev
-/// events with their kernel times, the tablet's description, and the lines penkitd published,
-/// kept in buffers allocated once per tablet, so that `penkit record` can turn a problem the
-/// user just saw into a report that replays it. It holds pen positions, which can be
+/// events with their kernel times, the tablet's description, and a digest of each engine line
+/// penkitd published (`LineDigest`: a replay of the events makes the lines again), and what
+/// penkitd knew of each tablet's tools (`ToolLedger`), so that `penkit record` can turn a problem
+/// the user just saw into a report that replays it. It holds pen positions, which can be
 /// handwriting: only root, penkitd's own user and the socket's group may read it (`Hub`).
 ///
-/// The input thread appends (one uncontended lock per event, no allocation); the socket thread
-/// reads on a `record` request.
+/// The input thread appends (one uncontended lock per event; no allocation once the rings have
+/// held a window's worth: `StampedRing`); the socket thread reads on a `record` request. The
+/// rings hold what came in the last `seconds`, so their memory follows the tablets' real rate
+/// (the Cintiq trace's 350 events a second: 0.3 MB a minute), bounded by the rates below.
 final class FlightRecorder: Sendable {
     /// Evdev events a tablet sends per second at most, as the event buffers are sized: a pen at
     /// 200 Hz sends some 1600 (x, y, pressure, distance, two tilts, serial, sync); 4000 covers a
@@ -28,28 +32,29 @@ final class FlightRecorder: Sendable {
     private struct State {
         var devices: [Int: DeviceLog] = [:]
         var departed: [Int] = []
-        var messages: MessageRing
+        var digests: DigestRing
         /// Grabs taken before the input loop told the recorder of their device: the virtual
         /// tablet grabs as the pipeline adds a device, which comes first.
         var grabbedBeforeAdded: [Int: UInt64] = [:]
     }
 
-    /// Bytes of published lines kept: 280 KB for each second of the window, a pen drawing without
-    /// pause (the Intuos4 drag trace: 269 KB/s by `penkit replay --json`), up to 8 MiB, which a
-    /// window of 30 s reaches. A shorter window keeps all its seconds in proportionally less
-    /// (`flight-recorder = 10`: 2.8 MB); a longer one the newest lines that fit in 8 MiB.
-    static func messageBytes(seconds: Int) -> Int { min(280_000 * max(seconds, 1), 8 << 20) }
+    /// Engine lines a second at most, as the digest buffer is sized: a pen drawing without pause
+    /// sends a frame per report and an update per estimated sample (the Intuos4 drag trace, at
+    /// 200 Hz: 2 lines a report at most); 1000 covers a 400 Hz pen's. 40 bytes each: 2.4 MB at
+    /// most for the default 60 s, against the 8 MiB that the lines themselves took.
+    static let linesPerSecond = 1_000
 
     /// `seconds` > 0.
     init(seconds: Int, paced: Bool) {
         self.seconds = seconds
         self.paced = paced
-        state = Mutex(State(messages: MessageRing(capacity: Self.messageBytes(seconds: seconds))))
+        state = Mutex(State(digests: DigestRing(capacity: seconds * Self.linesPerSecond, span: UInt64(seconds) * 1_000_000)))
     }
 
     /// A tablet came: its buffer is allocated now, not per event.
     func deviceAdded(_ info: DeviceInfo, description: DeviceDescription?) {
-        var log = DeviceLog(info: info, description: description, capacity: seconds * Self.eventsPerSecond)
+        var log = DeviceLog(info: info, description: description, capacity: seconds * Self.eventsPerSecond,
+                            span: UInt64(seconds) * 1_000_000)
         state.withLock { state in
             log.grabbedSince = state.grabbedBeforeAdded.removeValue(forKey: info.id)
             state.devices[info.id] = log
@@ -80,6 +85,16 @@ final class FlightRecorder: Sendable {
         }
     }
 
+    /// A tool came into proximity on `device`: its first time is kept (`ToolLedger`).
+    func toolProximityIn(_ tool: ToolIdentity, device: Int, at time: UInt64) {
+        state.withLock { $0.devices[device]?.tools.proximityIn(tool, at: time) }
+    }
+
+    /// The engine learned (or unlearned) at `time` that a tool sends no tilt (`ToolLedger`).
+    func tiltLearned(_ key: ToolKey, withoutTilt: Bool, at time: UInt64) {
+        state.withLock { $0.devices[Int(key.device)]?.tools.tiltLearned(key.tool, withoutTilt: withoutTilt, at: time) }
+    }
+
     func record(_ event: EvdevEvent, device: Int) {
         state.withLock { $0.devices[device]?.events.append(event) }
         if !paced { latest.max(event.time, ordering: .relaxed) }
@@ -88,37 +103,74 @@ final class FlightRecorder: Sendable {
     /// Where a window asked for now ends.
     func now() -> UInt64 { paced ? MonotonicClock.now() : latest.load(ordering: .relaxed) }
 
-    /// Every line of a published batch, stamped `time` (µs, CLOCK_MONOTONIC or the replay's clock).
-    /// A long stroke in parts (`parted`) is kept as its whole line, the stroke as every client
-    /// can have it (`penkit replay --check` compares strokes whole), written from its pieces.
-    func recordLines(_ bytes: [UInt8], ranges: some Sequence<(range: Range<Int>, parted: PartedStroke?)>, time: UInt64) {
+    /// A digest of every engine line of a published batch, each stamped with the time of the
+    /// event it came from: a frame's own (`sourceTime`), another line the next frame's of its batch
+    /// (a `began` comes just before its stroke's first frame), else `time` (the batch's: µs,
+    /// CLOCK_MONOTONIC or the replay's clock). An unpaced replay publishes many events in one batch:
+    /// the check starts its window by these times. Other lines (devices, pads, status) are not
+    /// kept. A long stroke in parts (`parted`) is digested as its whole line, the stroke as every
+    /// client can have it, from its pieces. Digests are made outside the lock.
+    func recordLines<Lines: Collection<(range: Range<Int>, parted: PartedStroke?, sourceTime: UInt64)>>(
+        _ bytes: [UInt8], lines: Lines, time: UInt64) {
         bytes.withUnsafeBytes { all in
-            state.withLock { state in
-                for (range, parted) in ranges {
-                    if let parted {
-                        // Without the newline, which ends the last piece: the ring keeps the
-                        // stated length. A stroke too long for the ring is not encoded for it.
-                        state.messages.append(count: parted.wholeCount - 1, time: time) { write in
-                            parted.forEachWholeLineGroup { pieces in for piece in pieces { write(piece) } }
-                        }
-                        continue
-                    }
-                    // Without the newline: the report holds each line as a JSON object.
-                    let end = range.upperBound > range.lowerBound && all[range.upperBound - 1] == UInt8(ascii: "\n")
-                        ? range.upperBound - 1 : range.upperBound
-                    state.messages.append(UnsafeRawBufferPointer(rebasing: all[range.lowerBound..<end]), time: time)
+            var index = lines.startIndex
+            while index != lines.endIndex {
+                let (range, parted, sourceTime) = lines[index]
+                lines.formIndex(after: &index)
+                let digest: LineDigest?
+                if let parted {
+                    digest = Self.digest(of: parted)
+                } else {
+                    digest = LineDigest.of(UnsafeRawBufferPointer(rebasing: all[range]))
                 }
+                guard let digest else { continue }
+                var stamp = sourceTime
+                if stamp == 0 {
+                    stamp = time
+                    var next = index
+                    while next != lines.endIndex {
+                        if lines[next].sourceTime > 0 {
+                            stamp = lines[next].sourceTime
+                            break
+                        }
+                        lines.formIndex(after: &next)
+                    }
+                }
+                state.withLock { $0.digests.append(digest, time: stamp) }
             }
         }
         if !paced { latest.max(time, ordering: .relaxed) }
     }
 
+    /// A long stroke's digest, made from its pieces as `LineDigest.of` makes it of the whole line.
+    private static func digest(of parted: PartedStroke) -> LineDigest {
+        var hasher = LineDigest.Hasher()
+        var seq: UInt64 = 0
+        var first = true
+        var remaining = parted.wholeCount - 1
+        parted.forEachWholeLineGroup { pieces in
+            for piece in pieces {
+                if first {
+                    seq = LineDigest.leadingNumber(piece, kind: .stroke)
+                    first = false
+                }
+                // Without the newline, which ends the last piece.
+                let taken = min(piece.count, remaining)
+                guard taken > 0 else { continue }
+                hasher.feed(UnsafeRawBufferPointer(rebasing: piece[0..<taken]))
+                remaining -= taken
+            }
+        }
+        let digest = hasher.finish()
+        return LineDigest(kind: .stroke, inStroke: false, full: digest, core: digest, number: seq)
+    }
+
     /// What the recorder holds from `from` on, taken under its lock: each tablet's events, the
-    /// lines published, and whether the window reaches back to when penkitd opened every tablet.
+    /// digests of the lines published, and whether the window reaches back to when penkitd opened every tablet.
     struct Window {
-        var devices: [(id: Int, info: DeviceInfo, description: DeviceDescription?, events: [EvdevEvent], grabbed: Bool)]
-        var lines: [[UInt8]]
-        var linesTooLong: Int
+        var devices: [(id: Int, info: DeviceInfo, description: DeviceDescription?, events: [EvdevEvent], grabbed: Bool,
+                       tools: ToolLedger)]
+        var digests: [DigestRing.Entry]
         var fromStart: Bool
     }
 
@@ -127,11 +179,10 @@ final class FlightRecorder: Sendable {
             let devices = state.devices.keys.sorted().map { id in
                 let log = state.devices[id]!
                 return (id: id, info: log.info, description: log.description, events: log.events.events(since: from),
-                        grabbed: log.grabbed(since: from))
+                        grabbed: log.grabbed(since: from), tools: log.tools)
             }
             let whole = state.devices.values.allSatisfy { $0.events.holdsEverything(since: from) }
-            return Window(devices: devices, lines: state.messages.lines(since: from), linesTooLong: state.messages.tooLong,
-                          fromStart: whole)
+            return Window(devices: devices, digests: state.digests.entries(since: from), fromStart: whole)
         }
     }
 

@@ -2,8 +2,8 @@ import PenInput
 import PenKit
 
 /// The flight recorder's window as the protocol's `recording…` lines (docs/protocol.md): a header
-/// with each tablet's description, its events a few thousand to a line, then the published lines,
-/// each as a JSON string of its exact bytes (`penkit replay --check` compares them byte for byte).
+/// with each tablet's description, its events a few thousand to a line, then the digests of the
+/// engine lines published (`penkit replay --check` regenerates the lines and compares digests).
 enum RecordingReport {
     static func lines(_ window: FlightRecorder.Window, seconds: Int, from: UInt64, to: UInt64,
                       settings: [String: String]) -> [[UInt8]] {
@@ -25,20 +25,21 @@ enum RecordingReport {
             w.string(value)
         }
         w.raw("}")
-        w.field("linesTooLong", window.linesTooLong)
         // Whether the window reaches back to when penkitd opened every tablet: then the engine had
         // learned nothing before it, and a replay must reproduce every prediction too.
         w.field("fromStart", window.fromStart)
         w.key("devices")
         w.raw("[")
-        for (id, info, description, events, grabbed) in window.devices {
+        for (id, info, description, events, grabbed, tools) in window.devices {
             w.separateElement()
             writeDevice(id: id, info: info, description: description, events: events.count, grabbed: grabbed, to: &w)
+            writeTools(tools, to: &w)
+            w.raw("}")
         }
         w.raw("]}")
         out.append(w.bytes)
         var eventCount = 0
-        for (id, _, _, events, _) in window.devices {
+        for (id, _, _, events, _, _) in window.devices {
             eventCount += events.count
             var start = 0
             while start < events.count {
@@ -66,32 +67,40 @@ enum RecordingReport {
                 out.append(w.bytes)
             }
         }
-        // The published lines, several to a line of the report, each as a JSON string of its exact
-        // bytes: `penkit replay --check` compares what was sent byte for byte.
-        var chunk = JSONWriter(capacity: Self.messageBytesPerLine + 4096)
-        func flush() {
-            guard chunk.count > 0 else { return }
-            chunk.raw("]}")
-            out.append(chunk.bytes)
-            chunk.removeAll()
-        }
-        for line in window.lines {
-            if chunk.count > 0, chunk.count + line.count > Self.messageBytesPerLine { flush() }
-            if chunk.count == 0 {
-                chunk.raw("{")
-                chunk.field("type", plain: "recording-messages")
-                chunk.key("messages")
-                chunk.raw("[")
+        // The digests of the published engine lines, a few thousand to a line of the report:
+        // [µs, type, in a stroke, digest, digest without the prediction, the counter it carries].
+        var start = 0
+        while start < window.digests.count {
+            let chunk = window.digests[start..<min(start + Self.digestsPerLine, window.digests.count)]
+            start += chunk.count
+            w.removeAll()
+            w.raw("{")
+            w.field("type", plain: "recording-digests")
+            w.key("lines")
+            w.raw("[")
+            for entry in chunk {
+                let d = entry.digest
+                w.separateElement()
+                w.raw("[")
+                w.number(entry.time)
+                w.raw(",")
+                w.string(d.kind.name)
+                w.raw(d.inStroke ? ",true," : ",false,")
+                w.string(LineDigest.hex(d.full))
+                w.raw(",")
+                w.string(LineDigest.hex(d.core))
+                w.raw(",")
+                w.number(d.number)
+                w.raw("]")
             }
-            chunk.separateElement()
-            chunk.string(String(decoding: line, as: UTF8.self))
+            w.raw("]}")
+            out.append(w.bytes)
         }
-        flush()
         w.removeAll()
         w.raw("{")
         w.field("type", plain: "recording-end")
         w.field("events", eventCount)
-        w.field("messages", window.lines.count)
+        w.field("lines", window.digests.count)
         w.raw("}")
         out.append(w.bytes)
         return out
@@ -99,8 +108,8 @@ enum RecordingReport {
 
     /// Events per `recording-events` line (about 100 KiB of JSON at most).
     static let eventsPerLine = 4_096
-    /// Bytes of published lines per `recording-messages` line, before the next starts a new one.
-    static let messageBytesPerLine = 256 << 10
+    /// Digests per `recording-digests` line (about 200 KiB of JSON at most).
+    static let digestsPerLine = 2_048
 
     private static func writeDevice(id: Int, info: DeviceInfo, description: DeviceDescription?, events: Int,
                                     grabbed: Bool, to w: inout JSONWriter) {
@@ -159,6 +168,44 @@ enum RecordingReport {
             }
             w.raw("]}")
         }
-        w.raw("}")
+    }
+
+    /// The device's tools as libinput first met them, `[type, serial, id, µs of the first
+    /// proximity-in]`, and the engine's learning that a tool sends no tilt, `[µs, type, serial,
+    /// id, sends none]` oldest first (µs 0: known before the oldest change kept). A replay of a
+    /// window that starts after penkitd opened the tablet starts knowing what was known then.
+    private static func writeTools(_ ledger: ToolLedger, to w: inout JSONWriter) {
+        w.key("tools")
+        w.raw("[")
+        for known in ledger.tools {
+            w.separateElement()
+            w.raw("[")
+            w.string(known.tool.type.rawValue)
+            w.raw(",")
+            w.number(known.tool.serial)
+            w.raw(",")
+            w.number(known.tool.id)
+            w.raw(",")
+            w.number(known.since)
+            w.raw("]")
+        }
+        w.raw("]")
+        if ledger.toolsDropped > 0 { w.field("toolsDropped", ledger.toolsDropped) }
+        w.key("withoutTilt")
+        w.raw("[")
+        let before = ledger.withoutTiltBefore.map { ToolLedger.TiltChange(time: 0, tool: $0, withoutTilt: true) }
+        for change in before + ledger.changes {
+            w.separateElement()
+            w.raw("[")
+            w.number(change.time)
+            w.raw(",")
+            w.string(change.tool.type.rawValue)
+            w.raw(",")
+            w.number(change.tool.serial)
+            w.raw(",")
+            w.number(change.tool.id)
+            w.raw(change.withoutTilt ? ",true]" : ",false]")
+        }
+        w.raw("]")
     }
 }

@@ -1,3 +1,4 @@
+import CLinuxCalls
 import Dispatch
 import Glibc
 import Logging
@@ -25,6 +26,8 @@ final class Hub: Sendable {
     private let subscribed = DispatchSemaphore(value: 0)
     private let admission: ClientAdmission
     private let requests: RequestRouter
+    /// Wakes the socket loop when a stroke comes into a history with none waiting to be deflated.
+    private let historyWake: Int32
 
     /// What the hub shares with the rest of penkitd.
     struct Links: Sendable {
@@ -55,6 +58,11 @@ final class Hub: Sendable {
         let history = StrokeHistory(capacity: config.historyStrokes, byteLimit: config.historyBytes)
         state = Mutex(HubState(fanOut: FanOut(history: history),
                                control: ControlState(config: config, settings: settings, policies: policies)))
+        historyWake = penkit_eventfd()
+        // without it the history is still deflated, whenever the socket loop next wakes
+        if historyWake < 0 || (try? epoll.add(historyWake, events: Epoll.input)) == nil {
+            logger.warning("no eventfd to wake the socket loop for the history: strokes are deflated later")
+        }
     }
 
     // MARK: from the input thread
@@ -63,11 +71,17 @@ final class Hub: Sendable {
     func publish(_ batch: OutboundBatch) {
         guard !batch.isEmpty else { return }
         if let probe { Self.record(batch, .encoded, in: probe) }
-        state.withLock { state in
+        let wake = state.withLock { state in
             state.fanOut.publish(batch)
             removeFinished(&state)
+            defer { state.fanOut.history.wakeForDeflating = false }
+            return state.fanOut.history.wakeForDeflating
         }
         if let probe { Self.record(batch, .writtenToSockets, in: probe) }
+        if wake, historyWake >= 0 {
+            var one: UInt64 = 1
+            _ = Glibc.write(historyWake, &one, 8)
+        }
     }
 
     /// Warms the write path before a pen report (`FrameWarmer` warms the frame path): the client
@@ -126,6 +140,11 @@ final class Hub: Sendable {
 
     /// What epoll reported for a client's socket.
     func socketEvent(_ fd: Int32, events: UInt32) {
+        if fd == historyWake {
+            var value: UInt64 = 0
+            _ = Glibc.read(historyWake, &value, 8)
+            return
+        }
         let jobs = state.withLock { state -> [SettingsHandler.Job] in
             defer { removeFinished(&state) }
             handleSocketEvent(fd, events: events, &state)
@@ -189,6 +208,17 @@ final class Hub: Sendable {
             removeFinished(&state)
             return next
         }
+    }
+
+    /// Deflates the strokes the history has held a while, outside the lock, and gives the freed
+    /// heap back to the system now and then; returns when a stroke is next due.
+    func deflateHistory(now: UInt64) -> UInt64 {
+        let taken = state.withLock { $0.fanOut.history.takeForDeflating(now: now) }
+        guard !taken.isEmpty else { return state.withLock { $0.fanOut.history.nextDeflation } }
+        let deflated = taken.map { ($0.seq, DeflatedLine($0.line)) }
+        let (trim, next) = state.withLock { ($0.fanOut.history.put(deflated), $0.fanOut.history.nextDeflation) }
+        if trim { _ = penkit_trim_heap() }
+        return next
     }
 
     /// How long a stopping penkitd waits for a client to take the strokes queued for it

@@ -59,7 +59,8 @@ final class SocketLoop: Sendable {
             }
             nextClose = hub.expireCloses(now: now)
             if stopping, hub.isEmpty { return nil }
-            let deadline = min(nextClose, pingInterval == nil ? .max : nextPing)
+            let nextDeflation = hub.deflateHistory(now: now)
+            let deadline = min(nextClose, nextDeflation, pingInterval == nil ? .max : nextPing)
             let timeout = deadline == .max ? -1 : Int32(min((deadline - min(deadline, now)) / 1000 + 1, 60_000))
             let count = hub.epoll.wait(into: &events, timeoutMilliseconds: timeout)
             if count < 0 {

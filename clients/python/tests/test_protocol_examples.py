@@ -17,7 +17,7 @@ from penkit.stroke_parts import StrokeAssembler
 FIXTURES = os.environ.get("PENKIT_FIXTURES") or os.path.join(os.path.dirname(__file__), "..", "..", "..", "Tests", "Fixtures")
 SCHEMA = os.path.join(FIXTURES, "..", "..", "docs", "protocol.schema.json")
 # The flight recorder's answer is read by `penkit record`, not by this client.
-NOT_READ_HERE = {"recording", "recording-events", "recording-messages", "recording-end"}
+NOT_READ_HERE = {"recording", "recording-events", "recording-digests", "recording-end"}
 
 
 def snake(name):

@@ -8,6 +8,8 @@ struct PipelineStages {
     var actions: PadActions
     var journal: JournalTap
     var virtualTablet: VirtualTabletStage?
+    /// What the flight recorder keeps of each tablet's tools; nil when the recorder is off.
+    var toolLedger: ToolLedgerTap?
 
     init(configuration: EngineConfiguration = EngineConfiguration(), inks: SharedInkChoice? = nil,
          tablets: SharedSetting<TabletSettings>? = nil, actions: SharedSetting<ActionMap>? = nil,

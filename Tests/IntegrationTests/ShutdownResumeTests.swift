@@ -21,8 +21,10 @@ struct ShutdownResumeTests {
         let directory = try TemporaryDirectory()
         let config = directory.path + "/penkitd.conf"
         try "client-buffer-bytes = 268435456\n".write(toFile: config, atomically: true, encoding: .utf8)
+        // A history that holds every stroke, before and after the restart: 40-odd lines of 114 KB
+        // are more than the default 2 MiB (the restart restores lines whole).
         let daemon = try DaemonProcess(["--replay", tracePath(Self.trace), "--loop", "--wait-clients", "3",
-                                        "--history-strokes", "100000"],
+                                        "--history-strokes", "100000", "--history-bytes", "16777216"],
                                        config: config, stateDir: state.path)
         let swift = try PenKitClient(path: daemon.socket, bufferLines: 1)
         try swift.subscribe(.strokes)
@@ -54,7 +56,7 @@ struct ShutdownResumeTests {
         }
         let pythonBefore = try python.readUntilEnd()
 
-        let restarted = try DaemonProcess(["--history-strokes", "100000"], stateDir: state.path,
+        let restarted = try DaemonProcess(["--history-strokes", "100000", "--history-bytes", "16777216"], stateDir: state.path,
                                           socketPath: daemon.socket)
         let cutAt = try #require(swift.resumeSince)
         #expect(cutAt == UInt64(before.count) && cutAt < sent, "cut off at \(cutAt) of \(sent)")

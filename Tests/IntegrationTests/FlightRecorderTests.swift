@@ -58,6 +58,16 @@ struct FlightRecorderTests {
         #expect(checked == 0, "\(checkOutput)")
         #expect(checkOutput.contains("reproduces"), "\(checkOutput)")
         let text = try String(contentsOfFile: report, encoding: .utf8)
+        // The header's proximity-outs are those penkitd's decoder gave, each with the time of the
+        // event before it (its own decoder here: a replay's penkitd decodes the trace itself).
+        let decoded = try TabletDecoder.decode(all, device: try #require(original.devices.first).description)
+        var expectedOuts: [String] = []
+        for (index, event) in decoded.enumerated() where index > 0 && event.kind == .proximity && event.state == .proximityOut {
+            expectedOuts.append("[\(event.time), \(decoded[index - 1].time)]")
+        }
+        let section = try #require(text.firstMatch(of: #/\n  proximityOuts:\n((?:  - \[\d+, \d+, \d+\]\n)+)/#))
+        let outs = section.1.split(separator: "\n").map { String($0.replacing(#/  - \[\d+, /#, with: "[")) }
+        #expect(!expectedOuts.isEmpty && outs == expectedOuts.suffix(256), "\(outs.prefix(3)) against \(expectedOuts.prefix(3))")
         let (altered, digest) = try Self.alteringDigest(of: text) { _ in true }
         let alteredPath = directory + "/altered.yml"
         try altered.write(toFile: alteredPath, atomically: true, encoding: .utf8)

@@ -22,13 +22,20 @@ package struct DecoderOptions: Sendable, Hashable {
     /// DTH-2242's pen comes back as 0x80a but stays 0x802), and that id picks the tool's axes
     /// from libwacom: a window cut from a longer session must start knowing them.
     package var knownTools: [ToolIdentity]
+    /// The proximity-outs the live libinput gave (`penkit record`'s header): each one's time and
+    /// the time of the event libinput gave before it. One stamped after the report that followed
+    /// it is libinput's 50 ms timer served late, with that report already queued (a loaded host):
+    /// a replay reads the queued report first and sees no timeout, so the decoder fires the timer
+    /// there, at that time, as libinput did. The others it makes itself.
+    package var libinputProximityOuts: [LiveProximityOut]
 
     package init(smoothing: Bool? = nil, fallbackResolution: Int32? = nil,
                 libwacomDirectory: String? = LibwacomDatabase.defaultDirectory,
                 quirksPaths: [String] = Quirks.defaultPaths, sendsOwnProximityOut: Bool = false,
-                knownTools: [ToolIdentity] = []) {
+                knownTools: [ToolIdentity] = [], libinputProximityOuts: [LiveProximityOut] = []) {
         self.sendsOwnProximityOut = sendsOwnProximityOut
         self.knownTools = knownTools
+        self.libinputProximityOuts = libinputProximityOuts
         self.smoothing = smoothing
         self.fallbackResolution = fallbackResolution
         self.libwacomDirectory = libwacomDirectory
@@ -37,4 +44,17 @@ package struct DecoderOptions: Sendable, Hashable {
 
     /// No quirks and no libwacom: the decoder follows only the device description.
     package static let standalone = DecoderOptions(libwacomDirectory: nil, quirksPaths: [])
+}
+
+/// A proximity-out the live libinput gave: its time, and the time of the event before it.
+package struct LiveProximityOut: Sendable, Hashable, Comparable {
+    package var time: UInt64
+    package var after: UInt64
+
+    package init(time: UInt64, after: UInt64) {
+        self.time = time
+        self.after = after
+    }
+
+    package static func < (a: Self, b: Self) -> Bool { (a.after, a.time) < (b.after, b.time) }
 }

@@ -36,6 +36,22 @@ extension TabletDecoder {
         }
     }
 
+    /// The live libinput's timer, served late (`DecoderOptions.libinputProximityOuts`): it fired
+    /// at its time after this frame was queued but before libinput read it, right after the
+    /// frame the decoder read last. So the proximity ended then, before this frame, which starts
+    /// a new one. Only at a frame's first event, with the timer armed, as libinput checks it.
+    mutating func fireLateTimer(before time: UInt64, into out: inout [TabletEvent]) {
+        guard time > lastEventTime else { return }
+        while let first = liveProximityOuts.first, first.after < lastEventTime { liveProximityOuts.removeFirst() }
+        guard let live = liveProximityOuts.first, live.after == lastEventTime else { return }
+        liveProximityOuts.removeFirst()
+        // at or before this frame, the decoder makes it itself (a release, or the timer on time)
+        guard live.time > time, let expiry = proximityOutExpiry, expiry != UInt64.max, expiry <= live.time,
+              !status.contains(.toolOutOfProximity) else { return }
+        proximityOutExpiry = nil
+        proximityTimerFired(now: live.time, into: &out)
+    }
+
     private mutating func proximityTimerFired(now: UInt64, into out: inout [TabletEvent]) {
         if status.contains(.toolInContact) || status.contains(.buttonsDown) {
             setProximityTimer(now)

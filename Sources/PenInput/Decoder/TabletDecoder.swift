@@ -44,6 +44,8 @@ package struct TabletDecoder: Sendable {
     var proximityOutForced = false
     var lastEventTime: UInt64 = 0
     var proximityOutInProgress = false
+    /// `DecoderOptions.libinputProximityOuts` not yet passed.
+    var liveProximityOuts: ArraySlice<LiveProximityOut> = []
 
     package init(device: DeviceDescription, options: DecoderOptions = .init()) throws {
         self.device = try TabletDevice(device, options: options)
@@ -58,6 +60,7 @@ package struct TabletDecoder: Sendable {
         history = Array(repeating: RawAxes(), count: self.device.historySize)
         proximityOutForced = self.device.lacksToolPen
         if options.sendsOwnProximityOut { needToForceProximityOut = false }
+        liveProximityOuts = options.libinputProximityOuts.sorted()[...]
         tools = options.knownTools.map {
             TabletTool(type: $0.type, serial: UInt32(truncatingIfNeeded: $0.serial),
                        id: UInt32(truncatingIfNeeded: $0.id), device: self.device)
@@ -70,6 +73,7 @@ package struct TabletDecoder: Sendable {
     /// Feeds one raw event; appends any tablet events it completes (at SYN_REPORT), and those
     /// of any timer that expired before it.
     package mutating func feed(_ event: EvdevEvent, into output: inout [TabletEvent]) {
+        if !liveProximityOuts.isEmpty { fireLateTimer(before: event.time, into: &output) }
         fireTimers(upTo: event.time, into: &output)
         receive(event, into: &output)
     }

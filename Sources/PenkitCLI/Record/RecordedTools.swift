@@ -1,4 +1,5 @@
 import Foundation
+import PenInput
 import PenKit
 
 /// What penkitd knew of one tablet's tools (its flight recorder's `ToolLedger`), as a report
@@ -21,6 +22,8 @@ struct RecordedTools: Equatable {
 
     var known: [Known] = []
     var tiltChanges: [TiltChange] = []
+    /// The proximity-outs libinput gave, with the time of the event before each.
+    var proximityOuts: [LiveProximityOut] = []
 
     /// The tools libinput had met before `start`, in the order it met them.
     func tools(before start: UInt64) -> [ToolIdentity] {
@@ -59,15 +62,22 @@ struct RecordedTools: Equatable {
                   let without = row[4] as? Bool else { return nil }
             tiltChanges.append(TiltChange(time: time, tool: tool, withoutTilt: without))
         }
+        // absent from reports of penkitd before it kept them
+        for row in device["proximityOuts"] as? [[Any]] ?? [] {
+            guard row.count == 2, let time = Self.number(row[0]), let after = Self.number(row[1]) else { return nil }
+            proximityOuts.append(LiveProximityOut(time: time, after: after))
+        }
     }
 
-    init(known: [Known] = [], tiltChanges: [TiltChange] = []) {
+    init(known: [Known] = [], tiltChanges: [TiltChange] = [], proximityOuts: [LiveProximityOut] = []) {
         self.known = known
         self.tiltChanges = tiltChanges
+        self.proximityOuts = proximityOuts
     }
 
     /// The report's YAML rows under `penkit:`, with penkitd's id of the device first:
-    /// `tools` [device, type, serial, id, µs] and `withoutTilt` [µs, device, type, serial, id, bool].
+    /// `tools` [device, type, serial, id, µs], `withoutTilt` [µs, device, type, serial, id, bool]
+    /// and `proximityOuts` [device, µs, µs of the event before it].
     static func yaml(_ devices: [(id: Int, tools: RecordedTools)]) -> String {
         var y = ""
         let known = devices.flatMap { device in device.tools.known.map { (device.id, $0) } }
@@ -80,6 +90,9 @@ struct RecordedTools: Equatable {
         for (device, c) in changes {
             y += "  - [\(c.time), \(device), \(c.tool.type.rawValue), \(c.tool.serial), \(c.tool.id), \(c.withoutTilt)]\n"
         }
+        let outs = devices.flatMap { device in device.tools.proximityOuts.map { (device.id, $0) } }
+        y += outs.isEmpty ? "  proximityOuts: []\n" : "  proximityOuts:\n"
+        for (device, out) in outs { y += "  - [\(device), \(out.time), \(out.after)]\n" }
         return y
     }
 
@@ -99,6 +112,12 @@ struct RecordedTools: Equatable {
                 throw RuntimeFailure("a row of the report's `withoutTilt` is not [µs, device, type, serial, id, bool]: \(row)")
             }
             devices[device, default: RecordedTools()].tiltChanges.append(TiltChange(time: time, tool: tool, withoutTilt: without))
+        }
+        for row in penkit["proximityOuts"] as? [[Any]] ?? [] {
+            guard row.count == 3, let device = row[0] as? Int, let time = number(row[1]), let after = number(row[2]) else {
+                throw RuntimeFailure("a row of the report's `proximityOuts` is not [device, µs, µs]: \(row)")
+            }
+            devices[device, default: RecordedTools()].proximityOuts.append(LiveProximityOut(time: time, after: after))
         }
         return devices
     }

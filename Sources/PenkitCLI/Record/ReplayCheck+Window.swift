@@ -21,6 +21,16 @@ extension ReplayCheck {
         return tools
     }
 
+    /// Each device's proximity-outs as the live libinput gave them, by the replay's device number:
+    /// the decoder makes the one libinput's timer made late, after the next report was queued.
+    static func proximityOuts(_ report: Report) -> [UInt32: [LiveProximityOut]] {
+        var outs: [UInt32: [LiveProximityOut]] = [:]
+        for (index, id) in report.deviceIDs.enumerated() {
+            if let recorded = report.tools[id]?.proximityOuts, !recorded.isEmpty { outs[UInt32(index + 1)] = recorded }
+        }
+        return outs
+    }
+
     /// The tools penkitd's engine knew at `start` to send no tilt (it learns that after a whole
     /// tilt timeout without it, and keeps it), as the report's header says, by the replay's
     /// device number.

@@ -79,7 +79,8 @@ enum ReplayCheck {
         let states = report.fromStart ? [false] : [false, true]
         for learnedProximityOut in states {
             let options = DecoderOptions(smoothing: smoothing ? nil : false, sendsOwnProximityOut: learnedProximityOut)
-            let inputs = try Self.decode(trace, from: start, options: options, knownTools: knownTools)
+            let inputs = try Self.decode(trace, from: start, options: options, knownTools: knownTools,
+                                         proximityOuts: Self.proximityOuts(report))
             let replayed = Self.replay(inputs, start: start, smoothing: smoothing, withoutTilt: withoutTilt)
             var result = compare(recorded: recorded, replayed: replayed, learnedBefore: !report.fromStart, deviceIDs: report.deviceIDs)
             guard result.matches else {
@@ -181,11 +182,13 @@ enum ReplayCheck {
     /// Each device's events from `start` on, decoded and merged by time (as `decodeForEngine`),
     /// each device's decoder knowing its `knownTools` (by the replay's device number, from 1).
     static func decode(_ trace: Trace, from start: UInt64, options: DecoderOptions,
-                       knownTools: [UInt32: [ToolIdentity]] = [:]) throws -> [EngineReplay.Input] {
+                       knownTools: [UInt32: [ToolIdentity]] = [:],
+                       proximityOuts: [UInt32: [LiveProximityOut]] = [:]) throws -> [EngineReplay.Input] {
         var inputs: [(order: Int, input: EngineReplay.Input)] = []
         for (index, device) in trace.devices.enumerated() {
             var options = options
             options.knownTools = knownTools[UInt32(index + 1)] ?? []
+            options.libinputProximityOuts = proximityOuts[UInt32(index + 1)] ?? []
             let events = try TabletDecoder.decode(device.events.filter { $0.time >= start }, device: device.description, options: options)
             for event in events { inputs.append((inputs.count, EngineReplay.Input(device: UInt32(index + 1), event: event))) }
         }

@@ -90,6 +90,11 @@ final class FlightRecorder: Sendable {
         state.withLock { $0.devices[device]?.tools.proximityIn(tool, at: time) }
     }
 
+    /// libinput ended a proximity at `time`, the event before it being of `after` (`ToolLedger`).
+    func proximityOut(device: Int, at time: UInt64, after: UInt64) {
+        state.withLock { $0.devices[device]?.tools.proximityOut(at: time, after: after) }
+    }
+
     /// The engine learned (or unlearned) at `time` that a tool sends no tilt (`ToolLedger`).
     func tiltLearned(_ key: ToolKey, withoutTilt: Bool, at time: UInt64) {
         state.withLock { $0.devices[Int(key.device)]?.tools.tiltLearned(key.tool, withoutTilt: withoutTilt, at: time) }

@@ -207,5 +207,17 @@ enum RecordingReport {
             w.raw(change.withoutTilt ? ",true]" : ",false]")
         }
         w.raw("]")
+        // [µs, µs of the event before it]
+        w.key("proximityOuts")
+        w.raw("[")
+        for out in ledger.proximityOuts {
+            w.separateElement()
+            w.raw("[")
+            w.number(out.time)
+            w.raw(",")
+            w.number(out.after)
+            w.raw("]")
+        }
+        w.raw("]")
     }
 }

@@ -1,3 +1,4 @@
+import PenInput
 import PenKit
 
 /// What penkitd knew of one tablet's tools, and when it learned it, for a replay of a window cut
@@ -9,7 +10,11 @@ import PenKit
 /// - when the engine learned, or unlearned, that a tool sends no tilt (`StrokeEngine`'s
 ///   `toolsWithoutTilt`): its newest changes, the older ones folded into `withoutTiltBefore`.
 ///
-/// Both change at a tool's proximity at most, never per frame. The arrays are reserved when the
+/// - the proximity-outs libinput gave, each with the time of the event before it: one that
+///   libinput's 50 ms timer made late, after the next report was queued (a loaded host), cannot
+///   be told from the events, and a replay must make it where libinput did.
+///
+/// All change at a tool's proximity at most, never per frame. The arrays are reserved when the
 /// tablet comes and bounded: a tablet that names more tools than `toolsKept` (a forged serial per
 /// proximity) has the rest counted, not kept. A value kept only under `FlightRecorder`'s lock.
 struct ToolLedger: Sendable {
@@ -27,6 +32,7 @@ struct ToolLedger: Sendable {
 
     static let toolsKept = 64
     static let changesKept = 64
+    static let proximityOutsKept = 256
 
     private(set) var tools: [Tool] = []
     /// Tools beyond `toolsKept`, not kept.
@@ -35,10 +41,19 @@ struct ToolLedger: Sendable {
     private(set) var withoutTiltBefore: [ToolIdentity] = []
     /// The newest changes, oldest first.
     private(set) var changes: [TiltChange] = []
+    /// The newest proximity-outs libinput gave, oldest first.
+    private(set) var proximityOuts: [LiveProximityOut] = []
 
     init() {
         tools.reserveCapacity(8)
         changes.reserveCapacity(Self.changesKept)
+        proximityOuts.reserveCapacity(Self.proximityOutsKept)
+    }
+
+    /// libinput ended a proximity at `time`, right after an event of `after`.
+    mutating func proximityOut(at time: UInt64, after: UInt64) {
+        if proximityOuts.count == Self.proximityOutsKept { proximityOuts.removeFirst() }
+        proximityOuts.append(LiveProximityOut(time: time, after: after))
     }
 
     /// A tool came into proximity: kept if it is new, as libinput finds a tool (by type and

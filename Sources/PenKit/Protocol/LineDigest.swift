@@ -17,23 +17,13 @@
 /// thread digests every line it publishes). 64 bits: two different lines share a digest with a
 /// chance of 2⁻⁶⁴, far below anything else that could make a check lie.
 public struct LineDigest: Sendable, Equatable {
-    public enum Kind: UInt8, Sendable, CaseIterable {
+    /// Named as the line's `type` (a byte in memory, as any enum of five cases).
+    public enum Kind: String, Sendable, CaseIterable {
         case frame, began, update, ended, stroke
 
-        public var name: String {
-            switch self {
-            case .frame: "frame"
-            case .began: "began"
-            case .update: "update"
-            case .ended: "ended"
-            case .stroke: "stroke"
-            }
-        }
+        public var name: String { rawValue }
 
-        public init?(name: String) {
-            guard let kind = Self.allCases.first(where: { $0.name == name }) else { return nil }
-            self = kind
-        }
+        public init?(name: String) { self.init(rawValue: name) }
     }
 
     public var kind: Kind

@@ -210,13 +210,17 @@ enum RecordingReport {
         // [µs, µs of the event before it]
         w.key("proximityOuts")
         w.raw("[")
-        for out in ledger.proximityOuts {
-            w.separateElement()
-            w.raw("[")
-            w.number(out.time)
-            w.raw(",")
-            w.number(out.after)
-            w.raw("]")
+        for out in ledger.proximityOuts { writeRow(out.time, out.after, to: &w) }
+        w.raw("]")
+    }
+
+    /// One row of numbers, `[a,b,…]`, as an array's element.
+    private static func writeRow(_ numbers: UInt64..., to w: inout JSONWriter) {
+        w.separateElement()
+        w.raw("[")
+        for (index, number) in numbers.enumerated() {
+            if index > 0 { w.raw(",") }
+            w.number(number)
         }
         w.raw("]")
     }

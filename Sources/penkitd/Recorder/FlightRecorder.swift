@@ -36,6 +36,16 @@ final class FlightRecorder: Sendable {
         /// Grabs taken before the input loop told the recorder of their device: the virtual
         /// tablet grabs as the pipeline adds a device, which comes first.
         var grabbedBeforeAdded: [Int: UInt64] = [:]
+
+        /// Changes a device's log in place, through the dictionary's values: `devices[id]?.…`
+        /// copied the whole DeviceLog out and back (for every event, its retains and releases
+        /// were a tenth of the input thread's time in an unpaced replay). False: no such device.
+        @discardableResult
+        mutating func updateDevice(_ id: Int, _ change: (inout DeviceLog) -> Void) -> Bool {
+            guard let index = devices.index(forKey: id) else { return false }
+            change(&devices.values[index])
+            return true
+        }
     }
 
     /// Engine lines a second at most, as the digest buffer is sized: a pen drawing without pause
@@ -72,42 +82,35 @@ final class FlightRecorder: Sendable {
     func grabChanged(device: Int, grabbed: Bool) {
         let time = now()
         state.withLock { state in
-            guard state.devices[device] != nil else {
-                state.grabbedBeforeAdded[device] = grabbed ? time : nil
-                return
+            let known = state.updateDevice(device) { log in
+                if grabbed {
+                    log.grabbedSince = time
+                } else if log.grabbedSince != nil {
+                    log.grabbedSince = nil
+                    log.lastReleased = time
+                }
             }
-            if grabbed {
-                state.devices[device]?.grabbedSince = time
-            } else if state.devices[device]?.grabbedSince != nil {
-                state.devices[device]?.grabbedSince = nil
-                state.devices[device]?.lastReleased = time
-            }
+            if !known { state.grabbedBeforeAdded[device] = grabbed ? time : nil }
         }
     }
 
     /// A tool came into proximity on `device`: its first time is kept (`ToolLedger`).
     func toolProximityIn(_ tool: ToolIdentity, device: Int, at time: UInt64) {
-        state.withLock { $0.devices[device]?.tools.proximityIn(tool, at: time) }
+        state.withLock { $0.updateDevice(device) { $0.tools.proximityIn(tool, at: time) } }
     }
 
     /// libinput ended a proximity at `time`, the event before it being of `after` (`ToolLedger`).
     func proximityOut(device: Int, at time: UInt64, after: UInt64) {
-        state.withLock { $0.devices[device]?.tools.proximityOut(at: time, after: after) }
+        state.withLock { $0.updateDevice(device) { $0.tools.proximityOut(at: time, after: after) } }
     }
 
     /// The engine learned (or unlearned) at `time` that a tool sends no tilt (`ToolLedger`).
     func tiltLearned(_ key: ToolKey, withoutTilt: Bool, at time: UInt64) {
-        state.withLock { $0.devices[Int(key.device)]?.tools.tiltLearned(key.tool, withoutTilt: withoutTilt, at: time) }
+        state.withLock { $0.updateDevice(Int(key.device)) { $0.tools.tiltLearned(key.tool, withoutTilt: withoutTilt, at: time) } }
     }
 
     func record(_ event: EvdevEvent, device: Int) {
-        // Through the dictionary's values, which a mutation reaches in place: `devices[device]?`
-        // copied the whole DeviceLog out and back for every event (its retains and releases were
-        // a tenth of the input thread's time in an unpaced replay).
-        state.withLock { state in
-            guard let index = state.devices.index(forKey: device) else { return }
-            state.devices.values[index].events.append(event)
-        }
+        state.withLock { $0.updateDevice(device) { $0.events.append(event) } }
         if !paced { latest.max(event.time, ordering: .relaxed) }
     }
 

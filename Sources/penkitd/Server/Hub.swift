@@ -213,8 +213,8 @@ final class Hub: Sendable {
     /// Deflates the strokes the history has held a while, outside the lock, and gives the freed
     /// heap back to the system now and then; returns when a stroke is next due.
     func deflateHistory(now: UInt64) -> UInt64 {
-        let taken = state.withLock { $0.fanOut.history.takeForDeflating(now: now) }
-        guard !taken.isEmpty else { return state.withLock { $0.fanOut.history.nextDeflation } }
+        let (taken, due) = state.withLock { ($0.fanOut.history.takeForDeflating(now: now), $0.fanOut.history.nextDeflation) }
+        guard !taken.isEmpty else { return due }
         let deflated = taken.map { ($0.seq, DeflatedLine($0.line)) }
         let (trim, next) = state.withLock { ($0.fanOut.history.put(deflated), $0.fanOut.history.nextDeflation) }
         if trim { _ = penkit_trim_heap() }

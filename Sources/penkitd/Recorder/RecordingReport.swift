@@ -180,11 +180,7 @@ enum RecordingReport {
         for known in ledger.tools {
             w.separateElement()
             w.raw("[")
-            w.string(known.tool.type.rawValue)
-            w.raw(",")
-            w.number(known.tool.serial)
-            w.raw(",")
-            w.number(known.tool.id)
+            writeToolFields(known.tool, to: &w)
             w.raw(",")
             w.number(known.since)
             w.raw("]")
@@ -199,11 +195,7 @@ enum RecordingReport {
             w.raw("[")
             w.number(change.time)
             w.raw(",")
-            w.string(change.tool.type.rawValue)
-            w.raw(",")
-            w.number(change.tool.serial)
-            w.raw(",")
-            w.number(change.tool.id)
+            writeToolFields(change.tool, to: &w)
             w.raw(change.withoutTilt ? ",true]" : ",false]")
         }
         w.raw("]")
@@ -212,6 +204,15 @@ enum RecordingReport {
         w.raw("[")
         for out in ledger.proximityOuts { writeRow(out.time, out.after, to: &w) }
         w.raw("]")
+    }
+
+    /// A tool as the report's rows name it: `"type",serial,id`, inside a row.
+    private static func writeToolFields(_ tool: ToolIdentity, to w: inout JSONWriter) {
+        w.string(tool.type.rawValue)
+        w.raw(",")
+        w.number(tool.serial)
+        w.raw(",")
+        w.number(tool.id)
     }
 
     /// One row of numbers, `[a,b,…]`, as an array's element.

@@ -29,28 +29,30 @@ package enum UdevDevices {
 
     /// Whether udev tags the node at `devnode` (/dev/input/eventN) as a tablet or a tablet pad (`isAdmitted`).
     package static func isTablet(devnode: String) -> Bool {
-        var st = stat()
-        guard stat(devnode, &st) == 0, (st.st_mode & S_IFMT) == S_IFCHR else { return false }
-        guard let udev = udev_new() else { return false }
-        defer { udev_unref(udev) }
-        guard let device = udev_device_new_from_devnum(udev, CChar(UInt8(ascii: "c")), st.st_rdev) else { return false }
-        defer { udev_device_unref(device) }
-        return isAdmitted(device)
+        withDevice(devnode: devnode, isAdmitted) ?? false
     }
 
     /// The kernel's name of the input device behind `devnode` (its parent's `name` attribute),
     /// read without opening the node.
     package static func inputName(devnode: String) -> String? {
+        withDevice(devnode: devnode) { device in
+            // The parent is owned by the child: not unreferenced here.
+            guard let parent = udev_device_get_parent_with_subsystem_devtype(device, "input", nil),
+                  let name = udev_device_get_sysattr_value(parent, "name") else { return nil }
+            return String(cString: name)
+        } ?? nil
+    }
+
+    /// `body` on udev's device for the character node at `devnode`, found by its device number
+    /// (without opening the node); nil when it is not a character node or udev does not know it.
+    private static func withDevice<T>(devnode: String, _ body: (OpaquePointer) -> T) -> T? {
         var st = stat()
         guard stat(devnode, &st) == 0, (st.st_mode & S_IFMT) == S_IFCHR else { return nil }
         guard let udev = udev_new() else { return nil }
         defer { udev_unref(udev) }
         guard let device = udev_device_new_from_devnum(udev, CChar(UInt8(ascii: "c")), st.st_rdev) else { return nil }
         defer { udev_device_unref(device) }
-        // The parent is owned by the child: not unreferenced here.
-        guard let parent = udev_device_get_parent_with_subsystem_devtype(device, "input", nil),
-              let name = udev_device_get_sysattr_value(parent, "name") else { return nil }
-        return String(cString: name)
+        return body(device)
     }
 
     /// The one rule for which udev devices penkit opens: ID_INPUT_TABLET=1 or ID_INPUT_TABLET_PAD=1,

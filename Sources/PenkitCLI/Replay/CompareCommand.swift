@@ -34,11 +34,7 @@ struct CompareCommand: ParsableCommand {
     @Option(help: "How many differences to list.")
     var maxDifferences = 20
 
-    @Flag(inversion: .prefixedNo, help: "libinput's 4-sample smoothing of x, y and tilt, for a trace reference.")
-    var smoothing = true
-
-    @Option(help: "Resolution in units/mm to assume for a trace that records none.")
-    var resolution: Int32?
+    @OptionGroup var decoding: TraceDecodingOptions
 
     @Option(help: "Replay a trace reference at this multiple of its pace, as `penkit replay --speed`.")
     var speed: Double = 1
@@ -49,11 +45,10 @@ struct CompareCommand: ParsableCommand {
         if reference.hasSuffix(".jsonl") || reference.hasSuffix(".json") {
             expected = StrokeComparison.strokes(inLines: try lines(of: reference))
         } else {
-            let options = DecoderOptions(smoothing: smoothing ? nil : false, fallbackResolution: resolution)
-            let inputs = try decodeForEngine(reference, options: options, speed: speed)
+            let inputs = try decodeForEngine(reference, options: decoding.decoderOptions, speed: speed)
             var strokes: [Stroke] = []
             // the same engine set-up as `penkit replay --json` (ReplayMessages.swift)
-            EngineReplay(latePressure: nil, prediction: EnginePrediction.penkit(smoothed: smoothing)).run(inputs) { message in
+            EngineReplay(latePressure: nil, prediction: EnginePrediction.penkit(smoothed: decoding.smoothing)).run(inputs) { message in
                 if case .stroke(let finalized) = message { strokes.append(finalized.stroke) }
             }
             expected = strokes

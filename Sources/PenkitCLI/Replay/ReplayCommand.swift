@@ -26,11 +26,7 @@ struct ReplayCommand: AsyncParsableCommand {
     @Flag(help: "Play the trace through a new uinput device with its original timing.")
     var uinput = false
 
-    @Flag(inversion: .prefixedNo, help: "libinput's 4-sample smoothing of x, y and tilt.")
-    var smoothing = true
-
-    @Option(help: "Resolution in units/mm to assume for a trace that records none.")
-    var resolution: Int32?
+    @OptionGroup var decoding: TraceDecodingOptions
 
     @Option(help: "Play at this multiple of the recorded pace (0.5: gaps twice as long), with --uinput or not.")
     var speed: Double = 1
@@ -42,9 +38,7 @@ struct ReplayCommand: AsyncParsableCommand {
         guard speed > 0, speed.isFinite else { throw ValidationError("--speed must be a positive number") }
     }
 
-    var decoderOptions: DecoderOptions {
-        DecoderOptions(smoothing: smoothing ? nil : false, fallbackResolution: resolution)  // nil: as libinput decides
-    }
+    var decoderOptions: DecoderOptions { decoding.decoderOptions }
 
     func run() async throws {
         if check {

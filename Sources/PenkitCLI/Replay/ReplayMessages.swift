@@ -12,7 +12,7 @@ import PenKit
 func replayMessages(_ command: ReplayCommand) async throws {
     let late = try parseLatePressure(command.latePressure)
     let inputs = try decodeForEngine(command.trace, options: command.decoderOptions, speed: command.speed)
-    let replay = EngineReplay(latePressure: late, prediction: EnginePrediction.penkit(smoothed: command.smoothing))
+    let replay = EngineReplay(latePressure: late, prediction: EnginePrediction.penkit(smoothed: command.decoding.smoothing))
     var out = ""
     out.reserveCapacity(1 << 17)
     var summary = ReplaySummary()

@@ -60,7 +60,16 @@ struct PredictBenchCommand: ParsableCommand {
         return values.map { $0! / 1000 }
     }
 
-    func run() throws {
+    /// What one run scored: the strokes, the benchmark that scored them and its results.
+    struct Scored {
+        var horizons: [Double]
+        var strokes: [BenchStroke]
+        var benchmark: PredictionBenchmark
+        var results: [PredictionMetrics]
+        var frames: Int { strokes.reduce(0) { $0 + $1.input.samples.count } }
+    }
+
+    func score() throws -> Scored {
         let horizons = try parsedHorizons()
         var strokes: [BenchStroke] = []
         for (pen, path) in traces.enumerated() {
@@ -75,23 +84,34 @@ struct PredictBenchCommand: ParsableCommand {
         // Without smoothing the compensations coincide: only the other variants differ.
         if variants { entrants += try BenchEntrant.penkitVariants.filter { smoothing || $0.compensation == .defaultChoice } }
         let results = try entrants.flatMap { try benchmark.evaluate($0, strokes: strokes) }
-        let frames = strokes.reduce(0) { $0 + $1.input.samples.count }
+        return Scored(horizons: horizons, strokes: strokes, benchmark: benchmark, results: results)
+    }
+
+    /// The tables, and with `--worst` the largest errors, as the command prints them (the docs
+    /// paste this; DocumentedPredictionTablesTests checks that they still say it).
+    func text(_ scored: Scored) throws -> String {
+        var text = predictTable(scored.results, horizons: scored.horizons, strokes: scored.strokes.count, frames: scored.frames,
+                                smoothing: smoothing, hover: hover)
+        if worst > 0 {
+            text += "\n\n" + (try worstFramesReport(worst, benchmark: scored.benchmark, strokes: scored.strokes, traces: traces,
+                                                     horizons: scored.horizons))
+        }
+        return text
+    }
+
+    func run() throws {
+        let scored = try score()
         if json {
-            let report = PredictReport(traces: traces.map { ($0 as NSString).lastPathComponent }, strokes: strokes.count,
-                                       frames: frames, smoothing: smoothing, truth: "raw", hover: hover, results: results)
+            let report = PredictReport(traces: traces.map { ($0 as NSString).lastPathComponent }, strokes: scored.strokes.count,
+                                       frames: scored.frames, smoothing: smoothing, truth: "raw", hover: hover, results: scored.results)
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
             print(String(decoding: try encoder.encode(report), as: UTF8.self))
         } else {
-            print(predictTable(results, horizons: horizons, strokes: strokes.count, frames: frames,
-                               smoothing: smoothing, hover: hover))
-            if worst > 0 {
-                print("")
-                print(try worstFramesReport(worst, benchmark: benchmark, strokes: strokes, traces: traces, horizons: horizons))
-            }
+            print(try text(scored))
         }
         if let svg {
-            try writePredictionSVGs(strokes: strokes, benchmark: benchmark, directory: svg, count: svgStrokes)
+            try writePredictionSVGs(strokes: scored.strokes, benchmark: scored.benchmark, directory: svg, count: svgStrokes)
         }
     }
 }

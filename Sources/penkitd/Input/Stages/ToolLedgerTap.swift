@@ -11,22 +11,27 @@ struct ToolLedgerTap: PipelineStage {
     let recorder: FlightRecorder
     private var seenChanges: UInt64 = 0
     private var withoutTilt: Set<ToolKey> = []
-    /// The time of each device's last tool event (devices are numbered from 1, a few at most).
-    private var lastEventTime: [UInt64] = []
+    /// The time of each present device's last tool event; a device's entry leaves with it, so
+    /// replugging for months does not grow it (device numbers are never reused).
+    private var lastEventTime: [Int: UInt64] = [:]
 
     init(recorder: FlightRecorder) {
         self.recorder = recorder
     }
 
     mutating func run(_ input: PipelineInput, _ call: inout PipelineCall, _ out: inout OutboundBatch) {
-        if case .tool(let event, let device) = input, device >= 0 {
-            if device >= lastEventTime.count { lastEventTime += Array(repeating: 0, count: device + 1 - lastEventTime.count) }
+        switch input {
+        case .tool(let event, let device):
             if event.kind == .proximity, event.state == .proximityIn {
                 recorder.toolProximityIn(event.tool, device: device, at: event.time)
             } else if event.kind == .proximity, event.state == .proximityOut {
-                recorder.proximityOut(device: device, at: event.time, after: lastEventTime[device])
+                recorder.proximityOut(device: device, at: event.time, after: lastEventTime[device] ?? 0)
             }
             lastEventTime[device] = event.time
+        case .deviceRemoved(let device, _):
+            lastEventTime[device] = nil
+        case .pad, .tick, .shutdown, .control, .resume:
+            break
         }
         guard call.engine.toolsWithoutTiltChanges != seenChanges else { return }
         seenChanges = call.engine.toolsWithoutTiltChanges

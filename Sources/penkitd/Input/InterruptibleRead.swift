@@ -24,7 +24,10 @@ enum InterruptibleRead {
             var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
             let ready = poll(&pfd, 1, 25)
             if ready < 0, errno != EINTR { throw .read(errno) }
-            if ready <= 0 { continue }
+            if ready < 0 { continue }
+            // On a timeout, read anyway (EAGAIN while a writer is there): poll never reports the
+            // end of a FIFO whose writer left before it was opened here (Linux raises POLLHUP only
+            // for a writer that came after the open), and another reader may be keeping its pipe.
             let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
             if n < 0 {
                 if errno == EINTR || errno == EAGAIN { continue }

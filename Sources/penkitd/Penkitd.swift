@@ -1,4 +1,5 @@
 import ArgumentParser
+import CLinuxCalls
 import Dispatch
 import FoundationEssentials
 #if canImport(Glibc)
@@ -180,7 +181,10 @@ struct Penkitd: ParsableCommand {
         let steering = Daemon.Steering(logger: logger, logLevel: logLevel, group: group, reloadConfig: {
             try self.loadConfig(isStopping: { group.isStopping }, warn: { logger.warning("\($0)") })
         })
-        let daemon = try Daemon(config: config, replay: source, journal: journal, probe: probe, steering: steering)
+        // `consume`: the recovered lines (up to eight times the history's bound, whole) end with
+        // the daemon's start; the history keeps the ones it chose, deflated, and the heap goes back.
+        let daemon = try Daemon(config: config, replay: source, journal: consume journal, probe: probe, steering: steering)
+        _ = penkit_trim_heap()
         try daemon.run(replay: source, waitClients: waitClients, exitAfterReplay: exitAfterReplay)
     }
 }

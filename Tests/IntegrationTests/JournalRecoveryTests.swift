@@ -1,4 +1,5 @@
 import Foundation
+@testable import penkitd
 import Testing
 
 /// The stroke journal across restarts: `since` after a restart, a torn tail, corruption,
@@ -32,32 +33,44 @@ struct JournalRecoveryTests {
     }
 
     /// `--history-bytes` bounds what a restart restores for `since`: the newest strokes whose
-    /// lines fit, oldest leaving first, and a `history_gap` for the rest (which the journal keeps).
+    /// lines fit once deflated (as the running history holds them), oldest leaving first, and a
+    /// `history_gap` for the rest (which the journal keeps).
     @Test func historyBytesKeepsTheNewestStrokesThatFitAndReportsTheGap() throws {
         let state = try StateDirectoryFixture()
         let first = try strokesOfOneRun(Self.trace, state: state)
-        #expect(first.count > 3)
-        // Room for the newest two lines (with their newlines) and half of a third.
-        let newestTwo = first.suffix(2).map { $0.utf8.count + 1 }.reduce(0, +)
-        let bound = newestTwo + first[first.count - 3].utf8.count / 2
+        #expect(first.count > 4)
+        let whole = first.map { $0.utf8.count + 1 }
+        let deflated = try first.map { try #require(DeflatedLine(Array(($0 + "\n").utf8))).bytes.count }
+        // Room for the newest three lines deflated and half of the fourth, and for each of the
+        // three whole (a line over the bound leaves at once, running, before it is deflated).
+        let bound = max(deflated.suffix(3).reduce(0, +) + deflated[first.count - 4] / 2, whole.suffix(3).max()!)
+        // What stays: the newest strokes whose deflated lines fit, up to the first line over the bound.
+        var kept = 0
+        while kept < first.count, whole[first.count - kept - 1] <= bound,
+              deflated.suffix(kept + 1).reduce(0, +) <= bound { kept += 1 }
+        #expect(kept >= 3 && kept < first.count, "kept \(kept) of \(first.count)")
+        // Whole, fewer would fit: the bound holds the newest `wholeFit` lines as they are.
+        var wholeFit = 0
+        while wholeFit < first.count, whole.suffix(wholeFit + 1).reduce(0, +) <= bound { wholeFit += 1 }
+        #expect(wholeFit < kept, "whole \(wholeFit), deflated \(kept)")
 
         let daemon = try DaemonProcess(["--replay", tracePath(Self.trace), "--wait-clients", "1",
                                         "--history-bytes", String(bound)], stateDir: state.path)
         let client = try daemon.connect()
         let hello = object(try client.readLine() ?? "")
         #expect((hello["lastSeq"] as? NSNumber)?.intValue == first.count)
-        #expect((hello["oldestSeq"] as? NSNumber)?.intValue == first.count - 1)
+        #expect((hello["oldestSeq"] as? NSNumber)?.intValue == first.count - kept + 1)
         try client.subscribe(["strokes"], since: 0)
         let gap = object(try client.readLine() ?? "")
         #expect(gap["code"] as? String == "history_gap")
-        #expect((gap["message"] as? String)?.hasPrefix("strokes 1...\(first.count - 2) ") == true)
+        #expect((gap["message"] as? String)?.hasPrefix("strokes 1...\(first.count - kept) ") == true)
         let subscribed = object(try client.readLine() ?? "")
-        #expect((subscribed["replaying"] as? NSNumber)?.intValue == 2)
+        #expect((subscribed["replaying"] as? NSNumber)?.intValue == kept)
         var replayed: [String] = []
-        while replayed.count < 2, let next = try client.readLine() {
+        while replayed.count < kept, let next = try client.readLine() {
             if type(next) == "stroke" { replayed.append(next) }
         }
-        #expect(replayed == Array(first.suffix(2)), "byte for byte the newest two strokes the first run sent")
+        #expect(replayed == Array(first.suffix(kept)), "byte for byte the newest strokes the first run sent")
         #expect(daemon.stop() == 0)
     }
 

@@ -28,9 +28,10 @@ import Testing
         #expect(!kept.records.isEmpty)
     }
 
-    /// 200 strokes of 1000 bytes journaled, then a start with room for 30 of them by bytes (and 50
-    /// by count), then for 10 by count: the newest that fit, oldest first; numbering still
-    /// continues after the newest stroke of all.
+    /// 200 strokes of 1000 bytes journaled, then a start with room for 24 of them by bytes (a
+    /// history of 3050 bytes: recovery keeps eight times that whole, for the history to choose
+    /// the ones that fit deflated; 50 by count), then for 10 by count: the newest that fit,
+    /// oldest first; numbering still continues after the newest stroke of all.
     @Test func aStartRestoresTheNewestStrokesThatFit() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("newest-strokes-\(UUID().uuidString.prefix(8))").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -43,7 +44,7 @@ import Testing
         for seq in 1...200 { journal.record(.stroke, seq: UInt64(seq), strokeID: UInt64(seq), line: record(seq: seq, bytes: 1_000).payload) }
         journal.close()
 
-        for (strokes, bytes, newest) in [(50, 30_500, 30), (10, 16 << 20, 10)] {
+        for (strokes, bytes, newest) in [(50, 3_050, 24), (10, 16 << 20, 10)] {
             let opened = try StrokeJournal.open(stateDirectory: directory, options: options, historyStrokes: strokes,
                                                 historyBytes: bytes, logger: logger)
             #expect(opened.history.map(\.seq) == (201 - UInt64(newest)...200).map { $0 })

@@ -20,7 +20,8 @@ final class StrokeJournal: Sendable {
     }
 
     /// What a start found: the journal (nil when disabled), the strokes to serve to `since`
-    /// (the newest `historyStrokes` within `historyBytes`, oldest first) and where numbering continues.
+    /// (the newest `historyStrokes` within `restoreBytes(historyBytes)` of whole lines, oldest
+    /// first: the history chooses the ones that fit once deflated) and where numbering continues.
     struct Opened: Sendable {
         var journal: StrokeJournal?
         var history: [JournalRecord] = []
@@ -28,6 +29,12 @@ final class StrokeJournal: Sendable {
         var lastStrokeID: UInt64 = 0
         /// One word for `hello`: on, off, or recovered-without-history.
         var status: String
+    }
+
+    /// The whole lines recovery keeps for the history to choose from (`StrokeHistory.restore`).
+    static func restoreBytes(_ historyBytes: Int) -> Int {
+        let (bytes, overflow) = historyBytes.multipliedReportingOverflow(by: StrokeHistory.restoreWholeFactor)
+        return overflow ? .max : bytes
     }
 
     /// Opens `stateDirectory/journal`, recovering what it holds.
@@ -42,7 +49,7 @@ final class StrokeJournal: Sendable {
         guard options.enabled else { return Opened(journal: nil, status: "off") }
         do {
             return try recover(stateDirectory: stateDirectory, options: options,
-                               keeping: NewestStrokes(count: historyStrokes, bytes: historyBytes), logger: logger)
+                               keeping: NewestStrokes(count: historyStrokes, bytes: restoreBytes(historyBytes)), logger: logger)
         } catch .system(let what, let code) {
             logger.error("journal unavailable; serving without it (strokes are not durable)",
                          metadata: ["error": "\(JournalError.system(what, code))"])

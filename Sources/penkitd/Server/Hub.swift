@@ -96,7 +96,7 @@ final class Hub: Sendable {
     /// history before any client can ask for them with `since`.
     func restoreHistory(_ strokes: [(seq: UInt64, line: ReliableLine)]) {
         state.withLock { state in
-            for stroke in strokes { state.fanOut.history.append(seq: stroke.seq, line: stroke.line) }
+            state.fanOut.history.restore(strokes)
         }
     }
 

@@ -65,6 +65,49 @@ struct StrokeHistory {
         trim()
     }
 
+    /// How much more than the history's bound of whole lines the journal's recovery may keep for
+    /// `restore` to choose from: deflated, a stroke's line takes between a third and a quarter of
+    /// its bytes, so eight times the bound always holds what fits once deflated.
+    static let restoreWholeFactor = 8
+
+    /// Strokes recovered from the journal (oldest first, exactly as clients were first sent
+    /// them), held as penkitd would hold them had it kept running: each older than
+    /// `deflateAfter`, so deflated, and the newest that fit within both bounds. Restored whole,
+    /// as before, the history kept a third to a quarter of the strokes it holds live.
+    /// On a history that holds strokes already (never, today: penkitd restores before its
+    /// first stroke), they are appended as live ones.
+    mutating func restore(_ strokes: [(seq: UInt64, line: ReliableLine)]) {
+        guard entries.isEmpty else {
+            for stroke in strokes { append(seq: stroke.seq, line: stroke.line) }
+            return
+        }
+        var kept: [Entry] = []
+        var held = 0
+        for stroke in strokes.reversed() {
+            lastSeq = max(lastSeq, stroke.seq)
+            // A line over the bound leaves at once live (before it could be deflated), and every
+            // older stroke with it.
+            guard kept.count < capacity, stroke.line.count <= byteLimit else {
+                evictedThrough = max(evictedThrough, stroke.seq)
+                break
+            }
+            var line = Held.whole(stroke.line)
+            if case .bytes(let bytes) = stroke.line, let deflated = DeflatedLine(bytes) { line = .deflated(deflated) }
+            guard held + line.heldBytes <= byteLimit else {
+                evictedThrough = max(evictedThrough, stroke.seq)
+                break
+            }
+            held += line.heldBytes
+            kept.append(Entry(seq: stroke.seq, line: line, heldSince: 0))
+        }
+        for entry in kept.reversed() {
+            entries.append(entry)
+            bytes += entry.line.heldBytes
+        }
+        settled = entries.count
+        trim()
+    }
+
     /// Lets the oldest strokes go while over either bound (also after a reload lowers one).
     mutating func trim() {
         while let first = entries.first, entries.count > capacity || bytes > byteLimit {

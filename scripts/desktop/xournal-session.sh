@@ -6,6 +6,7 @@
 # Usage (one session at a time per STATE directory):
 #   xournal-session.sh start STATE OUT.xopp WIDTHxHEIGHT   start on $DISPLAY (X11) or $WAYLAND_DISPLAY
 #   xournal-session.sh save  STATE [COPY.xopp]             Ctrl+S; wait until OUT.xopp is written whole
+#   xournal-session.sh key   STATE COMBO                   one key combination (xdotool's names: ctrl+shift+e)
 #   xournal-session.sh quit  STATE                         Ctrl+Q; wait until the app has exited
 # `start` prints `xournal-ready {json}` (pid, backend, page size) once the window is mapped; `save`
 # prints `xournal-saved {json}` (the file's size, strokes); both exit 1 with the reason otherwise.
@@ -56,8 +57,13 @@ key() {
     case $(cat "$st/backend") in
         x11) xdotool key --clearmodifiers --window "$(cat "$st/window")" "$combo" ;;
         wayland)
-            local mod=${combo%%+*} k=${combo##*+}
-            wtype -M "$mod" -k "$k" -m "$mod" ;;
+            # wtype: each modifier pressed (-M), the key (-k), the modifiers released (-m).
+            local parts args=() m
+            IFS=+ read -ra parts <<<"$combo"
+            for m in "${parts[@]:0:${#parts[@]}-1}"; do args+=(-M "$m"); done
+            args+=(-k "${parts[-1]}")
+            for m in "${parts[@]:0:${#parts[@]}-1}"; do args+=(-m "$m"); done
+            wtype "${args[@]}" ;;
     esac
 }
 alive() { kill -0 "$(cat "$1/pid")" 2>/dev/null; }
@@ -213,6 +219,7 @@ quit() {
 case ${1:-} in
     start) [ $# -eq 4 ] || die "usage: $0 start STATE OUT.xopp WIDTHxHEIGHT"; start "$2" "$3" "$4" ;;
     save) [ $# -ge 2 ] && [ $# -le 3 ] || die "usage: $0 save STATE [COPY.xopp]"; save "$2" "${3:-}" ;;
+    key) [ $# -eq 3 ] || die "usage: $0 key STATE COMBO"; [ -s "$2/pid" ] || die "key: no session in $2"; key "$2" "$3" ;;
     quit) [ $# -eq 2 ] || die "usage: $0 quit STATE"; quit "$2" ;;
-    *) die "usage: $0 start|save|quit STATE ..." ;;
+    *) die "usage: $0 start|save|key|quit STATE ..." ;;
 esac

@@ -54,9 +54,14 @@ walk(json.load(sys.stdin))' "$(cat "$st/pid")" ;;
 # key STATE COMBO: one key combination to the app's window (COMBO as xdotool names it: ctrl+s).
 key() {
     local st=$1 combo=$2
-    case $(cat "$st/backend") in
-        x11) xdotool key --clearmodifiers --window "$(cat "$st/window")" "$combo" ;;
-        wayland)
+    case $(cat "$st/keys") in
+        uinput)
+            local before; before=$(wc -l <"$st/keys.acks")
+            echo "$combo" >"$st/keys.fifo"
+            typed() { [ "$(wc -l <"$st/keys.acks")" -gt "$before" ] || ! kill -0 "$(cat "$st/keyboard")" 2>/dev/null; }
+            await typed && ! tail -n 1 "$st/keys.acks" | grep -q '^error:' ;;
+        xdotool) xdotool key --clearmodifiers --window "$(cat "$st/window")" "$combo" 2>>"$st/xdotool.err" ;;
+        wtype)
             # wtype: each modifier pressed (-M), the key (-k), the modifiers released (-m).
             local parts args=() m
             IFS=+ read -ra parts <<<"$combo"
@@ -148,6 +153,45 @@ start() {
     blank_xopp "$out" "$w" "$h" || die "start: cannot write $out"
     echo "$be" >"$st/backend"
     echo "$(cd "$(dirname "$out")" && pwd)/$(basename "$out")" >"$st/out"
+    # How keys reach the app (XOURNAL_KEYS): uinput (a kernel keyboard the display server reads
+    # with its own libinput and keymap, scripts/desktop/uinput-keys.py; the default on Wayland
+    # where /dev/uinput is writable), xdotool (XTest; the default on X11), or wtype (Wayland's
+    # virtual-keyboard protocol: GTK 3.24 gets its keys, but its accelerators, Ctrl+S among them,
+    # did not fire on them on sway 1.7, so a Wayland session without uinput cannot save).
+    local keys=${XOURNAL_KEYS:-}
+    if [ -z "$keys" ]; then
+        if [ "$be" = x11 ]; then keys=xdotool; elif [ -w /dev/uinput ]; then keys=uinput; else keys=wtype; fi
+    fi
+    echo "$keys" >"$st/keys"
+    case $keys in
+        uinput)
+            # Made before the app starts, held for the session, ended by `quit`.
+            local name="penkit desktop keyboard $$"
+            rm -f "$st/keys.fifo" && mkfifo "$st/keys.fifo" && : >"$st/keys.acks"
+            /usr/bin/python3 "$(dirname "$0")/uinput-keys.py" "$st/keys.fifo" "$st/keys.acks" "$name" >"$st/keys.out" 2>&1 &
+            echo $! >"$st/keyboard"
+            made() { grep -q '^uinput-keys: ' "$st/keys.out" || ! kill -0 "$(cat "$st/keyboard")" 2>/dev/null; }
+            await made && grep -q '^uinput-keys: ' "$st/keys.out" || die "start: no uinput keyboard: $(tail -3 "$st/keys.out")"
+            server_has() {
+                case $be in
+                    x11) xinput list --name-only 2>/dev/null | grep -qxF "$name" ;;
+                    wayland) swaymsg -t get_inputs -r 2>/dev/null | grep -qF "\"$name\"" ;;
+                esac
+            }
+            await server_has || die "start: the display server never listed the keyboard \"$name\""
+            ;;
+        wtype)
+            # A virtual keyboard held for the session, made before the app starts: a seat with no
+            # keyboard has one only while a wtype runs, and its keys go out before GTK has bound
+            # it. With this one GTK binds the keyboard at its start. Ended by `quit`.
+            wtype -s 86400000 -k Shift_L >/dev/null 2>&1 &
+            echo $! >"$st/keyboard"
+            has_keyboard() { swaymsg -t get_seats -r 2>/dev/null | python3 -c 'import json, sys; sys.exit(not any(s["capabilities"] & 2 for s in json.load(sys.stdin)))'; }
+            await has_keyboard || die "start: the seat got no keyboard from wtype within $BOUND s"
+            ;;
+        xdotool) [ "$be" = x11 ] || die "start: xdotool keys need X11" ;;
+        *) die "start: XOURNAL_KEYS is uinput, xdotool or wtype, not '$keys'" ;;
+    esac
     # GDK_BACKEND pins GTK to the server under test (with both variables set it would pick Wayland).
     HOME=$st/home XDG_CONFIG_HOME=$st/home/.config XDG_CACHE_HOME=$st/home/.cache XDG_DATA_HOME=$st/home/.local/share \
         GDK_BACKEND=$be NO_AT_BRIDGE=1 xournalpp "$(cat "$st/out")" >"$st/xournalpp.log" 2>&1 &
@@ -155,7 +199,7 @@ start() {
     local pid; pid=$(cat "$st/pid")
     case $be in
         x11)
-            mapped() { local w; w=$(xdotool search --onlyvisible --pid "$pid" --name 'Xournal\+\+' 2>/dev/null | head -1); [ -n "$w" ] && echo "$w" >"$st/window" || ! alive "$st"; }
+            mapped() { local w; w=$(xdotool search --all --onlyvisible --pid "$pid" --name 'Xournal\+\+' 2>/dev/null | head -1); [ -n "$w" ] && echo "$w" >"$st/window" || ! alive "$st"; }
             await mapped; alive "$st" || die "start: xournalpp exited: $(tail -5 "$st/xournalpp.log")"
             [ -s "$st/window" ] || die "start: no Xournal++ window within $BOUND s"
             # No window manager on the bare server: the window goes to the origin, the output's size.
@@ -205,15 +249,24 @@ save() {
 }
 
 quit() {
-    local st=$1
+    local st=$1 status=0
     [ -s "$st/pid" ] || die "quit: no session in $st"
-    alive "$st" || return 0
-    key "$st" ctrl+q
-    gone() { ! alive "$st"; }
-    if ! await gone; then
-        kill "$(cat "$st/pid")" 2>/dev/null
-        die "quit: xournalpp did not exit on Ctrl+Q within $BOUND s (ended; unsaved changes or a dialog?)"
+    if alive "$st"; then
+        key "$st" ctrl+q
+        gone() { ! alive "$st"; }
+        if ! await gone; then
+            kill "$(cat "$st/pid")" 2>/dev/null
+            echo "xournal-session: quit: xournalpp did not exit on Ctrl+Q within $BOUND s (ended; unsaved changes or a dialog?)" >&2
+            status=1
+        fi
     fi
+    if [ -s "$st/keyboard" ]; then
+        [ "$(cat "$st/keys")" = uinput ] && echo quit >"$st/keys.fifo"
+        ended() { ! kill -0 "$(cat "$st/keyboard")" 2>/dev/null; }
+        [ "$(cat "$st/keys")" = uinput ] && await ended
+        kill "$(cat "$st/keyboard")" 2>/dev/null; rm -f "$st/keyboard"
+    fi
+    return $status
 }
 
 case ${1:-} in

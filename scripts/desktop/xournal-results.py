@@ -210,9 +210,12 @@ def judge_pressure(strokes, pairs, ink, pointer, row, problems):
     row["first_width_from_max"] = first_max
     row["pressure_worst"] = round(worst / PRESSURE_STEP, 2)
     row["pressure_exact"] = checked > 0 and worst <= 1.5 * PRESSURE_STEP + 1e-9
-    if not row["pressure_exact"]:
-        problems.append("pressure: a saved width differs from W × the expected pressure by up to %s/65535 (allowed 1.5)%s"
-                        % (row["pressure_worst"], "" if checked else "; no width to check"))
+    if not checked:
+        row["pressure_worst"] = None
+        problems.append("pressure: no saved width to check")
+    elif not row["pressure_exact"]:
+        problems.append("pressure: a saved width differs from W × the expected pressure by up to %s/65535 (allowed 1.5)"
+                        % row["pressure_worst"])
 
 
 def judge_eraser(before, after, erasers, m, row, problems):

@@ -34,7 +34,8 @@ widths from the pen, from its source):
   Xournal++'s MEDIUM eraser) around an expected eraser event is gone, the ink beyond its reach
   (√2·8.5 pt, Xournal++'s reach for a whole segment) is unchanged, and no ink appeared; null when
   the trace has no eraser contact;
-- zoom: the page's scale the fit found, against the output's px/mm (1 pt = 1 px at 100 % and 72 dpi);
+- zoom: the page's scale the fit found, against the output's px/mm (1 pt = 1 px at 100 % and 72 dpi),
+  within 1 % of --zoom (the session's Ctrl+0);
 - lag_ms, rmse_mm, jitter_*: `penkit bench virtual-tablet --app-track` of the kept points (through
   the inverse map, at their paired events' times), when --penkit is given; delay_ms_p50 null (a
   .xopp keeps no event times).
@@ -326,8 +327,11 @@ def main():
         fy = {round((y - math.floor(y)) * 1e4) for _, y in kept}
         judge_positions(pairs, m, len(fx) == 1 and len(fy) == 1 and a.zoom == 1, row, problems)
         judge_missing(pairs, [events for _, events in ink], m, row)
-        row["zoom"] = round(((m[0][0] ** 2 + m[1][0] ** 2) ** 0.5 / (out_w / width_mm) + (m[0][1] ** 2 + m[1][1] ** 2) ** 0.5 / (out_h / height_mm)) / 2, 5)
-        row["zoom"] = round(1 / row["zoom"], 5) if row["zoom"] else None
+        # The zoom the fit found: the output's px per mm over the page's pt per mm, both axes' mean.
+        fitted = ((m[0][0] ** 2 + m[1][0] ** 2) ** 0.5 / (out_w / width_mm) + (m[0][1] ** 2 + m[1][1] ** 2) ** 0.5 / (out_h / height_mm)) / 2
+        row["zoom"] = round(1 / fitted, 5)
+        if abs(row["zoom"] - a.zoom) > 0.01 * a.zoom:
+            problems.append("zoom: the fit finds %.4f, the session set %.4f (Ctrl+0 not applied before the pen?)" % (row["zoom"], a.zoom))
     judge_pressure(strokes, pairs, ink, a.input == "pointer", row, problems)
     row["hover"] = None     # a .xopp keeps no hover
     row["buttons"] = None   # nor barrel buttons

@@ -19,7 +19,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 PENKIT=${1:?usage: $0 PENKIT [OUT_DIR]}
-OUT=${2:-$(mktemp -d /tmp/penkit-xournal-check.XXXXXX)}
+OUT=${2:-$(mktemp -d -t penkit-xournal-check.XXXXXX)}
 mkdir -p "$OUT"
 S=scripts/desktop
 for c in xournalpp Xvfb xdotool; do command -v $c >/dev/null || { echo "xournal-host-check: $c is not installed (Debian: xournalpp xvfb xdotool)" >&2; exit 1; }; done

@@ -21,8 +21,10 @@
 # - Ctrl+0 sets the zoom to 100 % (1 pt = 1 px at the config's 72 dpi) after the window is up
 #   (Xournal++ opens a document fitted to the window's width); the judge fits the map anyway and
 #   reports the zoom it finds.
-# - Keys: xdotool (XTest) on X11, wtype (the virtual-keyboard protocol) on Wayland. The display
-#   server delivers them after the pen events it has read, and GTK handles them in order.
+# - Keys (XOURNAL_KEYS, below): xdotool on X11, a uinput keyboard on Wayland. GTK handles them in
+#   order with the pen's events; the display server queues them after the pen events it has read.
+# - `save` first waits for the title's unsaved mark: Xournal++ adds a stroke to the document at its
+#   release, so the mark says a stroke is whole (all of it, for a trace of one stroke) before Ctrl+S.
 # - Every wait is on a condition (the window mapped, the title's unsaved mark, the file parsing
 #   whole, the process gone); XOURNAL_WAIT_SECONDS (default 120) only ends a broken run.
 set -uo pipefail

@@ -41,7 +41,7 @@ widths from the pen, from its source):
   .xopp keeps no event times).
 Exits 1 with the reasons on stderr when a check fails, 2 when the file cannot be read; the row is
 printed either way (but for 2)."""
-import argparse, json, math, os, subprocess, sys, tempfile
+import argparse, json, math, os, re, subprocess, sys, tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from content_pairing import PRESSURE_STEP, apply, fit_affine, invert, pair_once, residuals
@@ -296,7 +296,10 @@ def main():
     try:
         after, after_others, page, npages = read_xopp(a.xopp)
         before, before_others = (read_xopp(a.before_eraser)[:2] if a.before_eraser else (after, after_others))
-        out_w, out_h = (int(v) for v in a.output_size.split("x"))
+        size = re.fullmatch(r"([1-9][0-9]*)x([1-9][0-9]*)", a.output_size)
+        if not size:
+            raise ValueError("--output-size must be WIDTHxHEIGHT in px, not %r" % a.output_size)
+        out_w, out_h = int(size.group(1)), int(size.group(2))
         width_mm, height_mm = tablet_size(a.trace)
         expected = contacts(a.expected)
     except (XoppError, OSError, ValueError, KeyError) as e:

@@ -75,6 +75,8 @@ def tablet_size(trace):
         p = line.split()
         if p[:1] == ["A:"] and p[1] in ("00", "01"):
             axes[p[1]] = (int(p[3]) - int(p[2])) / int(p[6])
+    if set(axes) != {"00", "01"}:
+        raise ValueError("%s: no ABS_X and ABS_Y with their resolutions (an evemu trace of a tablet?)" % trace)
     return axes["00"], axes["01"]
 
 

@@ -6,7 +6,7 @@ device in the server's own keymap, as a person's would.
 
     uinput-keys.py FIFO ACKS NAME
 
-Prints `uinput-keys: /dev/input/eventN "NAME"` once the device exists; after each combination it
+Prints `uinput-keys-ready: /dev/input/eventN "NAME"` once the device exists; after each combination it
 has typed (each key pressed in order, then released in reverse, one report each) it appends the
 line to ACKS, so that a writer can wait for it. An unknown key name is refused (a line
 `error: ...` in ACKS) without typing anything. Ends on the line `quit` (it holds FIFO open for
@@ -41,7 +41,7 @@ def main():
         ui = dev.create_uinput_device()
     except OSError as e:
         sys.exit("uinput-keys: cannot make a uinput device (/dev/uinput: modprobe uinput, and root): %s" % e)
-    print('uinput-keys: %s "%s"' % (ui.devnode, name), flush=True)
+    print('uinput-keys-ready: %s "%s"' % (ui.devnode, name), flush=True)
     with os.fdopen(os.open(fifo, os.O_RDWR), "r") as f:
         while True:
             combo = f.readline().strip()

@@ -172,8 +172,8 @@ start() {
             rm -f "$st/keys.fifo" && mkfifo "$st/keys.fifo" && : >"$st/keys.acks"
             /usr/bin/python3 "$(dirname "$0")/uinput-keys.py" "$st/keys.fifo" "$st/keys.acks" "$name" >"$st/keys.out" 2>&1 &
             echo $! >"$st/keyboard"
-            made() { grep -q '^uinput-keys: ' "$st/keys.out" || ! kill -0 "$(cat "$st/keyboard")" 2>/dev/null; }
-            await made && grep -q '^uinput-keys: ' "$st/keys.out" || die "start: no uinput keyboard: $(tail -3 "$st/keys.out")"
+            made() { grep -qs '^uinput-keys-ready: ' "$st/keys.out" || ! kill -0 "$(cat "$st/keyboard")" 2>/dev/null; }
+            await made && grep -qs '^uinput-keys-ready: ' "$st/keys.out" || die "start: no uinput keyboard: $(tail -3 "$st/keys.out")"
             server_has() {
                 case $be in
                     x11) xinput list --name-only 2>/dev/null | grep -qxF "$name" ;;

@@ -108,7 +108,9 @@ def take_apart(stroke, longest=64):
     inserted = set()
     if widths:
         while i < len(points) - 1:
-            run = next((n for n in range(2, min(longest, len(points) - 1 - i) + 1) if _inserted_run(points, widths, i, n)), None)
+            # The longest run that fits: a run's first points fit a shorter run as well (on the
+            # segment to an inserted point, the widths stepping alike), but not the other way.
+            run = next((n for n in range(min(longest, len(points) - 1 - i), 1, -1) if _inserted_run(points, widths, i, n)), None)
             if run:
                 inserted.update(range(i + 1, i + run))
                 i += run

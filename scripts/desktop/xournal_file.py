@@ -73,7 +73,9 @@ def read_xopp(path):
 def _inserted_run(points, widths, i, n):
     """Whether points i+1 .. i+n-1 are the n−1 points Xournal++ inserts between points i and i+n
     (on the segment at k/n, the widths stepping by Δ/n from W·p(i): widths[i-1], or for the first
-    point, whose pressure no width stores, widths[0] less one step)."""
+    point, whose pressure no width stores, widths[0] less one step: there input points spaced
+    exactly alike on a line, with widths stepping alike, would read as inserted; real input is not
+    spaced alike to 1e-7)."""
     ax, ay = points[i]
     bx, by = points[i + n]
     dist = math.hypot(bx - ax, by - ay)

@@ -102,7 +102,7 @@ def pair_from_presses(reports, strokes, ink, nominal, gates=(3.0, 3.0, 3.0)):
     return pairs, m
 
 
-def judge_strokes(strokes, ink, nominal, pointer, problems, row):
+def judge_strokes(strokes, ink, nominal, problems, row):
     """Pairs the saved strokes' kept points with the expected pen contacts; returns (pairs, map)."""
     want, stroke_of = [], {}
     for k, (_, events) in enumerate(ink):
@@ -324,7 +324,7 @@ def main():
     # points at the zoom; content_pairing moves it to where the page sits and refits it.
     sx, sy = out_w / width_mm / a.zoom, out_h / height_mm / a.zoom
     nominal = [[sx, 0.0, 0.0], [0.0, sy, 0.0]]
-    pairs, m = judge_strokes(strokes, ink, nominal, a.input == "pointer", problems, row)
+    pairs, m = judge_strokes(strokes, ink, nominal, problems, row)
     if m is not None:
         kept = [(r["x"], r["y"]) for r, _ in pairs]
         # Whole-pixel input (a pointer): every point's fraction is the page's offset's.

@@ -73,7 +73,8 @@ key() {
             wtype "${args[@]}" ;;
     esac
 }
-alive() { kill -0 "$(cat "$1/pid")" 2>/dev/null; }
+# The app runs (an exited one that no parent has reaped yet, a zombie, does not).
+alive() { local p; p=$(cat "$1/pid"); [ -r "/proc/$p/stat" ] && [ "$(sed 's/.*) //' "/proc/$p/stat" 2>/dev/null | cut -c1)" != Z ]; }
 
 # A blank one-page document of W x H points (gzip XML, Xournal++'s .xopp).
 blank_xopp() {
@@ -147,10 +148,11 @@ start() {
     command -v xournalpp >/dev/null || die "start: xournalpp is not installed (Debian: xournalpp)"
     case $be in
         x11) command -v xdotool >/dev/null || die "start: xdotool is not installed" ;;
-        wayland) command -v wtype >/dev/null && command -v swaymsg >/dev/null || die "start: wtype and swaymsg are needed on Wayland" ;;
+        wayland) command -v swaymsg >/dev/null || die "start: swaymsg is needed on Wayland (the window's title)" ;;
     esac
     mkdir -p "$st" && st=$(cd "$st" && pwd)
-    rm -rf "$st/home" && mkdir -p "$st/home"
+    # Nothing of an earlier session in STATE may answer for this one.
+    rm -rf "$st/home" "$st"/{window,pid,keyboard,keys,keys.fifo,keys.acks,keys.out,backend,out} && mkdir -p "$st/home"
     write_settings "$st/home/.config/xournalpp" "$w" "$h"
     blank_xopp "$out" "$w" "$h" || die "start: cannot write $out"
     echo "$be" >"$st/backend"
@@ -183,6 +185,7 @@ start() {
             await server_has || die "start: the display server never listed the keyboard \"$name\""
             ;;
         wtype)
+            command -v wtype >/dev/null || die "start: wtype is not installed"
             # A virtual keyboard held for the session, made before the app starts: a seat with no
             # keyboard has one only while a wtype runs, and its keys go out before GTK has bound
             # it. With this one GTK binds the keyboard at its start. Ended by `quit`.

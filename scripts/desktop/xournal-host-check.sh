@@ -107,14 +107,17 @@ else
     $S/xournal-session.sh quit "$OUT/drag-session" 2>/dev/null
 fi
 
-# 2. The circle, saved, then the eraser over it (the eraser tool, Ctrl+Shift+E), saved again.
-if $S/xournal-session.sh start "$OUT/erase-session" "$OUT/erase.xopp" 1280x720 \
+# 2. The circle, then the eraser over it (the eraser tool, Ctrl+Shift+E: a pointer has no eraser
+# end), saved; then Ctrl+Z (Xournal++ undoes the whole erasing) and saved again: the ink before the
+# eraser, as the desktop guest gets it from one played trace of both.
+if $S/xournal-session.sh start "$OUT/erase-session" "$OUT/erase-before.xopp" 1280x720 \
     && python3 $S/xournal-pointer-play.py "$OUT/erase.expected.jsonl" "$OUT/erase.evemu" 1280x720 pen \
-    && $S/xournal-session.sh save "$OUT/erase-session" "$OUT/erase-before.xopp" \
     && $S/xournal-session.sh key "$OUT/erase-session" ctrl+shift+e \
     && python3 $S/xournal-pointer-play.py "$OUT/erase.expected.jsonl" "$OUT/erase.evemu" 1280x720 eraser \
+    && $S/xournal-session.sh save "$OUT/erase-session" "$OUT/erase.xopp" \
+    && $S/xournal-session.sh key "$OUT/erase-session" ctrl+z \
     && $S/xournal-session.sh save "$OUT/erase-session" && $S/xournal-session.sh quit "$OUT/erase-session"; then
-    ok "Xournal++ saved the circle, then what its eraser left of it"
+    ok "Xournal++ saved what its eraser left of the circle, and the circle after Ctrl+Z"
     if judge erase --xopp "$OUT/erase.xopp" --before-eraser "$OUT/erase-before.xopp" --expected "$OUT/erase.expected.jsonl" --trace "$OUT/erase.evemu"; then
         ok "the eraser cut the ink under its events and left the rest: $(cat "$OUT/erase.result")"
     else

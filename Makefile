@@ -13,7 +13,7 @@ DAEMON_DEMO_TRACE ?= traces/wacom-dth2242-pen.evemu
 VIEW_DEMO_TRACE ?= traces/wacom-intuos4-6x9-stylus-drag.evemu
 
 .PHONY: all deps build release demo test unit fuzz e2e e2e-if-possible desktop desktop-if-possible systemd-vm systemd-vm-if-possible oracle clean install uninstall
-.PHONY: demo-daemon install-no-smoothing view-browser-test soak-short deb lintian python-test generated
+.PHONY: demo-daemon install-no-smoothing view-browser-test soak-short deb lintian python-test generated xournal-host-check
 
 all: build
 
@@ -52,7 +52,7 @@ fuzz: deps
 	SWIFT=$(SWIFT) bash Fuzz/run.sh $(FUZZ_SECONDS)
 
 # The unit run's count again at the very end, after the fuzz and VM output, as a plain summary line.
-test: unit python-test soak-short view-browser-test fuzz e2e-if-possible systemd-vm-if-possible
+test: unit python-test soak-short view-browser-test xournal-host-check fuzz e2e-if-possible systemd-vm-if-possible
 	@n=$$(sed -n 's/.*Test run with \([0-9]*\) tests\{0,1\} in .* passed.*/\1/p' .build/unit-tests.log | tail -1); \
 	echo "tests: $${n:-0} passed, 0 failed"
 
@@ -106,6 +106,14 @@ view-browser-test: build
 		python3 scripts/ink-pixels-test.py "$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/penkit" .build/ink-pixels-test; \
 	fi
 
+# Real Xournal++ under Xvfb, drawn by xdotool along shared traces' expected events, saving with its
+# own Ctrl+S; its file judged by scripts/desktop/xournal-results.py (no pressure: a pointer has none;
+# the pen's widths need the desktop guest). About 20 s.
+XOURNAL_HOST_DEBS := xournalpp xvfb xdotool
+xournal-host-check: build
+	$(call install_debs,$(XOURNAL_HOST_DEBS))
+	scripts/desktop/xournal-host-check.sh "$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/penkit" .build/xournal-host-check
+
 # Traces through the real kernel and libinput in a VM (QEMU, software emulation; see README).
 e2e: deps
 	scripts/vm/e2e.sh
@@ -119,7 +127,7 @@ e2e-if-possible:
 # Xorg reading the devices with their own libinput, Chromium logging its PointerEvents; what each
 # app got, on the virtual tablet and directly, as `desktop-result {json}` lines.
 DESKTOP_DEBS := sway seatd xserver-xorg-core xserver-xorg-video-dummy xserver-xorg-input-libinput \
-	chromium python3-gi python3-gi-cairo gir1.2-gtk-4.0 xdotool wtype xinput
+	chromium python3-gi python3-gi-cairo gir1.2-gtk-4.0 xdotool wtype xinput xournalpp
 desktop: deps
 	$(call install_debs,$(DESKTOP_DEBS))
 	scripts/vm/desktop.sh

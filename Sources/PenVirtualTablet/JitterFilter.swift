@@ -41,7 +41,8 @@ package struct JitterFilter: Sendable {
         /// `overshootGuardStepAllowance` of the pen's newest step (0: no guard). Stage 1's quadratic
         /// carries the pen on where it slows to a stop (1.5 mm past a PenPartner's stop, 0.5 mm past
         /// an Intuos Pro M's): ink the pen never drew. Trailing a little there is what libinput's
-        /// mean does anyway; leading is not.
+        /// mean does anyway; leading is not. The guard's three numbers (4, 16, 0.5) were chosen on the
+        /// repository's 15 recordings (docs/virtual-tablet.md, "Never lead the pen past where it has been").
         package var overshootGuardReach = 4
         /// How the guard comes in with speed: in proportion to (1 − minimum cutoff / cutoff) to this
         /// power, so by stage 2's own measure of motion. 16: half at 0.58 mm per report (116 mm/s at

@@ -97,7 +97,7 @@ package struct VirtualPen: Sendable {
         let lastReal = position
         if entering || event.kind != .button {
             let raw = SIMD2(axes.x, axes.y)
-            position = smoothing ? filter.filter(raw) : raw
+            position = smoothing ? filter.filter(raw, inContact: touchingNow) : raw
         }
         if touching && !touchingNow && ledAhead {
             // The pen lifts while written ahead: the real pen of the last report in contact goes

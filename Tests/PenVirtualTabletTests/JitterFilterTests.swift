@@ -63,6 +63,34 @@ import Testing
         #expect(expected > 0.030 && expected < 0.031)
     }
 
+    /// How far past its stop the filter carries a pen that moves at 0.75 mm per report (150 mm/s at
+    /// 200 Hz, as the PenPartner's strokes before its stops) and stops within three reports.
+    static func overshootPastAStop(_ parameters: JitterFilter.Parameters, inContact: Bool = true) -> Double {
+        var filter = JitterFilter(parameters: parameters)
+        var x = 20.0, farthest = -Double.infinity
+        let steps = Array(repeating: 0.75, count: 40) + [0.5, 0.25] + Array(repeating: 0, count: 30)
+        for step in steps {
+            x += step
+            farthest = max(farthest, filter.filter(SIMD2(x, 40), inContact: inContact).x - x)
+        }
+        return farthest
+    }
+
+    /// Issue #43: stage 1's quadratic over 24 reports cannot stop as fast as a hand, and carried the
+    /// PenPartner's virtual pen 1.5 mm past its stops. In contact the overshoot guard moves the
+    /// virtual pen back toward where the pen has been, in proportion to the speed stage 2 measures
+    /// (over 16 reports, so at a stop it still sees most of the speed before it and applies about
+    /// half here); in hover it leaves the filter as it was.
+    @Test func inContactThePenIsNotCarriedPastWhereItStops() {
+        var unguarded = JitterFilter.Parameters.standard
+        unguarded.overshootGuardReach = 0
+        let without = Self.overshootPastAStop(unguarded)
+        #expect(without > 0.5, "the quadratic overshoots a stop by \(without) mm without the guard")
+        let guarded = Self.overshootPastAStop(.standard)
+        #expect(guarded < without / 2, "\(guarded) mm past the stop, \(without) without the guard")
+        #expect(Self.overshootPastAStop(.standard, inContact: false) == without)
+    }
+
     /// A pen at rest under Gaussian noise (σ = 0.02 mm on each axis, seeded): the RMS distance of
     /// the output from the rest position, per axis, after 100 reports, over `count` reports.
     static func restNoise(_ parameters: JitterFilter.Parameters, count: Int = 4000) -> Double {

@@ -57,10 +57,9 @@ import Testing
     }
 
     /// Pooled over every recording in traces/, those added after the filter was chosen included
-    /// (traces/SOURCES.md): lag and jitter hold there too; slow RMSE does not yet (issue #43,
-    /// docs/virtual-tablet.md: `penkit bench virtual-tablet traces/*.evemu` printed 0.277 against
-    /// libinput's 0.208 mm, mostly the PenPartner's). Listed as a known issue, so the test fails when
-    /// it starts to hold as well as when anything else stops holding.
+    /// (traces/SOURCES.md): every goal holds there too. Slow RMSE held only since the overshoot guard
+    /// (issue #43, docs/virtual-tablet.md: before it 0.277 against libinput's 0.208 mm, mostly the
+    /// PenPartner's, where stage 1's quadratic carried the pen past its stops).
     @Test func theGoalsPooledOverEveryRecording() throws {
         let (a, b, _) = try Self.pooled(onlyChosenOn: false)
         #expect(b.contactSamples > 2000)
@@ -69,8 +68,6 @@ import Testing
         #expect(b.jitterSlow <= a.jitterSlow * VirtualTabletGoals.tolerance, "slow jitter \(b.jitterSlow) against libinput's \(a.jitterSlow)")
         #expect(b.jitterHover <= a.jitterHover * VirtualTabletGoals.tolerance, "hover jitter \(b.jitterHover) against libinput's \(a.jitterHover)")
         #expect(b.rmse <= a.rmse * VirtualTabletGoals.tolerance)
-        withKnownIssue("issue #43: slow RMSE pooled over the recordings added after the filter was chosen") {
-            #expect(b.rmseSlow <= a.rmseSlow * VirtualTabletGoals.tolerance, "slow RMSE \(b.rmseSlow) against libinput's \(a.rmseSlow)")
-        }
+        #expect(b.rmseSlow <= a.rmseSlow * VirtualTabletGoals.tolerance, "slow RMSE \(b.rmseSlow) against libinput's \(a.rmseSlow)")
     }
 }

@@ -26,7 +26,7 @@ struct BenchVirtualTabletCommand: ParsableCommand {
     @Option(help: "The tool's tip-threshold (raw pressure at which the virtual pen touches); default: libinput's tip.")
     var tipThreshold: Double?
 
-    @Option(help: ArgumentHelp("Experimental: the jitter filter's MEAN_COUNT,FIT_REACH,MIN_CUTOFF,SPEED_COEFFICIENT,SPEED_REACH (per report), for tuning.", visibility: .hidden))
+    @Option(help: ArgumentHelp("Experimental: the jitter filter's MEAN_COUNT,FIT_REACH,MIN_CUTOFF,SPEED_COEFFICIENT,SPEED_REACH (per report), then optionally its overshoot guard's REACH (0: none),SHARPNESS,STEP_ALLOWANCE, for tuning.", visibility: .hidden))
     var filter: String?
 
     @Option(help: "What each virtual-tablet-lead-ms costs: comma-separated leads (ms, 0 to \(VirtualTabletLead.largestMilliseconds)), e.g. 0,2,4,8; lead 0 is added first when missing.")
@@ -75,13 +75,20 @@ struct BenchVirtualTabletCommand: ParsableCommand {
         var parameters = JitterFilter.Parameters.standard
         if let filter {
             let f = filter.split(separator: ",").compactMap { Double($0) }
-            guard f.count == 5, let meanCount = Int(exactly: f[0]), let fitReach = Int(exactly: f[1]),
+            let guardNumbers = f.dropFirst(5)
+            guard [5, 6, 7, 8].contains(f.count), f.count == filter.split(separator: ",").count,
+                  let meanCount = Int(exactly: f[0]), let fitReach = Int(exactly: f[1]),
                   let speedReach = Int(exactly: f[4]), min(meanCount, fitReach, speedReach) >= 1,
-                  f[2].isFinite, f[2] > 0, f[3].isFinite, f[3] >= 0 else {
-                throw ValidationError("--filter takes five numbers: MEAN_COUNT,FIT_REACH (whole, ≥ 1),MIN_CUTOFF (> 0),SPEED_COEFFICIENT (≥ 0),SPEED_REACH (whole, ≥ 1)")
+                  f[2].isFinite, f[2] > 0, f[3].isFinite, f[3] >= 0,
+                  guardNumbers.prefix(2).allSatisfy({ Int(exactly: $0).map { (0...64).contains($0) } ?? false }),
+                  guardNumbers.dropFirst(2).allSatisfy({ $0.isFinite && $0 >= 0 }) else {
+                throw ValidationError("--filter takes MEAN_COUNT,FIT_REACH (whole, ≥ 1),MIN_CUTOFF (> 0),SPEED_COEFFICIENT (≥ 0),SPEED_REACH (whole, ≥ 1), then optionally GUARD_REACH,GUARD_SHARPNESS (whole, 0 to 64),GUARD_STEP_ALLOWANCE (≥ 0)")
             }
             parameters = JitterFilter.Parameters(meanCount: meanCount, fitReach: fitReach, minimumCutoff: f[2],
                                                  speedCoefficient: f[3], speedReach: speedReach)
+            if f.count > 5 { parameters.overshootGuardReach = Int(f[5]) }
+            if f.count > 6 { parameters.overshootGuardSharpness = Int(f[6]) }
+            if f.count > 7 { parameters.overshootGuardStepAllowance = f[7] }
         }
         if let leads {
             let values = leads.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }

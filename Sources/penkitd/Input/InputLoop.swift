@@ -7,7 +7,10 @@ import PenKit
 /// warm-ups and publishing; sources only read, the pipeline only encodes, the outlet only receives.
 /// What clients change reaches it as inputs too: it drains the control queue before each pen
 /// event and engine tick. It never reads the server.
-struct InputLoop {
+///
+/// Noncopyable: there is one loop, on one thread, and it is never copied. Copyable, Swift emits
+/// value witnesses to copy its whole pipeline (about 24 KB of penkitd's binary) that nothing calls.
+struct InputLoop: ~Copyable {
     private var pipeline: MessagePipeline
     private let outlet: any InputOutlet
     /// Keeps the frame path warm before each report; nil where nothing waits between events.

@@ -238,7 +238,13 @@ deb: deps
 		--changes-option=-u.build-deb --changes-file=.build-deb/penkit.changes
 	@$(MAKE) --no-print-directory lintian
 
+# Issue #41's goal for penkitd as the package ships it (stripped by dh_strip); README.
+PENKITD_SIZE_GOAL := 17000000
+
 lintian:
 	lintian --fail-on error,warning --info .build-deb/penkit_$$(dpkg-parsechangelog -S Version)_amd64.deb
 	@deb=.build-deb/penkit_$$(dpkg-parsechangelog -S Version)_amd64.deb; \
-	echo "deb: $$deb, $$(stat -c %s $$deb) bytes ($$(du -h $$deb | cut -f1)); installed size $$(dpkg-deb -f $$deb Installed-Size) KiB"
+	echo "deb: $$deb, $$(stat -c %s $$deb) bytes ($$(du -h $$deb | cut -f1)); installed size $$(dpkg-deb -f $$deb Installed-Size) KiB"; \
+	penkitd=$$(dpkg-deb --fsys-tarfile $$deb | tar -tvf - ./usr/bin/penkitd | awk '{print $$3}'); \
+	echo "deb: penkitd in it, stripped: $$penkitd bytes (goal: at most $(PENKITD_SIZE_GOAL), README)"; \
+	[ "$$penkitd" -le $(PENKITD_SIZE_GOAL) ] || { echo "deb: FAIL: penkitd is over its size goal by $$((penkitd - $(PENKITD_SIZE_GOAL))) bytes" >&2; exit 1; }

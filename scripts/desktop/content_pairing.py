@@ -18,6 +18,8 @@ wide (3 px) against the ≤ 0.5 px residual the caller checks, so that the check
 Reports left unpaired say something no expected event said (a second pen, a duplicate, a position
 off the map); expected events left unpaired are reports the app never delivered (lost)."""
 
+import math
+
 PRESSURE_STEP = 1 / 65535
 
 
@@ -149,7 +151,13 @@ def pair_by_content(reports, want, nominal, gates=(8.0, 3.0, 3.0), axes_lag=0):
     """Pairs with the map refitted after each gate; returns (pairs, map). The first map is the
     nominal one moved by vote_offset; the returned map is the last fit (or that first map when
     fewer than three pairs were found)."""
-    m, pairs = vote_offset(reports, want, nominal), []
+    return refit_through_gates(reports, want, vote_offset(reports, want, nominal), gates, axes_lag)
+
+
+def refit_through_gates(reports, want, m, gates, axes_lag=0):
+    """Pairs within each gate in turn (px through the map), refitting the map on the pairs after
+    each; returns (pairs, map): the last fit, or `m` when fewer than three pairs were found."""
+    pairs = []
     for gate in gates:
         pairs = pair_once(reports, want, m, gate, axes_lag)
         if len(pairs) >= 3:
@@ -158,3 +166,13 @@ def pair_by_content(reports, want, nominal, gates=(8.0, 3.0, 3.0), axes_lag=0):
             except ValueError:
                 break
     return pairs, m
+
+
+def residual_beyond_rounding(m, pairs):
+    """The largest distance of a pair from the map counted beyond half a unit on each axis: what
+    an app that gives whole pixels (or points) is off by beyond its own rounding."""
+    beyond = []
+    for r, w in pairs:
+        px, py = apply(m, w["x"], w["y"])
+        beyond.append(math.hypot(max(0.0, abs(px - r["x"]) - 0.5), max(0.0, abs(py - r["y"]) - 0.5)))
+    return max(beyond)

@@ -44,7 +44,7 @@ printed either way (but for 2)."""
 import argparse, json, math, os, re, subprocess, sys, tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from content_pairing import PRESSURE_STEP, apply, fit_affine, invert, pair_once, residuals
+from content_pairing import PRESSURE_STEP, apply, invert, refit_through_gates, residual_beyond_rounding, residuals
 from xournal_file import MOTION_THRESHOLD, WRITTEN, XoppError, read_xopp, take_apart
 
 RESIDUAL_PT = 0.5
@@ -91,15 +91,7 @@ def pair_from_presses(reports, strokes, ink, nominal, gates=(3.0, 3.0, 3.0)):
     if dx:
         m = [[nominal[0][0], nominal[0][1], dx[len(dx) // 2]], [nominal[1][0], nominal[1][1], dy[len(dy) // 2]]]
     want = [e for _, events in ink for e in events]
-    pairs = []
-    for gate in gates:
-        pairs = pair_once(reports, want, m, gate)
-        if len(pairs) >= 3:
-            try:
-                m = fit_affine([(w["x"], w["y"]) for _, w in pairs], [(r["x"], r["y"]) for r, _ in pairs])
-            except ValueError:
-                break
-    return pairs, m
+    return refit_through_gates(reports, want, m, gates)
 
 
 def judge_strokes(strokes, ink, nominal, problems, row):
@@ -144,11 +136,7 @@ def judge_positions(pairs, m, reports_whole, row, problems):
     row["map"] = [[round(v, 6) for v in r] for r in m]
     row["app_resolution_px"] = 1 if reports_whole else None
     if reports_whole:
-        beyond = []
-        for r, w in pairs:
-            px, py = apply(m, w["x"], w["y"])
-            beyond.append(math.hypot(max(0.0, abs(px - r["x"]) - 0.5), max(0.0, abs(py - r["y"]) - 0.5)))
-        residual = max(beyond)
+        residual = residual_beyond_rounding(m, pairs)
         row["residual_beyond_rounding_px"] = round(residual, 4)
     if residual > RESIDUAL_PT:
         problems.append("positions: the largest residual of the affine map is %.3f pt (> %.1f)%s"

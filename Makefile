@@ -119,7 +119,8 @@ e2e-if-possible:
 # Xorg reading the devices with their own libinput, Chromium logging its PointerEvents; what each
 # app got, on the virtual tablet and directly, as `desktop-result {json}` lines.
 DESKTOP_DEBS := sway seatd xserver-xorg-core xserver-xorg-video-dummy xserver-xorg-input-libinput \
-	chromium python3-gi python3-gi-cairo gir1.2-gtk-4.0 xdotool wtype xinput
+	chromium python3-gi python3-gi-cairo gir1.2-gtk-4.0 xdotool wtype xinput \
+	xserver-xorg-input-wacom
 desktop: deps
 	$(call install_debs,$(DESKTOP_DEBS))
 	scripts/vm/desktop.sh

@@ -25,7 +25,10 @@ last proximity is judged (the first is the warm-up, scripts/vm/concat-traces.sh 
   the virtual path penkit's force (its curve applied once), on the direct path libinput's own
   pressure (penkit's libinput-exact decoder). The direct path was reported only, while it differed
   by about 550/65535 (the virtual tablet shared the real pen's libinput tool; the tap's warm-up
-  could give the pen a pressure offset): both fixed, judged on both paths;
+  could give the pen a pressure offset): both fixed, judged on both paths. Under Xorg with
+  xf86-input-wacom (`--input-driver wacom`, input_driver in the row) the expected events are the
+  driver's (scripts/desktop/wacom_model.py): penkit's force, or the trace's pressure on `direct`,
+  through its normalisation to 1/65536, its tip threshold and, on `direct`, its own filters;
 - axes_lag_reports: 0, or 1 when the app's tip state and pressure are the previous report's (GTK
   4.8 on Wayland: each motion carries the axes of the frame before; its position is its own);
 - hover: the app got the expected hover reports with no button and pressure 0;
@@ -41,6 +44,7 @@ Exits 1, with the reasons on stderr, when a check fails; the row is printed eith
 import argparse, json, math, os, re, statistics, subprocess, sys
 
 from content_pairing import PRESSURE_STEP, apply, invert, pair_by_content, residuals
+import wacom_model
 
 RESIDUAL_PX = 0.5
 
@@ -109,7 +113,10 @@ def gtk_reports(path):
 
 
 def expected_reports(path):
-    events = [json.loads(l) for l in open(path) if l.startswith('{"type":')]
+    return expected_reports_of([json.loads(l) for l in open(path) if l.startswith('{"type":')])
+
+
+def expected_reports_of(events):
     starts = [i for i, e in enumerate(events) if e["type"] == "proximity" and e.get("state") == "in"]
     last = events[starts[-1]:]
     return [e for e in last if not (e["type"] == "proximity" and e.get("state") == "out")]
@@ -162,6 +169,8 @@ def main():
     ap = argparse.ArgumentParser()
     for name in ("app", "server", "path", "log", "clock", "trace", "expected", "direct-expected", "speed", "map", "penkit", "curve", "output-size"):
         ap.add_argument("--" + name, required=name != "map")
+    ap.add_argument("--input-driver", default="libinput", choices=("libinput", "wacom"),
+                    help="Xorg's input driver for the tablets (wacom: xf86-input-wacom, scripts/desktop/wacom_model.py)")
     a = ap.parse_args()
     problems = []
     if a.app == "chromium":
@@ -169,6 +178,13 @@ def main():
     else:
         reports, last_ids, others = gtk_reports(a.log)
     want = expected_reports(a.expected if a.path == "virtual" else a.direct_expected)
+    if a.input_driver == "wacom":
+        # xf86-input-wacom, not libinput, turns the kernel's reports into the app's events: its
+        # pressure scale and tip threshold, and on the real tablet its own filters.
+        if a.path == "virtual":
+            want = wacom_model.virtual_events(want)
+        else:
+            want = expected_reports_of(wacom_model.direct_events(a.trace))
     # On X11 no pen pointerout ends the warm-up's proximity: reports the app dispatched before the
     # kernel carried the judged proximity's first report belong to the warm-up.
     times_file = os.path.splitext(a.log)[0] + ".times"
@@ -181,6 +197,8 @@ def main():
             before = [r for r in reports if r.get("mono") is not None and r["mono"] < written[first] / 1000]
             reports = [r for r in reports if not (r.get("mono") is not None and r["mono"] < written[first] / 1000)]
     row = {"app": a.app, "server": a.server, "path": a.path, "events": len(reports)}
+    if a.server == "xorg":
+        row["input_driver"] = a.input_driver
     if before:
         row["before_judged"] = len(before)
     if not reports:
@@ -257,8 +275,17 @@ def main():
     if not row["pressure_exact"]:
         problems.append("pressure: the app's differs from the expected %s by up to %s/65535 (allowed 1.5)"
                         % ("force" if a.path == "virtual" else "pressure (libinput's)", row["pressure_worst"]))
-    hovering = [(r, w) for r, w in axes_of(lag_paired) if w["tip"] == "up"]
-    row["hover"] = bool(hovering) and all(not r["tip"] and r["p"] == 0 for r, _ in hovering)
+    # (Under xf86-input-wacom the motion of the report that puts the tip down says the tip is
+    # still up, with the new pressure: the button event follows it. Not hover.)
+    hovering = [(r, w) for r, w in axes_of(lag_paired) if w["tip"] == "up" and not w.get("pressing")]
+    # Hover: no button, and pressure 0; under xf86-input-wacom the pressure the driver gives in
+    # hover (on the real tablet below its threshold, not 0: the raw pressure above the proximity's
+    # lowest, normalised).
+    def hover_pressure_ok(r, w):
+        if a.input_driver == "wacom":
+            return abs(r["p"] - w.get("pressure", 0)) <= 1.5 * PRESSURE_STEP
+        return r["p"] == 0
+    row["hover"] = bool(hovering) and all(not r["tip"] and hover_pressure_ok(r, w) for r, w in hovering)
     if not row["hover"]:
         problems.append("hover: %d hover reports, buttons/pressure %s" % (len(hovering), sorted({(r["b"], r["p"]) for r, _ in hovering})[:5]))
     if a.app == "gtk" and paired:

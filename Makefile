@@ -154,11 +154,14 @@ LIBINPUT_QUIRKS_DIR ?= /etc/libinput
 # libinput reads its *.quirks from the folder it was built with (Debian's: /usr/share/libinput), not
 # from PREFIX; /etc/libinput holds only the one local-overrides.quirks file.
 LIBINPUT_DATA_DIR ?= /usr/share/libinput
+# Xorg reads InputClass snippets from /usr/share/X11/xorg.conf.d (the system's, beside
+# xf86-input-wacom's 70-wacom.conf, which penkit's must sort after) and /etc/X11/xorg.conf.d.
+XORG_CONF_DIR ?= /usr/share/X11/xorg.conf.d
 INSTALLED_FILES := $(PREFIX)/bin/penkitd $(PREFIX)/bin/penkit \
 	$(SYSTEMD_SYSTEM_DIR)/penkit.socket $(SYSTEMD_SYSTEM_DIR)/penkit.service \
 	$(SYSTEMD_USER_DIR)/penkit.socket $(SYSTEMD_USER_DIR)/penkit.service \
 	$(UDEV_RULES_DIR)/70-penkit.rules $(UDEV_RULES_DIR)/70-penkit-uinput.rules $(SYSUSERS_DIR)/penkit.conf \
-	$(LIBINPUT_DATA_DIR)/70-penkit-virtual-tablet.quirks \
+	$(LIBINPUT_DATA_DIR)/70-penkit-virtual-tablet.quirks $(XORG_CONF_DIR)/75-penkit-virtual-tablet.conf \
 	$(PREFIX)/share/doc/penkit/daemon.md $(PREFIX)/share/doc/penkit/protocol.md
 
 # Installs what `make release` built (as your user: nothing is compiled as root here). The Debian
@@ -175,6 +178,7 @@ install:
 	install -D -m 0644 udev/70-penkit.rules $(DESTDIR)$(UDEV_RULES_DIR)/70-penkit.rules
 	install -D -m 0644 udev/70-penkit-uinput.rules $(DESTDIR)$(UDEV_RULES_DIR)/70-penkit-uinput.rules
 	install -D -m 0644 libinput/70-penkit-virtual-tablet.quirks $(DESTDIR)$(LIBINPUT_DATA_DIR)/70-penkit-virtual-tablet.quirks
+	install -D -m 0644 xorg/75-penkit-virtual-tablet.conf $(DESTDIR)$(XORG_CONF_DIR)/75-penkit-virtual-tablet.conf
 	install -D -m 0644 systemd/penkit.sysusers $(DESTDIR)$(SYSUSERS_DIR)/penkit.conf
 	[ -e $(DESTDIR)/etc/penkit/penkitd.conf ] || install -D -m 0644 systemd/penkitd.conf $(DESTDIR)/etc/penkit/penkitd.conf
 	install -D -m 0644 docs/daemon.md $(DESTDIR)$(PREFIX)/share/doc/penkit/daemon.md

@@ -7,7 +7,9 @@ coalesced events, scripts/desktop/pointer-log.html). The expected events are wha
 server's libinput should report for the played trace (`penkit bench virtual-tablet --events`: path
 b, penkit's virtual tablet, for `virtual`; path a, the tablet read directly, for `direct` and for
 `failsafe`, where penkitd was SIGKILLed while the pen hovered and the display server reads the
-real tablet again: its judged stroke must be `direct`'s, hover with no button down). Only the
+real tablet again: its judged stroke must be `direct`'s, hover with no button down; its first
+hover reports are libinput's average with the axis values the grab left stale, stale_after_grab
+says how). Only the
 last proximity is judged (the first is the warm-up, scripts/vm/concat-traces.sh says why).
 
 - events: the app's pen reports in the judged proximity; each is paired with one expected event
@@ -122,6 +124,57 @@ def expected_reports_of(events):
     return [e for e in last if not (e["type"] == "proximity" and e.get("state") == "out")]
 
 
+def stale_after_grab(want, trace, pause_at, speed, history=4):
+    """The fail-safe's first reports as the display server's libinput gives them (1.22,
+    evdev-tablet.c). While penkitd grabbed the tablet the display server read none of its events,
+    so its libevdev still holds the axis values it read when it opened the device (a new uinput
+    device's 0), and after the grab the kernel sends only the axes that change (the input core
+    drops a value equal to the device's last, whoever read it). libinput takes the first axis event
+    as the pen coming into proximity (`tablet_update_tool_state`: an axis event, no tool state,
+    no current tool: BTN_TOOL_PEN emulated), reads every axis from libevdev there
+    (`tablet_mark_all_axes_changed`, `tablet_update_xy`), stale ones too, and fills its smoothing
+    history with that point (`tablet_history_push` fills the ring after a reset); the next reports
+    average it away over the history's 4 samples (`tablet_smoothen_axes`). So while
+    the history holds a sample with a stale axis, that axis is pulled toward 0: with y stale until
+    the first report that carries ABS_Y, the pen comes in at y/4, y/2, 3y/4 of its place. The
+    expected events at those reports take these positions; once no stale sample is left (or at
+    contact, which empties the history) they are direct's own."""
+    absinfo, frames = wacom_model.read_trace(trace)
+    start = frames[0][0] + pause_at * speed * 1e6
+    res = (absinfo[0][2] or 1, absinfo[1][2] or 1)
+    values = {0: 0, 1: 0}           # the display server's libevdev: stale until a frame carries the axis
+    fresh = set()
+    ring, modelled = None, {}
+    for t, events in frames:
+        if t < start:
+            continue
+        for typ, code, value in events:
+            if typ == 3 and code in values:
+                values[code] = value
+                fresh.add(code)
+            elif typ == 1 and code == 0x14A and value == 1 and ring is not None:
+                ring = None          # contact resets the history (and ends the stale samples)
+                break
+        else:
+            if ring is None and modelled:
+                break
+            if ring is None and not any(typ == 3 for typ, _, _ in events):
+                continue
+            point = (values[0] / res[0], values[1] / res[1], len(fresh) < 2)
+            ring = [point] * history if ring is None else [point] + ring[:history - 1]
+            if not any(p[2] for p in ring):
+                break                # no stale sample left: direct's own positions from here
+            modelled[t] = (sum(p[0] for p in ring) / history, sum(p[1] for p in ring) / history)
+            continue
+        break
+    out = []
+    for w in want:
+        if w["time"] in modelled and w["tip"] == "up":
+            w = dict(w, x=modelled[w["time"]][0], y=modelled[w["time"]][1], stale_after_grab=True)
+        out.append(w)
+    return out
+
+
 def tablet_size(trace):
     """The tablet's width and height in mm, from the trace's ABS_X and ABS_Y (range / resolution)."""
     axes = {}
@@ -169,6 +222,8 @@ def main():
     ap = argparse.ArgumentParser()
     for name in ("app", "server", "path", "log", "clock", "trace", "expected", "direct-expected", "speed", "map", "penkit", "curve", "output-size"):
         ap.add_argument("--" + name, required=name != "map")
+    ap.add_argument("--failsafe-pause-at", type=float,
+                    help="failsafe: when (s into the trace at its speed) penkitd was killed; the display server's first reports after it are modelled (stale_after_grab)")
     ap.add_argument("--input-driver", default="libinput", choices=("libinput", "wacom"),
                     help="Xorg's input driver for the tablets (wacom: xf86-input-wacom, scripts/desktop/wacom_model.py)")
     a = ap.parse_args()
@@ -185,6 +240,8 @@ def main():
             want = wacom_model.virtual_events(want)
         else:
             want = expected_reports_of(wacom_model.direct_events(a.trace))
+    if a.path == "failsafe" and a.failsafe_pause_at is not None and a.input_driver == "libinput":
+        want = stale_after_grab(want, a.trace, a.failsafe_pause_at, float(a.speed))
     # On X11 no pen pointerout ends the warm-up's proximity: reports the app dispatched before the
     # kernel carried the judged proximity's first report belong to the warm-up.
     times_file = os.path.splitext(a.log)[0] + ".times"
@@ -298,6 +355,10 @@ def main():
             ta, tb, tc, td, tx, ty = ready[-1]["transform"]
             row["pairing_px"] = round(max(math.hypot(ta * w["x"] + tc * w["y"] + tx - apply(m, w["x"], w["y"])[0],
                                                      tb * w["x"] + td * w["y"] + ty - apply(m, w["x"], w["y"])[1]) for w in want), 4)
+    if a.path == "failsafe":
+        # The fail-safe's first reports, where the display server's libinput averaged a stale
+        # axis in (stale_after_grab): paired with that model's positions, counted here.
+        row["stale_after_grab_reports"] = sum(1 for _, w in pairs if w.get("stale_after_grab"))
     row["eraser"] = None  # the played trace has no eraser end
     row["buttons"] = None  # nor barrel buttons
     # Two app reports for one expected event would be double input; so would a second pen id in

@@ -221,8 +221,14 @@ play_path() {
         await listening
         kill -0 $daemon 2>/dev/null || { fail "$name: penkitd exited: $(tail -3 "$OUT/$name.penkitd.log")"; return 1; }
     fi
-    rm -f "$RUN/go" "$RUN/end"
-    PENKIT_UINPUT_START_FILE=$RUN/go PENKIT_UINPUT_END_FILE=$RUN/end PENKIT_UINPUT_TIMES_FILE=$OUT/$name.times \
+    rm -f "$RUN/go" "$RUN/end" "$RUN/resume"
+    # The fail-safe's replay stops in the judged proximity's hover, before its first contact
+    # (FAILSAFE_PAUSE_AT, from desktop.sh), until penkitd has been killed: the kill lands while the
+    # pen hovers however far behind the app runs (it lagged seconds under emulation, and a kill
+    # timed by the app's log came after the stroke).
+    local pause=()
+    [ "$path" = failsafe ] && pause=(env PENKIT_UINPUT_PAUSE_AT="$FAILSAFE_PAUSE_AT" PENKIT_UINPUT_RESUME_FILE="$RUN/resume")
+    "${pause[@]}" env PENKIT_UINPUT_START_FILE=$RUN/go PENKIT_UINPUT_END_FILE=$RUN/end PENKIT_UINPUT_TIMES_FILE=$OUT/$name.times \
         "$BIN/penkit" replay "$TRACE" --uinput --speed "$SPEED" >"$replaylog" 2>&1 &
     local replay=$!
     node_known() { node=$(node_in "$replaylog"); [ -n "$node" ] || ! kill -0 $replay 2>/dev/null; }
@@ -248,14 +254,19 @@ play_path() {
     local from=$(($(wc -l <"$applog") + 1))
     touch "$RUN/go"
     if [ "$path" = failsafe ]; then
-        # The fail-safe: penkitd dies while the pen hovers over the app (its first hover event of
-        # the warm-up); the kernel ends its grab and its virtual tablet, and the display server
-        # reads the real tablet again. The judged stroke must come as on `direct`, no button stuck.
+        # The fail-safe: penkitd dies while the pen hovers over the app (the replay paused in the
+        # judged proximity's hover, and the app has had the pen's hover and then nothing new for
+        # 5 s: it has caught up with the paused pen; the warm-up may not reach it apart, as
+        # Chromium coalesces under emulation); the kernel ends its grab and its virtual tablet,
+        # and the display server reads the real tablet again. The judged stroke must come as on
+        # `direct`, no button stuck.
+        paused() { grep -q "^uinput: paused" "$replaylog" || ! kill -0 $replay 2>/dev/null; }
         hovering() { tail -n +"$from" "$applog" | grep -q "$(hover_pattern "$app")" || ! kill -0 $replay 2>/dev/null; }
-        await hovering
+        await paused && await hovering || say "$name: the replay never paused with the app hovering: $(tail -2 "$replaylog" | tr '\n' ' ')"
+        wait_until false -- "$applog" 5
         kill -KILL $daemon; wait $daemon 2>/dev/null; daemon=
-        local out_before; out_before=$(tail -n +"$from" "$applog" | grep -c "$(left_pattern "$app")")
-        say "$name: penkitd SIGKILLed, the app having the pen's hover ($out_before proximity-outs at the app before)"
+        touch "$RUN/resume"
+        say "$name: penkitd SIGKILLed while the pen hovers ($(grep -c "^uinput: paused" "$replaylog") pause), the app having its hover; replay resumed"
     fi
     wait_until grep -q "^uinput: played" "$replaylog" -- "$replaylog" 600 || fail "$name: the replay did not finish: $(cat "$replaylog")"
     say "$name: played"
@@ -299,7 +310,7 @@ run_apps() {
     local app path server=$1; shift
     for app in ${@:-${DESKTOP_APPS:-chromium gtk}}; do
         if "start_$app" "$server"; then
-            for path in virtual direct; do play_path $app "$server" $path "$OUT/$app-$server.log"; done
+            for path in ${DESKTOP_PATHS-virtual direct}; do play_path $app "$server" $path "$OUT/$app-$server.log"; done
             # The fail-safe where DESKTOP_FAILSAFE names the app and server (APP-SERVER).
             case " ${DESKTOP_FAILSAFE-chromium-sway} " in *" $app-$server "*) play_path $app "$server" failsafe "$OUT/$app-$server.log" ;; esac
         fi

@@ -24,7 +24,6 @@ the tip's one-report lag in the motion; on the real tablet (path `direct`) its d
 
 MAX_CURVE = 65536            # FILTER_PRESSURE_RES
 DEFAULTS = {"raw_sample": 4, "suppress": 2, "threshold": int(MAX_CURVE * 0.013), "recalibrate": True}
-PENKIT_VIRTUAL = {"raw_sample": 1, "suppress": 0, "threshold": 1, "recalibrate": False}
 TOLERANCE = MAX_CURVE * 0.008
 TOOL_KEYS = {0x140: "pen", 0x141: "eraser", 0x143: "pen", 0x142: "pen", 0x144: "pen"}   # BTN_TOOL_PEN … AIRBRUSH
 

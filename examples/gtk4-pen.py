@@ -186,10 +186,17 @@ def read_penkit(path, canvas):
             time.sleep(1)
             continue
         said = False
-        client.subscribe(["frames", "updates", "strokes"])
-        for message in client:
-            GLib.idle_add(canvas.on_penkit, message)
-        client.close()
+        try:
+            client.subscribe(["frames", "updates", "strokes"])
+            for message in client:
+                GLib.idle_add(canvas.on_penkit, message)
+        except OSError as error:
+            # penkitd stopped between accepting and our request (the desktop guest stops it
+            # after each path): wait for the next one, as when it was never there.
+            print("gtk4-pen: penkitd went away: %s" % error, file=sys.stderr)
+            time.sleep(1)
+        finally:
+            client.close()
 
 
 def main():

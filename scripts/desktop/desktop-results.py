@@ -7,7 +7,9 @@ coalesced events, scripts/desktop/pointer-log.html). The expected events are wha
 server's libinput should report for the played trace (`penkit bench virtual-tablet --events`: path
 b, penkit's virtual tablet, for `virtual`; path a, the tablet read directly, for `direct` and for
 `failsafe`, where penkitd was SIGKILLed while the pen hovered and the display server reads the
-real tablet again: its judged stroke must be `direct`'s, hover with no button down). Only the
+real tablet again: its judged stroke must be `direct`'s, hover with no button down; its first
+hover reports are libinput's average with the axis values the grab left stale, stale_after_grab
+says how). Only the
 last proximity is judged (the first is the warm-up, scripts/vm/concat-traces.sh says why).
 
 - events: the app's pen reports in the judged proximity; each is paired with one expected event
@@ -25,7 +27,10 @@ last proximity is judged (the first is the warm-up, scripts/vm/concat-traces.sh 
   the virtual path penkit's force (its curve applied once), on the direct path libinput's own
   pressure (penkit's libinput-exact decoder). The direct path was reported only, while it differed
   by about 550/65535 (the virtual tablet shared the real pen's libinput tool; the tap's warm-up
-  could give the pen a pressure offset): both fixed, judged on both paths;
+  could give the pen a pressure offset): both fixed, judged on both paths. Under Xorg with
+  xf86-input-wacom (`--input-driver wacom`, input_driver in the row) the expected events are the
+  driver's (scripts/desktop/wacom_model.py): penkit's force, or the trace's pressure on `direct`,
+  through its normalisation to 1/65536, its tip threshold and, on `direct`, its own filters;
 - axes_lag_reports: 0, or 1 when the app's tip state and pressure are the previous report's (GTK
   4.8 on Wayland: each motion carries the axes of the frame before; its position is its own);
 - hover: the app got the expected hover reports with no button and pressure 0;
@@ -40,7 +45,8 @@ last proximity is judged (the first is the warm-up, scripts/vm/concat-traces.sh 
 Exits 1, with the reasons on stderr, when a check fails; the row is printed either way."""
 import argparse, json, math, os, re, statistics, subprocess, sys
 
-from content_pairing import PRESSURE_STEP, apply, invert, pair_by_content, residuals
+from content_pairing import PRESSURE_STEP, apply, invert, pair_by_content, residual_beyond_rounding, residuals
+import wacom_model
 
 RESIDUAL_PX = 0.5
 
@@ -109,10 +115,64 @@ def gtk_reports(path):
 
 
 def expected_reports(path):
-    events = [json.loads(l) for l in open(path) if l.startswith('{"type":')]
+    return expected_reports_of([json.loads(l) for l in open(path) if l.startswith('{"type":')])
+
+
+def expected_reports_of(events):
     starts = [i for i, e in enumerate(events) if e["type"] == "proximity" and e.get("state") == "in"]
     last = events[starts[-1]:]
     return [e for e in last if not (e["type"] == "proximity" and e.get("state") == "out")]
+
+
+def stale_after_grab(want, trace, pause_at, speed, history=4):
+    """The fail-safe's first reports as the display server's libinput gives them (1.22,
+    evdev-tablet.c). While penkitd grabbed the tablet the display server read none of its events,
+    so its libevdev still holds the axis values it read when it opened the device (a new uinput
+    device's 0), and after the grab the kernel sends only the axes that change (the input core
+    drops a value equal to the device's last, whoever read it). libinput takes the first axis event
+    as the pen coming into proximity (`tablet_update_tool_state`: an axis event, no tool state,
+    no current tool: BTN_TOOL_PEN emulated), reads every axis from libevdev there
+    (`tablet_mark_all_axes_changed`, `tablet_update_xy`), stale ones too, and fills its smoothing
+    history with that point (`tablet_history_push` fills the ring after a reset); the next reports
+    average it away over the history's 4 samples (`tablet_smoothen_axes`). So while
+    the history holds a sample with a stale axis, that axis is pulled toward 0: with y stale until
+    the first report that carries ABS_Y, the pen comes in at y/4, y/2, 3y/4 of its place. The
+    expected events at those reports take these positions; once no stale sample is left (or at
+    contact, which empties the history) they are direct's own."""
+    absinfo, frames = wacom_model.read_trace(trace)
+    start = frames[0][0] + pause_at * speed * 1e6
+    res = (absinfo[0][2] or 1, absinfo[1][2] or 1)
+    values = {0: 0, 1: 0}           # the display server's libevdev: stale until a frame carries the axis
+    fresh = set()
+    ring, modelled = None, {}
+    for t, events in frames:
+        if t < start:
+            continue
+        for typ, code, value in events:
+            if typ == 3 and code in values:
+                values[code] = value
+                fresh.add(code)
+            elif typ == 1 and code == 0x14A and value == 1 and ring is not None:
+                ring = None          # contact resets the history (and ends the stale samples)
+                break
+        else:
+            if ring is None and modelled:
+                break
+            if ring is None and not any(typ == 3 for typ, _, _ in events):
+                continue
+            point = (values[0] / res[0], values[1] / res[1], len(fresh) < 2)
+            ring = [point] * history if ring is None else [point] + ring[:history - 1]
+            if not any(p[2] for p in ring):
+                break                # no stale sample left: direct's own positions from here
+            modelled[t] = (sum(p[0] for p in ring) / history, sum(p[1] for p in ring) / history)
+            continue
+        break
+    out = []
+    for w in want:
+        if w["time"] in modelled and w["tip"] == "up":
+            w = dict(w, x=modelled[w["time"]][0], y=modelled[w["time"]][1], stale_after_grab=True)
+        out.append(w)
+    return out
 
 
 def tablet_size(trace):
@@ -162,6 +222,10 @@ def main():
     ap = argparse.ArgumentParser()
     for name in ("app", "server", "path", "log", "clock", "trace", "expected", "direct-expected", "speed", "map", "penkit", "curve", "output-size"):
         ap.add_argument("--" + name, required=name != "map")
+    ap.add_argument("--failsafe-pause-at", type=float,
+                    help="failsafe: when (s into the trace at its speed) penkitd was killed; the display server's first reports after it are modelled (stale_after_grab)")
+    ap.add_argument("--input-driver", default="libinput", choices=("libinput", "wacom"),
+                    help="Xorg's input driver for the tablets (wacom: xf86-input-wacom, scripts/desktop/wacom_model.py)")
     a = ap.parse_args()
     problems = []
     if a.app == "chromium":
@@ -169,6 +233,15 @@ def main():
     else:
         reports, last_ids, others = gtk_reports(a.log)
     want = expected_reports(a.expected if a.path == "virtual" else a.direct_expected)
+    if a.input_driver == "wacom":
+        # xf86-input-wacom, not libinput, turns the kernel's reports into the app's events: its
+        # pressure scale and tip threshold, and on the real tablet its own filters.
+        if a.path == "virtual":
+            want = wacom_model.virtual_events(want)
+        else:
+            want = expected_reports_of(wacom_model.direct_events(a.trace))
+    if a.path == "failsafe" and a.failsafe_pause_at is not None and a.input_driver == "libinput":
+        want = stale_after_grab(want, a.trace, a.failsafe_pause_at, float(a.speed))
     # On X11 no pen pointerout ends the warm-up's proximity: reports the app dispatched before the
     # kernel carried the judged proximity's first report belong to the warm-up.
     times_file = os.path.splitext(a.log)[0] + ".times"
@@ -181,6 +254,8 @@ def main():
             before = [r for r in reports if r.get("mono") is not None and r["mono"] < written[first] / 1000]
             reports = [r for r in reports if not (r.get("mono") is not None and r["mono"] < written[first] / 1000)]
     row = {"app": a.app, "server": a.server, "path": a.path, "events": len(reports)}
+    if a.server == "xorg":
+        row["input_driver"] = a.input_driver
     if before:
         row["before_judged"] = len(before)
     if not reports:
@@ -233,11 +308,7 @@ def main():
         whole = all(float(r["x"]).is_integer() and float(r["y"]).is_integer() for r in reports)
         row["app_resolution_px"] = 1 if whole else None
         if whole:
-            beyond = []
-            for r, w in pairs:
-                px, py = apply(m, w["x"], w["y"])
-                beyond.append(math.hypot(max(0.0, abs(px - r["x"]) - 0.5), max(0.0, abs(py - r["y"]) - 0.5)))
-            residual = max(beyond)
+            residual = residual_beyond_rounding(m, pairs)
             row["residual_beyond_rounding_px"] = round(residual, 4)
         if residual > RESIDUAL_PX:
             problems.append("positions: the largest residual of the affine map is %.3f px (> %.1f)%s"
@@ -257,8 +328,17 @@ def main():
     if not row["pressure_exact"]:
         problems.append("pressure: the app's differs from the expected %s by up to %s/65535 (allowed 1.5)"
                         % ("force" if a.path == "virtual" else "pressure (libinput's)", row["pressure_worst"]))
-    hovering = [(r, w) for r, w in axes_of(lag_paired) if w["tip"] == "up"]
-    row["hover"] = bool(hovering) and all(not r["tip"] and r["p"] == 0 for r, _ in hovering)
+    # (Under xf86-input-wacom the motion of the report that puts the tip down says the tip is
+    # still up, with the new pressure: the button event follows it. Not hover.)
+    hovering = [(r, w) for r, w in axes_of(lag_paired) if w["tip"] == "up" and not w.get("pressing")]
+    # Hover: no button, and pressure 0; under xf86-input-wacom the pressure the driver gives in
+    # hover (on the real tablet below its threshold, not 0: the raw pressure above the proximity's
+    # lowest, normalised).
+    def hover_pressure_ok(r, w):
+        if a.input_driver == "wacom":
+            return abs(r["p"] - w.get("pressure", 0)) <= 1.5 * PRESSURE_STEP
+        return r["p"] == 0
+    row["hover"] = bool(hovering) and all(not r["tip"] and hover_pressure_ok(r, w) for r, w in hovering)
     if not row["hover"]:
         problems.append("hover: %d hover reports, buttons/pressure %s" % (len(hovering), sorted({(r["b"], r["p"]) for r, _ in hovering})[:5]))
     if a.app == "gtk" and paired:
@@ -271,6 +351,10 @@ def main():
             ta, tb, tc, td, tx, ty = ready[-1]["transform"]
             row["pairing_px"] = round(max(math.hypot(ta * w["x"] + tc * w["y"] + tx - apply(m, w["x"], w["y"])[0],
                                                      tb * w["x"] + td * w["y"] + ty - apply(m, w["x"], w["y"])[1]) for w in want), 4)
+    if a.path == "failsafe":
+        # The fail-safe's first reports, where the display server's libinput averaged a stale
+        # axis in (stale_after_grab): paired with that model's positions, counted here.
+        row["stale_after_grab_reports"] = sum(1 for _, w in pairs if w.get("stale_after_grab"))
     row["eraser"] = None  # the played trace has no eraser end
     row["buttons"] = None  # nor barrel buttons
     # Two app reports for one expected event would be double input; so would a second pen id in

@@ -119,18 +119,39 @@ Section "Screen"
     EndSubSection
 EndSection
 CONF
+# xorg_config_dir DRIVER: the xorg.conf.d this Xorg reads in place of /usr/share/X11/xorg.conf.d,
+# as on a system where the tablets get DRIVER: libinput (Debian's 40-libinput.conf, without
+# xf86-input-wacom's 70-wacom.conf: no wacom driver installed) or wacom (both, and penkit's
+# xorg/75-penkit-virtual-tablet.conf, as the package installs it beside them).
+xorg_config_dir() {
+    local dir=$RUN/xorg.conf.d-$1
+    rm -rf "$dir" && cp -r /usr/share/X11/xorg.conf.d "$dir"
+    case $1 in
+        libinput) rm -f "$dir/70-wacom.conf" ;;
+        wacom) [ -e "$dir/70-wacom.conf" ] || { fail "xorg ($1): xf86-input-wacom's 70-wacom.conf is not installed"; return 1; }
+               cp xorg/75-penkit-virtual-tablet.conf "$dir/" ;;
+    esac
+    echo "$dir"
+}
+# start_xorg DRIVER: Xorg with the tablets on DRIVER (xorg_config_dir), in a mount namespace of
+# its own where that folder is /usr/share/X11/xorg.conf.d (the guest's / is the host's, read-only).
 start_xorg() {
-    Xorg :1 -config "$OUT/xorg.conf" -logfile "$OUT/Xorg.log" -ac -nolisten tcp -noreset -novtswitch -sharevts >"$OUT/Xorg.out" 2>&1 &
+    local dir log=$OUT/Xorg-$1.log
+    dir=$(xorg_config_dir "$1") || return 1
+    XORG_DRIVER=$1
+    unshare --mount --propagation private sh -c 'mount --bind "$0" /usr/share/X11/xorg.conf.d && exec "$@"' "$dir" \
+        Xorg :1 -config "$OUT/xorg.conf" -logfile "$log" -ac -nolisten tcp -noreset -novtswitch -sharevts >"$OUT/Xorg-$1.out" 2>&1 &
     SERVER=$!
     export DISPLAY=:1
     x_up() { xdpyinfo >/dev/null 2>&1 || ! kill -0 $SERVER 2>/dev/null; }
     await x_up
-    kill -0 $SERVER 2>/dev/null || { fail "Xorg did not start: $(grep -E '\(EE\)' "$OUT/Xorg.log" | tail -5 | tr '\n' ' ')"; return 1; }
+    kill -0 $SERVER 2>/dev/null || { fail "Xorg did not start: $(cat "$OUT/Xorg-$1.out" 2>/dev/null | tail -2 | tr '\n' ' ') $(grep -E '\(EE\)' "$log" | tail -5 | tr '\n' ' ')"; return 1; }
     OUTPUT_SIZE=$(xdpyinfo | sed -n 's/^ *dimensions: *\([0-9]*x[0-9]*\) pixels.*/\1/p')
-    say "Xorg up (pid $SERVER, $DISPLAY): screen $OUTPUT_SIZE"
+    say "Xorg up (pid $SERVER, $DISPLAY, tablets on the $1 driver): screen $OUTPUT_SIZE"
 }
 # The libinput driver adds one X device per tablet, and one more per tool once the tool has come
-# into proximity ("... Pen (0)"): the tablets are the devices whose node is a tablet's.
+# into proximity ("... Pen (0)"); the wacom driver one per tool type ("... stylus", "... eraser",
+# "... pad"): the tablets are the devices named after a tablet.
 xorg_tablets() { xinput list --name-only 2>/dev/null | grep -F -e "$DEVICE_NAME" -e "penkit virtual tablet"; }
 
 server_tablets() { "${SERVER_NAME}_tablets"; }
@@ -167,8 +188,8 @@ start_gtk() {
     local log=$OUT/gtk-$1.log backend=wayland
     [ "$1" = xorg ] && backend=x11
     : >"$log"
-    # On Xorg GDK's event log goes to gtk-xorg.out: the example got no pen event there so far.
-    local debug=; [ "$1" = xorg ] && debug=events
+    # On Xorg GDK's device log goes to gtk-xorg.out (the devices and the tools it made of them).
+    local debug=; [ "$1" = xorg ] && debug=input
     GDK_DEBUG=$debug GDK_BACKEND=$backend WAYLAND_DISPLAY=${WAYLAND_DISPLAY:+$XDG_RUNTIME_DIR/$WAYLAND_DISPLAY} DISPLAY=${DISPLAY:-} \
         $PY examples/gtk4-pen.py --socket "$SOCK" --log "$log" >"$OUT/gtk-$1.out" 2>&1 &
     APP=$!
@@ -200,8 +221,14 @@ play_path() {
         await listening
         kill -0 $daemon 2>/dev/null || { fail "$name: penkitd exited: $(tail -3 "$OUT/$name.penkitd.log")"; return 1; }
     fi
-    rm -f "$RUN/go" "$RUN/end"
-    PENKIT_UINPUT_START_FILE=$RUN/go PENKIT_UINPUT_END_FILE=$RUN/end PENKIT_UINPUT_TIMES_FILE=$OUT/$name.times \
+    rm -f "$RUN/go" "$RUN/end" "$RUN/resume"
+    # The fail-safe's replay stops in the judged proximity's hover, before its first contact
+    # (FAILSAFE_PAUSE_AT, from desktop.sh), until penkitd has been killed: the kill lands while the
+    # pen hovers however far behind the app runs (it lagged seconds under emulation, and a kill
+    # timed by the app's log came after the stroke).
+    local pause=()
+    [ "$path" = failsafe ] && pause=(env PENKIT_UINPUT_PAUSE_AT="$FAILSAFE_PAUSE_AT" PENKIT_UINPUT_RESUME_FILE="$RUN/resume")
+    "${pause[@]}" env PENKIT_UINPUT_START_FILE=$RUN/go PENKIT_UINPUT_END_FILE=$RUN/end PENKIT_UINPUT_TIMES_FILE=$OUT/$name.times \
         "$BIN/penkit" replay "$TRACE" --uinput --speed "$SPEED" >"$replaylog" 2>&1 &
     local replay=$!
     node_known() { node=$(node_in "$replaylog"); [ -n "$node" ] || ! kill -0 $replay 2>/dev/null; }
@@ -217,20 +244,29 @@ play_path() {
         vnode=$(grep -F "virtual tablet created" "$OUT/$name.penkitd.log" | grep -E " device=$id( |\$)" | tail -1 | field node)
         want=2   # the played tablet (grabbed: its reader gets nothing) and penkit's virtual tablet
     fi
-    has_tablets() { [ "$(server_tablets | wc -l)" -ge $want ]; }
+    # The played tablet (some device not penkit's), and on `virtual` penkit's virtual tablet too.
+    has_tablets() {
+        local all; all=$(server_tablets)
+        grep -qv "penkit virtual tablet" <<<"$all" && { [ $want -lt 2 ] || grep -q "penkit virtual tablet" <<<"$all"; }
+    }
     await has_tablets || { fail "$name: $server has $(server_tablets | wc -l) tablets, not $want: $(server_tablets | tr '\n' ';')"; kill $replay $daemon 2>/dev/null; return 1; }
     say "$name: played tablet $node${vnode:+, the virtual tablet $vnode}; $server's tablets: $(server_tablets | tr '\n' ';')"
     local from=$(($(wc -l <"$applog") + 1))
     touch "$RUN/go"
     if [ "$path" = failsafe ]; then
-        # The fail-safe: penkitd dies while the pen hovers over the app (its first hover event of
-        # the warm-up); the kernel ends its grab and its virtual tablet, and the display server
-        # reads the real tablet again. The judged stroke must come as on `direct`, no button stuck.
+        # The fail-safe: penkitd dies while the pen hovers over the app (the replay paused in the
+        # judged proximity's hover, and the app has had the pen's hover and then nothing new for
+        # 5 s: it has caught up with the paused pen; the warm-up may not reach it apart, as
+        # Chromium coalesces under emulation); the kernel ends its grab and its virtual tablet,
+        # and the display server reads the real tablet again. The judged stroke must come as on
+        # `direct`, no button stuck.
+        paused() { grep -q "^uinput: paused" "$replaylog" || ! kill -0 $replay 2>/dev/null; }
         hovering() { tail -n +"$from" "$applog" | grep -q "$(hover_pattern "$app")" || ! kill -0 $replay 2>/dev/null; }
-        await hovering
+        await paused && await hovering || say "$name: the replay never paused with the app hovering: $(tail -2 "$replaylog" | tr '\n' ' ')"
+        wait_until false -- "$applog" 5
         kill -KILL $daemon; wait $daemon 2>/dev/null; daemon=
-        local out_before; out_before=$(tail -n +"$from" "$applog" | grep -c "$(left_pattern "$app")")
-        say "$name: penkitd SIGKILLed, the app having the pen's hover ($out_before proximity-outs at the app before)"
+        touch "$RUN/resume"
+        say "$name: penkitd SIGKILLed while the pen hovers ($(grep -c "^uinput: paused" "$replaylog") pause), the app having its hover; replay resumed"
     fi
     wait_until grep -q "^uinput: played" "$replaylog" -- "$replaylog" 600 || fail "$name: the replay did not finish: $(cat "$replaylog")"
     say "$name: played"
@@ -251,36 +287,54 @@ play_path() {
     fi
     wait_until left -- "$applog" $quiet || say "$name: the app's log never said the pen left; quiet for $quiet s after the trace"
     tail -n +"$from" "$applog" >"$OUT/$name.log"
+    # What Xorg's driver made of penkit's virtual tablet (the wacom driver's options and serials).
+    if [ "$server" = xorg ]; then
+        xinput list >"$OUT/$name.xinput.txt" 2>&1
+        xorg_tablets | grep -F "penkit virtual tablet" | while read -r dev; do xinput list-props "$dev"; done >>"$OUT/$name.xinput.txt" 2>&1
+    fi
     say "$name: the app's log taken ($(wc -l <"$OUT/$name.log") lines)"
     touch "$RUN/end"; wait $replay
     if [ -n "$daemon" ]; then kill -TERM $daemon; wait $daemon; fi
     gone() { [ "$(server_tablets | wc -l)" -eq 0 ]; }
     BOUND=60 await gone || say "$name: $server still lists tablets: $(server_tablets | tr '\n' ';')"
     # Judged on the host after the run (scripts/vm/desktop.sh): what the judge needs, one line each.
-    echo "$app $server $path $OUTPUT_SIZE $applog" >>"$OUT/played.txt"
+    echo "$app $server $path $OUTPUT_SIZE $applog ${XORG_DRIVER:-}" >>"$OUT/played.txt"
     say "$name: done"
 }
 
 # Each display server in turn, with each app on it; a server or app that cannot run fails the run
 # with the reason (fail), and the next one still runs.
 stop() { local p; for p in "$@"; do [ -n "$p" ] && { kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; }; done; }
-# run_apps SERVER: each app on SERVER in turn, on both paths.
+# run_apps SERVER [APP...]: each app (default: DESKTOP_APPS) on SERVER in turn, on both paths.
 run_apps() {
-    local app path
-    for app in ${DESKTOP_APPS:-chromium gtk}; do
-        if "start_$app" "$1"; then
-            for path in virtual direct; do play_path $app "$1" $path "$OUT/$app-$1.log"; done
+    local app path server=$1; shift
+    for app in ${@:-${DESKTOP_APPS:-chromium gtk}}; do
+        if "start_$app" "$server"; then
+            for path in ${DESKTOP_PATHS-virtual direct}; do play_path $app "$server" $path "$OUT/$app-$server.log"; done
             # The fail-safe where DESKTOP_FAILSAFE names the app and server (APP-SERVER).
-            case " ${DESKTOP_FAILSAFE-chromium-sway} " in *" $app-$1 "*) play_path $app "$1" failsafe "$OUT/$app-$1.log" ;; esac
+            case " ${DESKTOP_FAILSAFE-chromium-sway} " in *" $app-$server "*) play_path $app "$server" failsafe "$OUT/$app-$server.log" ;; esac
         fi
         stop "${APP:-}"; APP=
     done
 }
 # DESKTOP_SERVERS and DESKTOP_APPS pick a part (while working on one); `make test` runs them all.
+# Xorg: its input driver for each app's run (DESKTOP_XORG_DRIVERS, APP=DRIVER): Chromium's with
+# the libinput driver (Xorg's default), GTK's with xf86-input-wacom (GTK 4's X11 backend makes a
+# stylus only from that driver's properties: docs/virtual-tablet.md); Xorg starts again when the
+# driver changes.
+xorg_driver_of() { local d; for d in ${DESKTOP_XORG_DRIVERS:-chromium=libinput gtk=wacom}; do [ "${d%%=*}" = "$1" ] && echo "${d#*=}"; done; }
 for SERVER_NAME in ${DESKTOP_SERVERS:-sway xorg}; do
-    "start_$SERVER_NAME" && run_apps $SERVER_NAME
+    if [ "$SERVER_NAME" = xorg ]; then
+        for app in ${DESKTOP_APPS:-chromium gtk}; do
+            driver=$(xorg_driver_of "$app"); driver=${driver:-libinput}
+            if [ -n "${SERVER:-}" ] && [ "$driver" != "${XORG_DRIVER:-}" ]; then stop "$SERVER"; SERVER=; fi
+            if [ -n "${SERVER:-}" ] || start_xorg "$driver"; then run_apps xorg "$app"; fi
+        done
+    else
+        "start_$SERVER_NAME" && run_apps $SERVER_NAME
+    fi
     stop "${SERVER:-}" "${SEATD:-}"
-    SERVER= SEATD= WAYLAND_DISPLAY=
+    SERVER= SEATD= WAYLAND_DISPLAY= XORG_DRIVER=
 done
 return $status
 }

@@ -15,7 +15,7 @@ main() {
     local swift=${SWIFT:-swift}
     local flags=${E2E_BUILD_FLAGS:--c release --static-swift-stdlib}
     local missing=() p
-    for p in sway seatd xserver-xorg-core xserver-xorg-video-dummy xserver-xorg-input-libinput xinput chromium python3-gi python3-gi-cairo gir1.2-gtk-4.0; do
+    for p in sway seatd xserver-xorg-core xserver-xorg-video-dummy xserver-xorg-input-libinput xserver-xorg-input-wacom xinput chromium python3-gi python3-gi-cairo gir1.2-gtk-4.0; do
         dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed' || missing+=("$p")
     done
     ((${#missing[@]} == 0)) || { echo "desktop: FAIL: not installed: ${missing[*]} (make desktop installs them)" >&2; return 1; }
@@ -54,19 +54,26 @@ main() {
         printf 'SPEED=%q\n' "${DESKTOP_SPEED:-0.25}"
         printf 'DESKTOP_SERVERS=%q\n' "${DESKTOP_SERVERS:-sway xorg}"
         printf 'DESKTOP_APPS=%q\n' "${DESKTOP_APPS:-chromium gtk}"
+        printf 'DESKTOP_XORG_DRIVERS=%q\n' "${DESKTOP_XORG_DRIVERS:-chromium=libinput gtk=wacom}"
+        printf 'DESKTOP_PATHS=%q\n' "${DESKTOP_PATHS-virtual direct}"   # (empty: the fail-safe alone)
+        printf 'DESKTOP_FAILSAFE=%q\n' "${DESKTOP_FAILSAFE-chromium-sway}"
+        # The fail-safe's kill: halfway between the judged proximity's start and its first contact
+        # (seconds into the played trace, at its speed).
+        printf 'FAILSAFE_PAUSE_AT=%q\n' "$(python3 scripts/desktop/hover-midpoint.py "$out/played.evemu" "${DESKTOP_SPEED:-0.25}")"
     } >"$out/settings.sh"
     local started status=0
     started=$(date +%s)
     VM_MEMORY=${VM_MEMORY:-2G} scripts/vm/run.sh "$out" scripts/vm/desktop-guest.sh "$PWD/$bin" "$out" || status=$?
     echo "desktop: VM run took $(( $(date +%s) - started )) s (boot included), exit $status" >&2
     # Each app log the guest wrote, judged here (the judge's dynamic programming is slow under emulation).
-    local app server path size applog name
-    while read -r app server path size applog; do
+    local app server path size applog driver name pause
+    while read -r app server path size applog driver; do
         name=$app-$server-$path
+        pause=(); [ "$path" = failsafe ] && pause=(--failsafe-pause-at "$(sed -n 's/^FAILSAFE_PAUSE_AT=//p' "$out/settings.sh")")
         python3 scripts/desktop/desktop-results.py --app "$app" --server "$server" --path "$path" \
             --log "$out/$name.log" --clock "$applog" --trace "$out/played.evemu" --expected "$out/virtual.expected.jsonl" \
             --direct-expected "$out/direct.expected.jsonl" --speed "${DESKTOP_SPEED:-0.25}" \
-            --output-size "$size" --penkit "$bin/penkit" --curve "$curve" >"$out/$name.result" 2>"$out/$name.result.err" \
+            --output-size "$size" --penkit "$bin/penkit" --curve "$curve" --input-driver "${driver:-libinput}" "${pause[@]}" >"$out/$name.result" 2>"$out/$name.result.err" \
             || { echo "desktop: FAIL: $name: $(cat "$out/$name.result.err")" >>"$out/failures.txt"; status=1; }
     done < <(cat "$out/played.txt" 2>/dev/null)
     echo "desktop: what each app got (docs/virtual-tablet.md explains the columns):"

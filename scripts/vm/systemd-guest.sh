@@ -83,6 +83,8 @@ systemctl show -P DeviceAllow penkit.service | grep -q '/dev/uinput rw' && ok "p
     || fail "penkit.service DeviceAllow: $(systemctl show -P DeviceAllow penkit.service | tr "\n" " ")"
 [ -s /usr/share/libinput/70-penkit-virtual-tablet.quirks ] && ok "the virtual tablet's quirk: $(dpkg -S /usr/share/libinput/70-penkit-virtual-tablet.quirks)" \
     || fail "no /usr/share/libinput/70-penkit-virtual-tablet.quirks"
+[ -s /usr/share/X11/xorg.conf.d/75-penkit-virtual-tablet.conf ] && ok "the virtual tablet's xf86-input-wacom options: $(dpkg -S /usr/share/X11/xorg.conf.d/75-penkit-virtual-tablet.conf)" \
+    || fail "no /usr/share/X11/xorg.conf.d/75-penkit-virtual-tablet.conf"
 # The system service runs with the virtual tablet on.
 printf '\n# e2e guest: the virtual tablet\nvirtual-tablet = on\n' >>/etc/penkit/penkitd.conf
 
@@ -284,9 +286,10 @@ as_carol systemctl --user disable --now penkit.socket penkit.service >/dev/null 
 cp /usr/bin/penkit "$OUT/penkit-kept"
 if dpkg --purge penkit >"$OUT/purge.log" 2>&1; then ok "dpkg --purge penkit"; else fail "dpkg --purge: $(tail -3 "$OUT/purge.log")"; fi
 udevadm settle --timeout=120
-if [ ! -e /usr/share/libinput/70-penkit-virtual-tablet.quirks ] && [ ! -e /usr/lib/udev/rules.d/70-penkit-uinput.rules ]; then
-    ok "purge removed the virtual tablet's quirk and the uinput rule"
-else fail "after purge: $(ls /usr/share/libinput/70-penkit-* /usr/lib/udev/rules.d/70-penkit-* 2>&1 | tr '\n' ' ')"; fi
+if [ ! -e /usr/share/libinput/70-penkit-virtual-tablet.quirks ] && [ ! -e /usr/lib/udev/rules.d/70-penkit-uinput.rules ] \
+    && [ ! -e /usr/share/X11/xorg.conf.d/75-penkit-virtual-tablet.conf ]; then
+    ok "purge removed the virtual tablet's quirk, its Xorg options and the uinput rule"
+else fail "after purge: $(ls /usr/share/libinput/70-penkit-* /usr/share/X11/xorg.conf.d/75-penkit-* /usr/lib/udev/rules.d/70-penkit-* 2>&1 | tr '\n' ' ')"; fi
 [ "$(stat -c '%U:%G %a' /dev/uinput)" = "root:root 600" ] && ok "/dev/uinput back to root:root 0600" || fail "/dev/uinput after purge: $(stat -c '%U:%G %a' /dev/uinput)"
 pgrep -x penkitd >/dev/null && fail "a penkitd still runs after purge: $(pgrep -a penkitd)" || ok "no penkitd runs after purge"
 rm -f "$OUT/after.go" "$OUT/after.end"

@@ -176,3 +176,18 @@ def residual_beyond_rounding(m, pairs):
         px, py = apply(m, w["x"], w["y"])
         beyond.append(math.hypot(max(0.0, abs(px - r["x"]) - 0.5), max(0.0, abs(py - r["y"]) - 0.5)))
     return max(beyond)
+
+
+def judge_map_residual(m, pairs, whole, limit, unit, row, problems):
+    """Writes the fitted map and its largest residual into `row` (beyond whole-unit rounding where
+    the app gives whole units: it cannot be nearer than that), and a problem when over `limit`."""
+    residual = max(residuals(m, pairs))
+    row["map"] = [[round(v, 6) for v in r] for r in m]
+    row["residual_px"] = round(residual, 4)
+    row["app_resolution_px"] = 1 if whole else None
+    if whole:
+        residual = residual_beyond_rounding(m, pairs)
+        row["residual_beyond_rounding_px"] = round(residual, 4)
+    if residual > limit:
+        problems.append("positions: the largest residual of the affine map is %.3f %s (> %.1f)%s"
+                        % (residual, unit, limit, " beyond the app's whole-unit rounding" if whole else ""))

@@ -45,7 +45,8 @@ last proximity is judged (the first is the warm-up, scripts/vm/concat-traces.sh 
 Exits 1, with the reasons on stderr, when a check fails; the row is printed either way."""
 import argparse, json, math, os, re, statistics, subprocess, sys
 
-from content_pairing import PRESSURE_STEP, apply, invert, pair_by_content, residual_beyond_rounding, residuals
+from evemu_axes import tablet_size
+from content_pairing import PRESSURE_STEP, apply, invert, judge_map_residual, pair_by_content
 import wacom_model
 
 RESIDUAL_PX = 0.5
@@ -175,16 +176,6 @@ def stale_after_grab(want, trace, pause_at, speed, history=4):
     return out
 
 
-def tablet_size(trace):
-    """The tablet's width and height in mm, from the trace's ABS_X and ABS_Y (range / resolution)."""
-    axes = {}
-    for line in open(trace):
-        p = line.split()
-        if p[:1] == ["A:"] and p[1] in ("00", "01"):
-            axes[p[1]] = (int(p[3]) - int(p[2])) / int(p[6])
-    return axes["00"], axes["01"]
-
-
 def report_times(trace):
     """Each SYN_REPORT's trace time (µs), in order: the frames penkit replay writes."""
     times = []
@@ -298,21 +289,11 @@ def main():
                         % (unpaired, len(reports)))
     if not paired:
         problems.append("fewer than 3 of the app's reports pair with an expected event")
-    residual = None
     if paired:
-        residual = max(residuals(m, pairs))
-        row["map"] = [[round(v, 6) for v in r] for r in m]
-        row["residual_px"] = round(residual, 4)
         # An app that gives whole pixels (Chromium on X11) cannot be nearer than its rounding:
         # there each axis's residual is counted beyond half a pixel.
         whole = all(float(r["x"]).is_integer() and float(r["y"]).is_integer() for r in reports)
-        row["app_resolution_px"] = 1 if whole else None
-        if whole:
-            residual = residual_beyond_rounding(m, pairs)
-            row["residual_beyond_rounding_px"] = round(residual, 4)
-        if residual > RESIDUAL_PX:
-            problems.append("positions: the largest residual of the affine map is %.3f px (> %.1f)%s"
-                            % (residual, RESIDUAL_PX, " beyond the app's whole-pixel rounding" if whole else ""))
+        judge_map_residual(m, pairs, whole, RESIDUAL_PX, "px", row, problems)
     # The app's axes (tip, pressure) against the expected event it pairs with (lag 0), or the one
     # before it (lag 1: GTK 4.8 on Wayland gives each motion the previous report's axes).
     def axes_of(lag):

@@ -44,7 +44,8 @@ printed either way (but for 2)."""
 import argparse, json, math, os, re, subprocess, sys, tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from content_pairing import PRESSURE_STEP, apply, invert, refit_through_gates, residual_beyond_rounding, residuals
+from evemu_axes import tablet_size
+from content_pairing import PRESSURE_STEP, apply, invert, judge_map_residual, refit_through_gates
 from xournal_file import MOTION_THRESHOLD, WRITTEN, XoppError, read_xopp, take_apart
 
 RESIDUAL_PT = 0.5
@@ -67,17 +68,6 @@ def contacts(path):
         elif e["tool"]["type"] == current[0]:
             current[1].append(e)
     return out
-
-
-def tablet_size(trace):
-    axes = {}
-    for line in open(trace):
-        p = line.split()
-        if p[:1] == ["A:"] and p[1] in ("00", "01"):
-            axes[p[1]] = (int(p[3]) - int(p[2])) / int(p[6])
-    if set(axes) != {"00", "01"}:
-        raise ValueError("%s: no ABS_X and ABS_Y with their resolutions (an evemu trace of a tablet?)" % trace)
-    return axes["00"], axes["01"]
 
 
 def pair_from_presses(reports, strokes, ink, nominal, gates=(3.0, 3.0, 3.0)):
@@ -131,16 +121,7 @@ def judge_strokes(strokes, ink, nominal, problems, row):
 
 
 def judge_positions(pairs, m, reports_whole, row, problems):
-    residual = max(residuals(m, pairs))
-    row["residual_px"] = round(residual, 4)
-    row["map"] = [[round(v, 6) for v in r] for r in m]
-    row["app_resolution_px"] = 1 if reports_whole else None
-    if reports_whole:
-        residual = residual_beyond_rounding(m, pairs)
-        row["residual_beyond_rounding_px"] = round(residual, 4)
-    if residual > RESIDUAL_PT:
-        problems.append("positions: the largest residual of the affine map is %.3f pt (> %.1f)%s"
-                        % (residual, RESIDUAL_PT, " beyond whole-pixel rounding" if reports_whole else ""))
+    judge_map_residual(m, pairs, reports_whole, RESIDUAL_PT, "pt", row, problems)
 
 
 def judge_missing(pairs, want_by_stroke, m, row):

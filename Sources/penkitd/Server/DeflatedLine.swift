@@ -19,8 +19,9 @@ struct DeflatedLine: Sendable {
             }
         }
         guard status == Z_OK, Int(size) < line.count else { return nil }
-        out.removeSubrange(Int(size)...)
-        bytes = out
+        // A copy of exactly the deflated bytes: `out` was allocated as large as the whole line
+        // (and zeroed, so resident), and cutting it short keeps that capacity.
+        bytes = Array(out[..<Int(size)])
         count = line.count
     }
 

@@ -40,6 +40,9 @@ last proximity is judged (the first is the warm-up, scripts/vm/concat-traces.sh 
   app's px through the inverse map, at the paired report's trace time) against the real pen;
 - pairing_ready, pairing_px (GTK): whether the example's own SurfacePairing map became ready, and
   its largest distance from the fitted map over the judged positions (reported, not judged);
+- goals, direct_same_reports (virtual rows): issue #42's goals, lag ≤ 1 ms, at least 5 ms less
+  than the direct path's, jitter no worse (× 1.02), against the direct path's pen at the same
+  reports the app delivered (scripts/desktop/same_reports.py says why not the direct row as it came);
 - delay_ms_p50: from the kernel's report (penkit replay's write, CLOCK_MONOTONIC) to the app's event
   time on the same clock, median over the judged reports.
 Exits 1, with the reasons on stderr, when a check fails; the row is printed either way."""
@@ -47,6 +50,7 @@ import argparse, json, math, os, re, statistics, subprocess, sys
 
 from evemu_axes import tablet_size
 from content_pairing import PRESSURE_STEP, apply, invert, judge_map_residual, pair_by_content
+import same_reports
 import wacom_model
 
 RESIDUAL_PX = 0.5
@@ -362,6 +366,18 @@ def main():
             fig = json.loads(out.stdout)
             for k in ("lag_ms", "rmse_mm", "jitter_rest_mm", "jitter_slow_mm", "jitter_hover_mm"):
                 row[k] = fig[k]
+            if a.path == "virtual":
+                # Issue #42's goals, against the direct path on the same reports (same_reports says why).
+                direct = (expected_reports_of(wacom_model.direct_events(a.trace)) if a.input_driver == "wacom"
+                          else expected_reports(a.direct_expected))
+                whole = all(float(r["x"]).is_integer() and float(r["y"]).is_integer() for r, _ in pairs)
+                reference, error = same_reports.figures(a.penkit, a.curve, a.trace,
+                                                        same_reports.reference_track(pairs, m, direct, whole),
+                                                        os.path.splitext(a.log)[0] + ".direct-same-reports.jsonl")
+                if error:
+                    problems.append(error)
+                else:
+                    same_reports.judge(row, reference, problems)
     # Kernel report (penkit replay's write) → the app's event, both on CLOCK_MONOTONIC.
     times_file = os.path.splitext(a.log)[0] + ".times"
     if os.path.exists(times_file) and paired and all(r.get("mono") is not None for r, _ in pairs):

@@ -78,6 +78,8 @@ main() {
     done < <(cat "$out/played.txt" 2>/dev/null)
     echo "desktop: what each app got (docs/virtual-tablet.md explains the columns):"
     grep -h '^desktop-result ' "$out"/*.result 2>/dev/null || echo "    (no rows)"
+    echo "desktop: issue #42's goals per app and server, against the direct path on the same reports (scripts/desktop/same_reports.py):"
+    python3 scripts/desktop/same_reports.py "$out"/*.result 2>/dev/null || true
     if [ $status -ne 0 ]; then
         echo "desktop: FAIL: the guest or the judge reported failures (exit $status):"
         sed 's/^/    /' "$out/failures.txt" 2>/dev/null || echo "    (the guest wrote no failures.txt: it stopped before its checks)"

@@ -5,7 +5,11 @@ with what apps were seen to do (reports lost, a report repeated, pointerdown at 
 position, whole pixels), must be judged as that map with every check holding; and the same log
 with reports moved by 1 px must fail on positions.
 
-    content-pairing-check.py PENKIT PLAYED_TRACE EXPECTED_JSONL
+    content-pairing-check.py PENKIT PLAYED_TRACE EXPECTED_JSONL DIRECT_EXPECTED_JSONL
+
+The goals on a `virtual` row (scripts/desktop/same_reports.py) are checked too: the virtual tablet's
+events hold them against the direct path's on the same reports, and the direct path's own events,
+given as if an app got them from the virtual tablet, fail them on lag.
 
 Exits 1 with the reason when the judge gets any of it wrong."""
 import json, os, random, subprocess, sys, tempfile
@@ -48,25 +52,26 @@ def app_log(want, whole, moved, lose, seed=1):
     return "\n".join(lines) + "\n"
 
 
-def judge(penkit, trace, expected, log_text, name):
+def judge(penkit, trace, expected, direct, log_text, name):
     d = tempfile.mkdtemp(prefix="penkit-pairing-check-")
     log = os.path.join(d, "chromium-sway-virtual.log")
     with open(log, "w") as f:
         f.write(log_text)
     out = subprocess.run([sys.executable, os.path.join(HERE, "desktop-results.py"), "--app", "chromium", "--server", "sway",
                           "--path", "virtual", "--log", log, "--clock", log, "--trace", trace, "--expected", expected,
-                          "--direct-expected", expected, "--speed", "1", "--output-size", "1280x720", "--penkit", penkit,
+                          "--direct-expected", direct, "--speed", "1", "--output-size", "1280x720", "--penkit", penkit,
                           "--curve", "0,0.25,0.75,1"], capture_output=True, text=True)
     row = json.loads(out.stdout.split("desktop-result ", 1)[1]) if "desktop-result " in out.stdout else {}
     return out.returncode, row, out.stderr.strip()
 
 
 def main():
-    penkit, trace, expected = sys.argv[1:4]
+    penkit, trace, expected, direct = sys.argv[1:5]
     want = [json.loads(l) for l in open(expected) if l.startswith('{"type":')]
+    direct_want = [json.loads(l) for l in open(direct) if l.startswith('{"type":')]
     problems = []
     for whole in (False, True):
-        code, row, err = judge(penkit, trace, expected, app_log(want, whole, False, 0.3), "whole" if whole else "float")
+        code, row, err = judge(penkit, trace, expected, direct, app_log(want, whole, False, 0.3), "whole" if whole else "float")
         m = row.get("map") or [[0, 0, 0], [0, 0, 0]]
         # The judged map against the true one, over the pen's positions: whole pixels fit loosely.
         off = max(((m[0][0] * w["x"] + m[0][1] * w["y"] + m[0][2] - w["x"] * SCALE[0] - OFFSET[0]) ** 2 +
@@ -75,13 +80,20 @@ def main():
             problems.append("%s pixels, 30%% lost: judged %s (exit %d, %.4f px off the true map): %s" % ("whole" if whole else "float", row, code, off, err))
         elif row["paired"] + row["lost"] != row["expected"]:
             problems.append("paired %d + lost %d != expected %d" % (row["paired"], row["lost"], row["expected"]))
-    code, row, err = judge(penkit, trace, expected, app_log(want, False, True, 0.3), "moved")
+        elif not (row.get("goals", {}).get("lag_within_1ms") and row["goals"].get("lag_5ms_less_than_direct")):
+            problems.append("%s pixels: the virtual tablet's events do not hold the lag goals: %s" % ("whole" if whole else "float", row))
+    # The direct path's events as if an app got them on `virtual`: libinput's smoothing lags, so
+    # the lag goals must fail (the judge's reference is not the path under judgement).
+    code, row, err = judge(penkit, trace, direct, direct, app_log(direct_want, False, False, 0.0), "direct as virtual")
+    if code == 0 or "lag" not in err:
+        problems.append("the direct path's events judged as virtual passed the lag goals: exit %d, %s" % (code, err or row))
+    code, row, err = judge(penkit, trace, expected, direct, app_log(want, False, True, 0.3), "moved")
     if code == 0 or "positions" not in err:
         problems.append("reports moved by 1 px were not caught on positions: exit %d, %s" % (code, err or row))
     if problems:
         print("content-pairing-check: FAIL:\n  " + "\n  ".join(problems), file=sys.stderr)
         sys.exit(1)
-    print("content-pairing-check: the judge recovers a known map from real libinput events (float and whole pixels, 30% lost, a repeat, Chromium's pointerdown) and catches reports 1 px off")
+    print("content-pairing-check: the judge recovers a known map from real libinput events (float and whole pixels, 30% lost, a repeat, Chromium's pointerdown) catches reports 1 px off, and holds the lag goals on the virtual tablet's events but not on libinput's")
 
 
 main()

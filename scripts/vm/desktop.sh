@@ -47,7 +47,7 @@ main() {
     "$bin/penkit" bench virtual-tablet --events --events-of virtual --pressure-curve "$curve" "$out/played.evemu" >"$out/virtual.expected.jsonl"
     "$bin/penkit" bench virtual-tablet --events --events-of libinput --pressure-curve "$curve" "$out/played.evemu" >"$out/direct.expected.jsonl"
     # The judge itself first, on the host: a known map through real libinput events must come back.
-    python3 scripts/desktop/content-pairing-check.py "$bin/penkit" "$out/played.evemu" "$out/virtual.expected.jsonl"
+    python3 scripts/desktop/content-pairing-check.py "$bin/penkit" "$out/played.evemu" "$out/virtual.expected.jsonl" "$out/direct.expected.jsonl"
     {
         printf 'TRACE=%q\n' "$out/played.evemu"
         printf 'DESKTOP_CURVE=%q\n' "$curve"

@@ -38,8 +38,8 @@ last proximity is judged (the first is the warm-up, scripts/vm/concat-traces.sh 
   position off the map), plus any second pen id in the judged proximity;
 - lag_ms, rmse_mm, jitter_*: `penkit bench virtual-tablet --app-track` of the app's pen (the
   app's px through the inverse map, at the paired report's trace time) against the real pen;
-- pairing_ready, pairing_px (GTK): whether the example's own SurfacePairing map became ready, and
-  its largest distance from the fitted map over the judged positions (reported, not judged);
+- pairing_ready, pairing_px, ink_frames, ink_px (GTK, `virtual`): the example's own SurfacePairing
+  map ready, within 0.5 px of the fitted map, and penkit's frames drawn there (pairing_judge.py);
 - delay_ms_p50: from the kernel's report (penkit replay's write, CLOCK_MONOTONIC) to the app's event
   time on the same clock, median over the judged reports.
 Exits 1, with the reasons on stderr, when a check fails; the row is printed either way."""
@@ -47,6 +47,7 @@ import argparse, json, math, os, re, statistics, subprocess, sys
 
 from evemu_axes import tablet_size
 from content_pairing import PRESSURE_STEP, apply, invert, judge_map_residual, pair_by_content
+import pairing_judge
 import wacom_model
 
 RESIDUAL_PX = 0.5
@@ -326,16 +327,11 @@ def main():
     row["hover"] = bool(hovering) and all(not r["tip"] and hover_pressure_ok(r, w) for r, w in hovering)
     if not row["hover"]:
         problems.append("hover: %d hover reports, buttons/pressure %s" % (len(hovering), sorted({(r["b"], r["p"]) for r, _ in hovering})[:5]))
-    if a.app == "gtk" and paired:
-        # The example's own SurfacePairing map (tablet mm → its px, learnt from penkit's frames and
-        # GTK's events) against the map fitted here: the largest distance over the judged positions.
-        maps = [json.loads(l) for l in open(a.log) if l.startswith('{"signal": "map"')]
-        ready = [l for l in maps if l.get("ready")]
-        row["pairing_ready"] = bool(ready)
-        if ready:
-            ta, tb, tc, td, tx, ty = ready[-1]["transform"]
-            row["pairing_px"] = round(max(math.hypot(ta * w["x"] + tc * w["y"] + tx - apply(m, w["x"], w["y"])[0],
-                                                     tb * w["x"] + td * w["y"] + ty - apply(m, w["x"], w["y"])[1]) for w in want), 4)
+    if a.app == "gtk" and paired and a.path == "virtual":
+        # The example's own SurfacePairing (scripts/desktop/pairing_judge.py), where penkitd ran.
+        fields, failed = pairing_judge.judge_pairing(a.log, want, m)
+        row.update(fields)
+        problems.extend(failed)
     if a.path == "failsafe":
         # The fail-safe's first reports, where the display server's libinput averaged a stale
         # axis in (stale_after_grab): paired with that model's positions, counted here.

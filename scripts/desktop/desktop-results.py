@@ -75,7 +75,7 @@ def chromium_reports(events):
     reports, buttons = [], 0
     for e in pens[starts[-1]:]:
         if e["type"] == "pointermove":
-            reports.extend(dict(s) for s in (e["c"] or [e]))
+            reports.extend(dict(s, serial=e["id"]) for s in (e["c"] or [e]))
         elif e["type"] in ("pointerdown", "pointerup"):
             buttons += 1
             if e["type"] == "pointerup" and reports and reports[-1]["b"] & 1 and reports[-1]["p"] == 0:
@@ -244,10 +244,11 @@ def main():
         written = [int(l) for l in open(times_file) if l.strip()]
         frames = report_times(a.trace)
         first = frames.index(want[0]["time"]) if want[0]["time"] in frames else None
-        if first is not None and first < len(written):
+        if a.path == "failsafe" and a.failsafe_pause_at is not None:   # (from the first report after the grab)
+            first = wacom_model.first_seen(frames, a.trace, a.failsafe_pause_at, float(a.speed))
             before = [r for r in reports if r.get("mono") is not None and r["mono"] < written[first] / 1000]
             reports = [r for r in reports if not (r.get("mono") is not None and r["mono"] < written[first] / 1000)]
-            if a.app == "gtk":   # (X11 fail-safe: the virtual tablet's stylus before the grab ended)
+            if a.path == "failsafe":   # (X11: the virtual tablet's pen before the grab ended)
                 last_ids = {r["serial"] for r in reports}
     row = {"app": a.app, "server": a.server, "path": a.path, "events": len(reports)}
     if a.server == "xorg":

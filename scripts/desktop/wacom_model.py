@@ -153,6 +153,13 @@ def seen_from(trace, pause_at, speed):
     return frames[0][0] + pause_at * speed * 1e6
 
 
+def first_seen(report_times, trace, pause_at, speed):
+    """The index in `report_times` (µs of the trace) of the fail-safe's first report the display
+    server reads, None if there is none."""
+    start = seen_from(trace, pause_at, speed)
+    return next((i for i, t in enumerate(report_times) if t >= start), None)
+
+
 def _seen_after_grab(frames, seen_from, absinfo):
     """The frames as the driver reads them when it reads nothing before `seen_from`: the first
     one it reads carries the tool key the kernel holds (EVIOCGKEY) and x and y where it gave none

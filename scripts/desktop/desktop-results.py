@@ -111,7 +111,7 @@ def gtk_reports(path):
             if c is not e and (c["time"], c["x"], c["y"]) == (e["time"], e["x"], e["y"]):
                 continue
             reports.append({"x": c["x"], "y": c["y"], "p": c["pressure"], "b": int(tip), "tip": tip,
-                            "tool": e["tool"], "mono": e["mono_ms"], "serial": e["serial"]})
+                            "tool": e["tool"], "mono": e["mono_ms"], "serial": e["serial"], "time": c["time"]})
     ids = {e["serial"] for e in judged}
     return reports, ids, 0
 
@@ -246,8 +246,15 @@ def main():
         first = frames.index(want[0]["time"]) if want[0]["time"] in frames else None
         if a.path == "failsafe" and a.failsafe_pause_at is not None:   # (from the first report after the grab)
             first = wacom_model.first_seen(frames, a.trace, a.failsafe_pause_at, float(a.speed))
-            before = [r for r in reports if r.get("mono") is not None and r["mono"] < written[first] / 1000]
-            reports = [r for r in reports if not (r.get("mono") is not None and r["mono"] < written[first] / 1000)]
+        if first is not None and first < len(written):
+            cut, came = written[first] / 1000, lambda r: r.get("mono")
+            if a.app == "gtk" and a.server == "xorg" and first > 0:
+                # GTK on X11: by the X server's time of each report (CLOCK_MONOTONIC ms), not its
+                # dispatch, which ran late past the judged proximity's start; halfway from the report
+                # before (the warm-up's end, seconds earlier at the trace's pace).
+                cut, came = (written[first - 1] + written[first]) / 2000, lambda r: r.get("time")
+            before = [r for r in reports if came(r) is not None and came(r) < cut]
+            reports = [r for r in reports if not (came(r) is not None and came(r) < cut)]
             if a.path == "failsafe":   # (X11: the virtual tablet's pen before the grab ended)
                 last_ids = {r["serial"] for r in reports}
     row = {"app": a.app, "server": a.server, "path": a.path, "events": len(reports)}
@@ -330,7 +337,7 @@ def main():
         problems.append("hover: %d hover reports, buttons/pressure %s" % (len(hovering), sorted({(r["b"], r["p"]) for r, _ in hovering})[:5]))
     if a.app == "gtk" and paired and a.path == "virtual":
         # The example's own SurfacePairing (scripts/desktop/pairing_judge.py), where penkitd ran.
-        fields, failed = pairing_judge.judge_pairing(a.log, want, m)
+        fields, failed = pairing_judge.judge_pairing(a.log, want, m, a.server)
         row.update(fields)
         problems.extend(failed)
     if a.path == "failsafe":

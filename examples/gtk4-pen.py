@@ -14,7 +14,8 @@ The window draws:
 
 Without penkitd it still draws GTK's own events. Where GTK gives the pen no tablet tool (GTK 4.8 on
 X11 with Xorg's libinput driver) it draws the pointer GTK gives instead: positions, no pressure. --log writes one JSON line per GTK pen event
-(tool type, pressure, position, time, and each backlog entry) and one per map change: the desktop
+(tool type, pressure, position, time, and each backlog entry), one per map change, and one per
+frame of penkit's it got and it drew: the desktop
 guest (scripts/vm/desktop-guest.sh) checks what GTK gave against what penkit wrote.
 Runs from a checkout as is (penkit's Python package is found beside it), or after
 `pip install ./clients/python`.
@@ -50,6 +51,8 @@ class PenCanvas:
         self.own = collections.deque(maxlen=KEEP_POINTS)      # GTK's events: (x, y)
         self.ink = collections.deque(maxlen=KEEP_POINTS)      # penkit's samples: (x, y, force) or None between strokes
         self.predicted = []
+        # penkit's messages from the reader thread, waiting for the main loop (take_penkit).
+        self.inbox, self.inbox_lock, self.inbox_scheduled = [], threading.Lock(), False
         stylus = Gtk.GestureStylus()
         for signal in ("proximity", "down", "motion", "up"):
             stylus.connect(signal, self.on_stylus, signal)
@@ -96,10 +99,12 @@ class PenCanvas:
                         "buttons": int(gesture.get_current_event_state() & Gdk.ModifierType.BUTTON1_MASK != 0),
                         "backlog": [{"time": t, "x": bx, "y": by, "pressure": bp} for t, bx, by, bp in entries]})
         pairing = self.ensure_pairing()
+        # (Time 0: an event GTK made up, as on entering the window, with no report behind it.)
         for t, bx, by, _ in entries:
-            if (t, bx, by) != (now, x, y):   # the event itself may close its own backlog
+            if (t, bx, by) != (now, x, y) and t:   # the event itself may close its own backlog
                 self.deliver(pairing.handle_app_event(AppPenEvent(t, bx, by, "move", source)))
-        self.deliver(pairing.handle_app_event(AppPenEvent(now, x, y, "move", source)))
+        if now:
+            self.deliver(pairing.handle_app_event(AppPenEvent(now, x, y, "move", source)))
         self.own.append((x, y))
         self.area.queue_draw()
 
@@ -114,7 +119,8 @@ class PenCanvas:
                         "mono_ms": time.clock_gettime(time.CLOCK_MONOTONIC) * 1000,
                         "device": device.get_name() if device else None,
                         "source": source.value_nick if source is not None else None})
-        self.deliver(self.ensure_pairing().handle_app_event(AppPenEvent(now, x, y, "move", "pointer")))
+        if now:
+            self.deliver(self.ensure_pairing().handle_app_event(AppPenEvent(now, x, y, "move", "pointer")))
         if down:
             self.own.append((x, y))
             self.area.queue_draw()
@@ -129,8 +135,36 @@ class PenCanvas:
             self.deliver(self.pairing.handle_app_event(AppPenEvent(controller.get_current_event_time(), 0, 0, "out")))
         self.write_log({"signal": "leave", "time": controller.get_current_event_time()})
 
+    def take_penkit(self, message):
+        """On the reader thread: queues one of penkit's messages for the main loop. They go at the
+        priority of GTK's own events, all that came in one call: at idle priority (GLib.idle_add's
+        default) a busy window handled none of them while its pen events kept coming (under
+        emulation frames came seconds after the events they pair with, or never)."""
+        with self.inbox_lock:
+            self.inbox.append(message)
+            if len(self.inbox) > KEEP_POINTS:   # a main loop stalled for good: keep the newest
+                del self.inbox[0]
+            if self.inbox_scheduled:
+                return
+            self.inbox_scheduled = True
+        GLib.idle_add(self.drain_penkit, priority=GLib.PRIORITY_DEFAULT)
+
+    def drain_penkit(self):
+        with self.inbox_lock:
+            messages, self.inbox, self.inbox_scheduled = self.inbox, [], False
+        for message in messages:
+            self.on_penkit(message)
+        return False
+
     def on_penkit(self, message):
         """On the main loop: one of penkit's messages."""
+        if message.get("type") == "frame":
+            # With --log: the frame's time (µs) and where penkit's virtual tablet put it, so that
+            # the desktop guest's judge can see what there was to pair GTK's events with.
+            self.write_log({"signal": "penkit-frame", "t": message["sample"]["t"],
+                            "x": message["sample"]["x"], "y": message["sample"]["y"],
+                            "delivered": message.get("delivered"),
+                            "mono_ms": time.clock_gettime(time.CLOCK_MONOTONIC) * 1000})
         self.deliver(self.ensure_pairing().handle_message(message))
         return False
 
@@ -139,6 +173,8 @@ class PenCanvas:
             kind = d.get("type")
             if kind == "frame":
                 s = d.get("sample", {})
+                # With --log: what is drawn, in this window's px (the judge checks it lies under GTK's pen).
+                self.write_log({"signal": "ink", "t": s.get("t"), "x": s["x"], "y": s["y"]})
                 self.ink.append((s["x"], s["y"], s.get("force", 0.0)))
                 self.predicted = [(p["x"], p["y"]) for p in d.get("predicted", [])]
             elif kind == "ended":
@@ -189,7 +225,7 @@ def read_penkit(path, canvas):
         try:
             client.subscribe(["frames", "updates", "strokes"])
             for message in client:
-                GLib.idle_add(canvas.on_penkit, message)
+                canvas.take_penkit(message)
         except OSError as error:
             # penkitd stopped between accepting and our request (the desktop guest stops it
             # after each path): wait for the next one, as when it was never there.

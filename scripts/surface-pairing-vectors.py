@@ -193,6 +193,29 @@ def main():
     c.delay_us = lambda i: 300 + (i * 137) % 600
     cases.append(c.build(True))
 
+    c = Case("virtual-tablet-write-time", "wacom-intuos4-6x9-stylus-hover: frames carry `delivered` with `t`, when "
+             "penkitd wrote the report (0.3-10 ms after it, in order, at least 1.1 ms apart; under emulation up to 28 ms); the app's events are "
+             "stamped with that write time (a compositor's time for the virtual tablet's report), floored to ms")
+    fs, written = [], 0
+    for i, f in enumerate(hover):
+        g = trim(f, 1, 0)
+        written = max(g["sample"]["t"] + 300 + (i * 7919) % 9700, written + 1100)
+        g["delivered"] = {"x": f["sample"]["x"], "y": f["sample"]["y"], "t": written}
+        fs.append(g)
+    c.frames = [(1, f) for f in fs]
+    c.window = place(c, 1, fs, 2, 3.3, False)
+    # The kernel stamps the event as penkitd writes it, just before penkitd reads its clock.
+    c.delay_us = lambda i: fs[i]["delivered"]["t"] - fs[i]["sample"]["t"] - 20
+    cases.append(c.build(True))
+
+    c = Case("x-server-late-stamps", "wacom-dth2242-pen frames 0-399: 0° ×2.8; app times are an X server's, "
+             "stamped as it reads each report: 0.2-1.6 ms after it, and one in 12 5-25 ms late")
+    fs = [trim(f, 1, 0) for f in dth[:400]]
+    c.frames = [(1, f) for f in fs]
+    c.window = place(c, 1, fs, 0, 2.8, False)
+    c.delay_us = lambda i: 5000 + (i * 7919) % 20000 if i % 12 == 5 else 200 + (i * 613) % 1400
+    cases.append(c.build(True))
+
     c = Case("two-tablets", "wacom-dth2242-pen frames 400-649 (device 1, source pen-a, 0° ×3) and wacom-cintiq-22hdt-pen frames "
              "400-649 (device 2, source pen-b, 180° ×2, shifted to follow the first), one app window, times floored to ms")
     a = [trim(f, 1, 0) for f in dth[400:650]]

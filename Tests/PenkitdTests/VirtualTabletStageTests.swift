@@ -115,7 +115,9 @@ import Testing
     }
 
     @Test func theGrabIsTakenOnlyWithNoToolNearAndNeverChangesWithinAStroke() throws {
+        let started = MonotonicClock.now()
         let run = try Self.run("wacom-intuos4-6x9-stylus-drag.evemu")
+        let ended = MonotonicClock.now()
         // Taken once when the tablet appeared, released once when penkitd stopped.
         #expect(run.kernel.changes.map(\.grabbed) == [true, false])
         #expect(run.kernel.changes.first?.toolPresent == false)
@@ -127,6 +129,11 @@ import Testing
         #expect(decoded.last?.kind == .proximity && decoded.last?.state == .proximityOut)
         // Every frame says where the virtual tablet put the pen.
         #expect(!run.frames.isEmpty && run.frames.allSatisfy { $0.delivered != nil })
+        // And when it wrote it (CLOCK_MONOTONIC, during this run, in order): the time an app's
+        // event for it carries, which SurfacePairing pairs by.
+        let written = run.frames.compactMap { $0.delivered?.time }
+        #expect(written.count == run.frames.count && written.allSatisfy { $0 >= started && $0 <= ended })
+        #expect(zip(written, written.dropFirst()).allSatisfy { $0 <= $1 })
     }
 
     @Test func aTabletThatAppearsWithThePenNearIsGrabbedAtItsProximityOutAndNotWrittenBefore() throws {

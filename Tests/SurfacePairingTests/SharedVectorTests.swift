@@ -85,8 +85,10 @@ struct VectorRun {
                     lastPositions[f.device, default: []].append((f.sample.x, f.sample.y))
                     // penkitd's virtual tablet sends `delivered` on the frame itself (docs/protocol.md):
                     // read as the wire gives it, and paired on without being handed over separately.
-                    if let d = frame["delivered"] as? [String: Double] {
-                        #expect(f.delivered == DeliveredPosition(x: d["x"]!, y: d["y"]!))
+                    // With its write time (µs) where penkitd gave one: what the app's events carry.
+                    if let d = frame["delivered"] as? [String: NSNumber] {
+                        #expect(f.delivered == DeliveredPosition(x: d["x"]!.doubleValue, y: d["y"]!.doubleValue,
+                                                                 time: d["t"]?.uint64Value))
                     }
                 }
                 pairing.handle(message, into: &out)

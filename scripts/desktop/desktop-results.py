@@ -38,8 +38,8 @@ last proximity is judged (the first is the warm-up, scripts/vm/concat-traces.sh 
   position off the map), plus any second pen id in the judged proximity;
 - lag_ms, rmse_mm, jitter_*: `penkit bench virtual-tablet --app-track` of the app's pen (the
   app's px through the inverse map, at the paired report's trace time) against the real pen;
-- pairing_ready, pairing_px (GTK): whether the example's own SurfacePairing map became ready, and
-  its largest distance from the fitted map over the judged positions (reported, not judged);
+- pairing_ready, pairing_px, ink_frames, ink_px (GTK, `virtual`): the example's own SurfacePairing
+  map ready, within 0.5 px of the fitted map, and penkit's frames drawn there (pairing_judge.py);
 - goals, direct_same_reports (virtual rows): issue #42's goals, lag ≤ 1 ms, at least 5 ms less
   than the direct path's, jitter no worse (× 1.02), against the direct path's pen at the same
   reports the app delivered (scripts/desktop/same_reports.py says why not the direct row as it came);
@@ -50,6 +50,7 @@ import argparse, json, math, os, re, statistics, subprocess, sys
 
 from evemu_axes import tablet_size
 from content_pairing import PRESSURE_STEP, apply, invert, judge_map_residual, pair_by_content
+import pairing_judge
 import same_reports
 import wacom_model
 
@@ -78,7 +79,7 @@ def chromium_reports(events):
     reports, buttons = [], 0
     for e in pens[starts[-1]:]:
         if e["type"] == "pointermove":
-            reports.extend(dict(s) for s in (e["c"] or [e]))
+            reports.extend(dict(s, serial=e["id"]) for s in (e["c"] or [e]))
         elif e["type"] in ("pointerdown", "pointerup"):
             buttons += 1
             if e["type"] == "pointerup" and reports and reports[-1]["b"] & 1 and reports[-1]["p"] == 0:
@@ -114,7 +115,7 @@ def gtk_reports(path):
             if c is not e and (c["time"], c["x"], c["y"]) == (e["time"], e["x"], e["y"]):
                 continue
             reports.append({"x": c["x"], "y": c["y"], "p": c["pressure"], "b": int(tip), "tip": tip,
-                            "tool": e["tool"], "mono": e["mono_ms"]})
+                            "tool": e["tool"], "mono": e["mono_ms"], "serial": e["serial"], "time": c["time"]})
     ids = {e["serial"] for e in judged}
     return reports, ids, 0
 
@@ -234,7 +235,9 @@ def main():
         if a.path == "virtual":
             want = wacom_model.virtual_events(want)
         else:
-            want = expected_reports_of(wacom_model.direct_events(a.trace))
+            # (failsafe: the driver meets the real pen mid-proximity when the grab ends.)
+            want = expected_reports_of(wacom_model.direct_events(a.trace, seen_from=wacom_model.seen_from(
+                a.trace, a.failsafe_pause_at, float(a.speed)) if a.path == "failsafe" else None))
     if a.path == "failsafe" and a.failsafe_pause_at is not None and a.input_driver == "libinput":
         want = stale_after_grab(want, a.trace, a.failsafe_pause_at, float(a.speed))
     # On X11 no pen pointerout ends the warm-up's proximity: reports the app dispatched before the
@@ -245,9 +248,19 @@ def main():
         written = [int(l) for l in open(times_file) if l.strip()]
         frames = report_times(a.trace)
         first = frames.index(want[0]["time"]) if want[0]["time"] in frames else None
+        if a.path == "failsafe" and a.failsafe_pause_at is not None:   # (from the first report after the grab)
+            first = wacom_model.first_seen(frames, a.trace, a.failsafe_pause_at, float(a.speed))
         if first is not None and first < len(written):
-            before = [r for r in reports if r.get("mono") is not None and r["mono"] < written[first] / 1000]
-            reports = [r for r in reports if not (r.get("mono") is not None and r["mono"] < written[first] / 1000)]
+            cut, came = written[first] / 1000, lambda r: r.get("mono")
+            if a.app == "gtk" and a.server == "xorg" and first > 0:
+                # GTK on X11: by the X server's time of each report (CLOCK_MONOTONIC ms), not its
+                # dispatch, which ran late past the judged proximity's start; halfway from the report
+                # before (the warm-up's end, seconds earlier at the trace's pace).
+                cut, came = (written[first - 1] + written[first]) / 2000, lambda r: r.get("time")
+            before = [r for r in reports if came(r) is not None and came(r) < cut]
+            reports = [r for r in reports if not (came(r) is not None and came(r) < cut)]
+            if a.path == "failsafe":   # (X11: the virtual tablet's pen before the grab ended)
+                last_ids = {r["serial"] for r in reports}
     row = {"app": a.app, "server": a.server, "path": a.path, "events": len(reports)}
     if a.server == "xorg":
         row["input_driver"] = a.input_driver
@@ -326,16 +339,11 @@ def main():
     row["hover"] = bool(hovering) and all(not r["tip"] and hover_pressure_ok(r, w) for r, w in hovering)
     if not row["hover"]:
         problems.append("hover: %d hover reports, buttons/pressure %s" % (len(hovering), sorted({(r["b"], r["p"]) for r, _ in hovering})[:5]))
-    if a.app == "gtk" and paired:
-        # The example's own SurfacePairing map (tablet mm → its px, learnt from penkit's frames and
-        # GTK's events) against the map fitted here: the largest distance over the judged positions.
-        maps = [json.loads(l) for l in open(a.log) if l.startswith('{"signal": "map"')]
-        ready = [l for l in maps if l.get("ready")]
-        row["pairing_ready"] = bool(ready)
-        if ready:
-            ta, tb, tc, td, tx, ty = ready[-1]["transform"]
-            row["pairing_px"] = round(max(math.hypot(ta * w["x"] + tc * w["y"] + tx - apply(m, w["x"], w["y"])[0],
-                                                     tb * w["x"] + td * w["y"] + ty - apply(m, w["x"], w["y"])[1]) for w in want), 4)
+    if a.app == "gtk" and paired and a.path == "virtual":
+        # The example's own SurfacePairing (scripts/desktop/pairing_judge.py), where penkitd ran.
+        fields, failed = pairing_judge.judge_pairing(a.log, want, m, a.server)
+        row.update(fields)
+        problems.extend(failed)
     if a.path == "failsafe":
         # The fail-safe's first reports, where the display server's libinput averaged a stale
         # axis in (stale_after_grab): paired with that model's positions, counted here.

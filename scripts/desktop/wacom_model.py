@@ -52,10 +52,22 @@ def _scale(value, to_max, from_max):
     return max(0, min(to_max, int(to_max * value / from_max) if value >= 0 else -int(to_max * -value / from_max)))
 
 
-def direct_events(trace, options=DEFAULTS):
+def direct_events(trace, options=DEFAULTS, seen_from=None):
     """The X events the driver posts for the pen of `trace` read directly, one per report it
-    sends, as expected events (every proximity; the caller takes the last)."""
+    sends, as expected events (every proximity; the caller takes the last).
+
+    seen_from (µs of the trace): the driver reads nothing before it (penkitd grabbed the tablet
+    until it was killed, the fail-safe). The kernel then sends the driver only what changes from
+    its own state, so the driver's first packet has no BTN_TOOL_PEN and it meets the pen mid-
+    proximity (src/wcmUSB.c, 1.1.0, usbDispatchEvents): it takes the tool from the kernel's key
+    state (`refreshDeviceType`, EVIOCGKEY), starts a cleared channel in proximity
+    (`usbChooseChannel` memsets it; `ds->proximity = 1`), reads x and y from the kernel when the
+    packet left them 0 (EVIOCGABS at "verify we have minimal data when entering prox"), and
+    keeps every other axis at 0 until an event carries it: the pressure's proximity minimum
+    starts from what the driver holds there, and its filters start there as at a proximity-in."""
     absinfo, frames = read_trace(trace)
+    if seen_from is not None:
+        frames = _seen_after_grab(frames, seen_from, absinfo)
     x_res, y_res = absinfo[0][2] or 1, absinfo[1][2] or 1
     max_z = absinfo.get(0x18, (0, 0, 0))[1]
     def tilt_off(code):
@@ -131,6 +143,52 @@ def direct_events(trace, options=DEFAULTS):
                     "tip": "down" if old_buttons & 1 else "up", "pressing": bool(buttons & 1) and not old_buttons & 1,
                     "x": x / x_res, "y": y / y_res, "pressure": pressure / MAX_CURVE, "tool": {"type": tool}})
         old = {"buttons": buttons, "x_units": x, "y_units": y, "x": x / x_res, "y": y / y_res, "tx": tx, "ty": ty, "pressure_units": pressure}
+    return out
+
+
+def seen_from(trace, pause_at, speed):
+    """The fail-safe's first report the display server reads (µs of the trace): the replay paused
+    `pause_at` s into the played trace (at `speed`) while penkitd held the grab."""
+    _, frames = read_trace(trace)
+    return frames[0][0] + pause_at * speed * 1e6
+
+
+def first_seen(report_times, trace, pause_at, speed):
+    """The index in `report_times` (µs of the trace) of the fail-safe's first report the display
+    server reads, None if there is none."""
+    start = seen_from(trace, pause_at, speed)
+    return next((i for i, t in enumerate(report_times) if t >= start), None)
+
+
+def _seen_after_grab(frames, seen_from, absinfo):
+    """The frames as the driver reads them when it reads nothing before `seen_from`: the first
+    one it reads carries the tool key the kernel holds (EVIOCGKEY) and x and y where it gave none
+    (EVIOCGABS); the axes it never read stay 0 in the driver (its channel was cleared)."""
+    kernel_axes, kernel_tool, out = {}, None, []
+    for t, events in frames:
+        if t < seen_from:
+            for typ, code, value in events:
+                if typ == 3:
+                    kernel_axes[code] = value
+                elif typ == 1 and code in TOOL_KEYS:
+                    kernel_tool = code if value else None
+            continue
+        if not out:
+            first = list(events)
+            codes = {(typ, code) for typ, code, _ in first}
+            if kernel_tool is not None and not any(typ == 1 and code in TOOL_KEYS for typ, code, _ in first):
+                first.insert(0, (1, kernel_tool, 1))
+            for code in (0, 1):
+                if (3, code) not in codes:
+                    first.append((3, code, kernel_axes.get(code, 0)))
+            # Every other axis: 0 in the driver until an event carries it (a tilt 0 after the
+            # driver's offset: the raw middle of its range).
+            def cleared(code):
+                lo, hi, res = absinfo.get(code, (0, 0, 0))
+                return int((lo + hi) / 2) if code in (0x1a, 0x1b) and not res else 0
+            first = [(3, code, cleared(code)) for code in sorted(kernel_axes) if code not in (0, 1) and (3, code) not in codes] + first
+            events = first
+        out.append((t, events))
     return out
 
 

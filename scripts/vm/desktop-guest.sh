@@ -312,7 +312,7 @@ run_apps() {
         if "start_$app" "$server"; then
             for path in ${DESKTOP_PATHS-virtual direct}; do play_path $app "$server" $path "$OUT/$app-$server.log"; done
             # The fail-safe where DESKTOP_FAILSAFE names the app and server (APP-SERVER).
-            case " ${DESKTOP_FAILSAFE-chromium-sway} " in *" $app-$server "*) play_path $app "$server" failsafe "$OUT/$app-$server.log" ;; esac
+            case " ${DESKTOP_FAILSAFE-chromium-sway chromium-xorg gtk-sway gtk-xorg} " in *" $app-$server "*) play_path $app "$server" failsafe "$OUT/$app-$server.log" ;; esac
         fi
         stop "${APP:-}"; APP=
     done

@@ -56,7 +56,7 @@ main() {
         printf 'DESKTOP_APPS=%q\n' "${DESKTOP_APPS:-chromium gtk}"
         printf 'DESKTOP_XORG_DRIVERS=%q\n' "${DESKTOP_XORG_DRIVERS:-chromium=libinput gtk=wacom}"
         printf 'DESKTOP_PATHS=%q\n' "${DESKTOP_PATHS-virtual direct}"   # (empty: the fail-safe alone)
-        printf 'DESKTOP_FAILSAFE=%q\n' "${DESKTOP_FAILSAFE-chromium-sway}"
+        printf 'DESKTOP_FAILSAFE=%q\n' "${DESKTOP_FAILSAFE-chromium-sway chromium-xorg gtk-sway gtk-xorg}"
         # The fail-safe's kill: halfway between the judged proximity's start and its first contact
         # (seconds into the played trace, at its speed).
         printf 'FAILSAFE_PAUSE_AT=%q\n' "$(python3 scripts/desktop/hover-midpoint.py "$out/played.evemu" "${DESKTOP_SPEED:-0.25}")"

@@ -18,6 +18,7 @@ extension EngineMessage: WireMessage {
             if let delivered = m.delivered {
                 w.key("delivered"); w.raw("{")
                 w.field("x", delivered.x); w.field("y", delivered.y)
+                if let time = delivered.time { w.field("t", time) }
                 w.raw("}")
             }
         case .began(let m):

@@ -66,14 +66,22 @@ public struct Frame: Sendable, Hashable {
     }
 }
 
-/// A position the virtual tablet wrote (mm).
+/// A position the virtual tablet wrote (mm), and when.
 public struct DeliveredPosition: Sendable, Hashable, Decodable {
     public var x: Double
     public var y: Double
-    public init(x: Double, y: Double) {
+    /// When penkitd wrote it (µs, CLOCK_MONOTONIC): the time the kernel stamps the virtual
+    /// tablet's report with, which compositors pass on to apps, whereas `sample.time` is the real
+    /// report's. penkitd's own delay between the two varies (0–28 ms seen under emulation), so an
+    /// app's event time pairs with this one (SurfacePairing). nil from older penkitd.
+    public var time: UInt64?
+    public init(x: Double, y: Double, time: UInt64? = nil) {
         self.x = x
         self.y = y
+        self.time = time
     }
+
+    private enum CodingKeys: String, CodingKey { case x, y, time = "t" }
 }
 
 public struct StrokeBegan: Sendable, Hashable {

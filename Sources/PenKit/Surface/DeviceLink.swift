@@ -2,7 +2,8 @@
 struct DeviceLink: Sendable {
     struct RememberedFrame: Sendable {
         var frame: Frame
-        /// The frame's time in ms, on penkit's clock.
+        /// The frame's time in ms, on penkit's clock: when the virtual tablet wrote the report
+        /// (`delivered.time`) where it did, the time apps get for it; else the real report's.
         var time: Double
         /// The position the app's event for this report carries: `delivered` or the sample's.
         var x: Double, y: Double
@@ -28,7 +29,10 @@ struct DeviceLink: Sendable {
     var deliveryMap: AffineTransform? { ready ? map : nil }
 
     mutating func remember(_ frame: Frame, pairedAt position: (x: Double, y: Double), limit: Int) {
-        frames.append(RememberedFrame(frame: frame, time: Double(frame.sample.time) / 1000, x: position.x, y: position.y))
+        // (Kept in order for the binary searches: a frame the virtual tablet wrote nothing for
+        // carries its report's time, which may come before the previous frame's write.)
+        let time = max(Double(frame.delivered?.time ?? frame.sample.time) / 1000, frames.last?.time ?? -.infinity)
+        frames.append(RememberedFrame(frame: frame, time: time, x: position.x, y: position.y))
         if frames.count > 2 * limit { frames.removeFirst(frames.count - limit) }
     }
 

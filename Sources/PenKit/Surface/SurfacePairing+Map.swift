@@ -59,7 +59,17 @@ extension SurfacePairing {
     /// alone under the known linear part: after a move, a few pairs cannot tell a rotation as well
     /// as the many before it did, but can tell an offset.
     mutating func refit(_ link: inout DeviceLink, device id: UInt32, into out: inout [SurfaceDelivery]) {
-        let window = link.pairs.suffix(configuration.pairWindow)
+        var window = link.pairs.suffix(configuration.pairWindow)
+        if !link.ready, window.count >= configuration.minimumPairs, let first = SurfaceMapFit.fit(window),
+           case let limit = configuration.tolerance * first.transform.widthScale, first.rms > limit {
+            // Before a map, an event stamped late may have been paired with another frame: where
+            // most pairs lie within the tolerance of their fit, the others are dropped as such.
+            let kept = window.filter { SurfaceMapFit.residual(first.transform, $0) <= limit }
+            if kept.count >= configuration.minimumPairs, 4 * kept.count >= 3 * window.count {
+                link.pairs = kept
+                window = link.pairs[...]
+            }
+        }
         // Only a fit over enough spread pairs is a map: three pairs always fit exactly, however wrong.
         if window.count >= configuration.minimumPairs, let fit = SurfaceMapFit.fit(window),
            fit.spread >= configuration.minimumSpread, fit.rms <= configuration.tolerance * fit.transform.widthScale,

@@ -61,14 +61,19 @@ extension SurfacePairing {
             return
         }
         misses = 0
-        let f = devices[best.device]!.frames[best.index]
+        let link = devices[best.device]!
+        let f = link.frames[best.index]
         let lag = event.time - f.time
-        lags.append(lag)
-        if lags.count > configuration.lagMemory { lags.removeFirst(lags.count - configuration.lagMemory) }
-        clockOffset = lags.min()
-        sources[event.source, default: SourcePen()].device = best.device
         let pair = SurfacePair(tabletX: f.x, tabletY: f.y, surfaceX: event.x, surfaceY: event.y, lag: lag,
                                frameTime: f.frame.sample.time)
+        // Only a pair that fits the map says what the offset is: one off it was paired with the
+        // wrong frame (an event stamped late), and its smaller lag would pull the window early.
+        if link.map.map({ SurfaceMapFit.residual($0, pair) <= max(configuration.tolerance * $0.widthScale, 3 * link.rms) }) ?? true {
+            lags.append(lag)
+            if lags.count > configuration.lagMemory { lags.removeFirst(lags.count - configuration.lagMemory) }
+            clockOffset = lags.min()
+        }
+        sources[event.source, default: SourcePen()].device = best.device
         add(pair, device: best.device, source: event.source, into: &out)
         releaseStrokes(force: false, into: &out)
     }
@@ -94,6 +99,7 @@ extension SurfacePairing {
                    trialLag < known - configuration.timeSlack || trialLag > known + 1 + configuration.timeSlack { continue }
                 pairs.removeAll(keepingCapacity: true)
                 var lags: [Double] = []
+                var missed = 0
                 for event in events {
                     // The frame whose lag is nearest the anchor's; flooring moves each by < 1 ms.
                     var chosen: Int?
@@ -104,14 +110,21 @@ extension SurfacePairing {
                             < abs(event.time - link.frames[chosen!].time - trialLag) { chosen = i }
                         i += 1
                     }
-                    guard let chosen else { break }
+                    guard let chosen else {
+                        // Stamped late (an X server's time is when it read the report) or its
+                        // report lost: left out, within `searchMisses` of the events.
+                        missed += 1
+                        if Double(missed) > Double(events.count) * configuration.searchMisses { break }
+                        continue
+                    }
                     let f = link.frames[chosen]
                     pairs.append(SurfacePair(tabletX: f.x, tabletY: f.y, surfaceX: event.x, surfaceY: event.y,
                                              lag: event.time - f.time, frameTime: f.frame.sample.time))
                     lags.append(event.time - f.time)
                 }
                 // Every complete pairing competes; only one with enough spread can win.
-                guard pairs.count == events.count, let fit = SurfaceMapFit.fit(pairs[...]) else { continue }
+                guard Double(missed) <= Double(events.count) * configuration.searchMisses,
+                      pairs.count >= configuration.searchEvents, let fit = SurfaceMapFit.fit(pairs[...]) else { continue }
                 trials.append(Trial(score: fit.rms / max(fit.transform.widthScale, 1e-12), order: trials.count, device: id, lags: lags,
                                     spread: fit.spread))
             }

@@ -23,6 +23,9 @@ public struct SurfacePairingConfiguration: Sendable, Hashable {
     public var searchEvents = 6
     /// App events kept waiting for the search at most (older ones are given up).
     public var searchLimit = 48
+    /// The share of the waiting events a trial of the search may find no frame for: an X server
+    /// stamps an event when it reads the report, now and then many ms late under load.
+    public var searchMisses = 0.25
     /// Frames remembered per device, to pair app events that come after them (at 200 Hz, 2.5 s).
     public var frameMemory = 512
     /// App events in a row that find no frame before the clock offset is searched for again.

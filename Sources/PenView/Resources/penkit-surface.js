@@ -16,7 +16,7 @@
 
 export const defaults = Object.freeze({
   pairWindow: 256, minimumPairs: 8, minimumSpread: 0.2, accuracy: 0.01, reach: 5.0, tolerance: 0.05,
-  timeSlack: 1.0, searchEvents: 6, searchLimit: 48, frameMemory: 512, missesBeforeSearch: 8, lagMemory: 64, lead: 50.0,
+  timeSlack: 1.0, searchEvents: 6, searchLimit: 48, searchMisses: 0.25, frameMemory: 512, missesBeforeSearch: 8, lagMemory: 64, lead: 50.0,
   // This module's delivery only (not in the shared vectors): how long (ms of penkit's clock) an
   // `ended` waits for the page's own pen to catch up with its stroke, and how many `update`s wait
   // for their stroke's first frame to be delivered here (before the map is ready, or while the
@@ -187,7 +187,11 @@ export class SurfacePairing {
         const link = this.devices.get(device);
         const s = message.sample, d = message.delivered;
         const [x, y] = d && typeof d === "object" ? [d.x, d.y] : [s.x, s.y];
-        link.frames.push({ frame: message, time: s.t / 1000, x, y });
+        // The time the page's events carry for this report: when penkit's virtual tablet wrote
+        // it (`delivered.t`), else the report's own; kept in order for the binary searches.
+        const written = d && typeof d === "object" && typeof d.t === "number" ? d.t : s.t;
+        const last = link.frames.length ? link.frames[link.frames.length - 1].time : -Infinity;
+        link.frames.push({ frame: message, time: Math.max(written / 1000, last), x, y });
         const limit = this.configuration.frameMemory;
         if (link.frames.length > 2 * limit) link.frames.splice(0, link.frames.length - limit);
         this._resolve(false, out);
@@ -275,14 +279,19 @@ export class SurfacePairing {
       return;
     }
     this.misses = 0;
-    const f = this.devices.get(best.device).frames[best.index];
+    const link = this.devices.get(best.device), f = link.frames[best.index];
     const lag = event.time - f.time;
-    this.lags.push(lag);
-    if (this.lags.length > this.configuration.lagMemory) this.lags.splice(0, this.lags.length - this.configuration.lagMemory);
-    this.clockOffset = Math.min(...this.lags);
+    const pair = { tx: f.x, ty: f.y, sx: event.x, sy: event.y, lag, frameTime: f.frame.sample.t };
+    // Only a pair that fits the map says what the offset is: one off it was paired with the wrong
+    // frame (an event stamped late), and its smaller lag would pull the window early.
+    if (!link.map || residual(link.map, pair) <= Math.max(this.configuration.tolerance * widthScale(link.map), 3 * link.rms)) {
+      this.lags.push(lag);
+      if (this.lags.length > this.configuration.lagMemory) this.lags.splice(0, this.lags.length - this.configuration.lagMemory);
+      this.clockOffset = Math.min(...this.lags);
+    }
     if (!this.sources.has(event.source)) this.sources.set(event.source, { inside: false, device: null, confirmed: false, enteredAt: 0, lastTime: 0 });
     this.sources.get(event.source).device = best.device;
-    this._add({ tx: f.x, ty: f.y, sx: event.x, sy: event.y, lag, frameTime: f.frame.sample.t }, best.device, event.source, out);
+    this._add(pair, best.device, event.source, out);
     this._releaseStrokes(false, out);
   }
 
@@ -299,6 +308,7 @@ export class SurfacePairing {
         const trialLag = anchor.time - anchorFrame.time;
         if (this.clockOffset !== null && !(trialLag >= this.clockOffset - slack && trialLag <= this.clockOffset + 1 + slack)) continue;
         const pairs = [], lags = [];
+        let missed = 0;
         for (const event of events) {
           let chosen = -1;
           let i = link.firstFrame(event.time - trialLag - 1 - slack);
@@ -306,12 +316,17 @@ export class SurfacePairing {
           for (; i < link.frames.length && link.frames[i].time <= upper; i++) {
             if (chosen < 0 || Math.abs(event.time - link.frames[i].time - trialLag) < Math.abs(event.time - link.frames[chosen].time - trialLag)) chosen = i;
           }
-          if (chosen < 0) break;
+          if (chosen < 0) {
+            // Stamped late (an X server's time is when it read the report) or its report lost:
+            // left out, within `searchMisses` of the events.
+            if (++missed > events.length * config.searchMisses) break;
+            continue;
+          }
           const f = link.frames[chosen];
           pairs.push({ tx: f.x, ty: f.y, sx: event.x, sy: event.y, lag: event.time - f.time, frameTime: f.frame.sample.t });
           lags.push(event.time - f.time);
         }
-        if (pairs.length !== events.length) continue;
+        if (missed > events.length * config.searchMisses || pairs.length < config.searchEvents) continue;
         const result = fit(pairs);
         if (!result) continue;
         trials.push({ score: result.rms / Math.max(widthScale(result.transform), 1e-12), order: trials.length, device, lags, spread: result.spread });
@@ -372,8 +387,17 @@ export class SurfacePairing {
 
   _refit(link, device, out) {
     const config = this.configuration;
-    const window = link.pairs.slice(-config.pairWindow);
-    const result = window.length >= config.minimumPairs ? fit(window) : null;
+    let window = link.pairs.slice(-config.pairWindow);
+    let result = window.length >= config.minimumPairs ? fit(window) : null;
+    if (result && !link.ready && result.rms > config.tolerance * widthScale(result.transform)) {
+      // Before a map, an event stamped late may have been paired with another frame: where most
+      // pairs lie within the tolerance of their fit, the others are dropped as such.
+      const limit = config.tolerance * widthScale(result.transform);
+      const kept = window.filter((p) => residual(result.transform, p) <= limit);
+      if (kept.length >= config.minimumPairs && 4 * kept.length >= 3 * window.length) {
+        link.pairs = kept; window = kept; result = fit(window);
+      }
+    }
     if (result && result.spread >= config.minimumSpread && result.rms <= config.tolerance * widthScale(result.transform)) {
       const error = standardError(result, config.reach);
       if (error <= Math.max(config.accuracy, result.rms) / 3 && (!link.ready || error <= link.linearError)) {

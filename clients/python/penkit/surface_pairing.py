@@ -41,6 +41,7 @@ class SurfacePairingConfiguration:
     time_slack: float = 1.0
     search_events: int = 6
     search_limit: int = 48
+    search_misses: float = 0.25
     frame_memory: int = 512
     misses_before_search: int = 8
     lag_memory: int = 64
@@ -243,7 +244,11 @@ class SurfacePairing:
             s = message["sample"]
             d = message.get("delivered")
             x, y = (d["x"], d["y"]) if isinstance(d, dict) else (s["x"], s["y"])
-            link.frames.append(_Remembered(message, s["t"] / 1000.0, x, y))
+            # The time the app's events carry for this report: when penkit's virtual tablet wrote
+            # it (`delivered.t`), else the report's own; kept in order for the binary searches.
+            written = d["t"] if isinstance(d, dict) and isinstance(d.get("t"), (int, float)) else s["t"]
+            last = link.frames[-1].time if link.frames else -math.inf
+            link.frames.append(_Remembered(message, max(written / 1000.0, last), x, y))
             limit = self.configuration.frame_memory
             if len(link.frames) > 2 * limit:
                 del link.frames[:len(link.frames) - limit]
@@ -340,14 +345,18 @@ class SurfacePairing:
             return
         self._misses = 0
         device, index, _ = best
-        f = self._devices[device].frames[index]
+        link = self._devices[device]
+        f = link.frames[index]
         lag = event.time - f.time
-        self._lags.append(lag)
-        if len(self._lags) > self.configuration.lag_memory:
-            del self._lags[:len(self._lags) - self.configuration.lag_memory]
-        self.clock_offset = min(self._lags)
-        self._sources.setdefault(event.source, _SourcePen()).device = device
         pair = Pair(f.x, f.y, event.x, event.y, lag, f.frame["sample"]["t"])
+        # Only a pair that fits the map says what the offset is: one off it was paired with the
+        # wrong frame (an event stamped late), and its smaller lag would pull the window early.
+        if link.map is None or residual(link.map, pair) <= max(self.configuration.tolerance * link.map.width_scale, 3 * link.rms):
+            self._lags.append(lag)
+            if len(self._lags) > self.configuration.lag_memory:
+                del self._lags[:len(self._lags) - self.configuration.lag_memory]
+            self.clock_offset = min(self._lags)
+        self._sources.setdefault(event.source, _SourcePen()).device = device
         self._add(pair, device, event.source, out)
         self._release_strokes(False, out)
 
@@ -370,6 +379,7 @@ class SurfacePairing:
                     continue
                 pairs: List[Pair] = []
                 lags: List[float] = []
+                missed = 0
                 for event in events:
                     chosen = None
                     i = link.first_frame(event.time - trial_lag - 1 - slack)
@@ -380,11 +390,16 @@ class SurfacePairing:
                             chosen = i
                         i += 1
                     if chosen is None:
-                        break
+                        # Stamped late (an X server's time is when it read the report) or its
+                        # report lost: left out, within `search_misses` of the events.
+                        missed += 1
+                        if missed > len(events) * config.search_misses:
+                            break
+                        continue
                     f = link.frames[chosen]
                     pairs.append(Pair(f.x, f.y, event.x, event.y, event.time - f.time, f.frame["sample"]["t"]))
                     lags.append(event.time - f.time)
-                if len(pairs) != len(events):
+                if missed > len(events) * config.search_misses or len(pairs) < config.search_events:
                     continue
                 result = fit(pairs)
                 if result is None:
@@ -459,6 +474,15 @@ class SurfacePairing:
         config = self.configuration
         window = link.pairs[-config.pair_window:]
         result = fit(window) if len(window) >= config.minimum_pairs else None
+        if result is not None and not link.ready and result.rms > config.tolerance * result.transform.width_scale:
+            # Before a map, an event stamped late may have been paired with another frame: where
+            # most pairs lie within the tolerance of their fit, the others are dropped as such.
+            limit = config.tolerance * result.transform.width_scale
+            kept = [p for p in window if residual(result.transform, p) <= limit]
+            if len(kept) >= config.minimum_pairs and 4 * len(kept) >= 3 * len(window):
+                link.pairs = kept
+                window = kept
+                result = fit(window)
         if result is not None and result.spread >= config.minimum_spread \
                 and result.rms <= config.tolerance * result.transform.width_scale:
             error = result.standard_error(config.reach)

@@ -123,7 +123,10 @@ struct VirtualTabletStage: PipelineStage {
             tablets[id] = nil
             return nil
         }
-        return tablet.pen.delivered.map { DeliveredPosition(x: $0.x, y: $0.y) }
+        // The time apps get for this report: the kernel stamps the virtual tablet's events as
+        // they are written (SurfacePairing pairs app events by it).
+        let written = MonotonicClock.now()
+        return tablet.pen.delivered.map { DeliveredPosition(x: $0.x, y: $0.y, time: written) }
     }
 
     /// penkitd stops: every virtual pen lifts and leaves, the grabs go, then the virtual tablets.

@@ -43,6 +43,15 @@ except ImportError:  # not installed: the package in this checkout
 KEEP_POINTS = 4096
 
 
+# GDK's button masks by button number.
+BUTTON_MASKS = ((1, Gdk.ModifierType.BUTTON1_MASK), (2, Gdk.ModifierType.BUTTON2_MASK), (3, Gdk.ModifierType.BUTTON3_MASK),
+                (4, Gdk.ModifierType.BUTTON4_MASK), (5, Gdk.ModifierType.BUTTON5_MASK))
+
+
+def held_buttons(state):
+    return [n for n, mask in BUTTON_MASKS if state & mask]
+
+
 class PenCanvas:
     def __init__(self, area, log):
         self.area, self.log = area, log
@@ -94,6 +103,10 @@ class PenCanvas:
                         "serial": tool.get_serial() if tool else None,
                         "mono_ms": time.clock_gettime(time.CLOCK_MONOTONIC) * 1000,
                         "buttons": int(gesture.get_current_event_state() & Gdk.ModifierType.BUTTON1_MASK != 0),
+                        # Every button held (GDK's numbers: 1 the tip, barrel buttons 2 and 3), and for
+                        # down/up the one that changed: the desktop guest judges barrel buttons by them.
+                        "held": held_buttons(gesture.get_current_event_state()),
+                        "button": gesture.get_current_button() if signal in ("down", "up") else None,
                         "backlog": [{"time": t, "x": bx, "y": by, "pressure": bp} for t, bx, by, bp in entries]})
         pairing = self.ensure_pairing()
         for t, bx, by, _ in entries:

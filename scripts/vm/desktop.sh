@@ -44,6 +44,9 @@ main() {
     if [ -n "${DESKTOP_TRACE_WARM_UP:-}" ]; then cp "$DESKTOP_TRACE_WARM_UP" "$warm"
     else scripts/vm/trace-head.sh traces/wacom-intuos4-6x9-stylus-hover.evemu 0.25 >"$warm"; fi
     scripts/vm/concat-traces.sh "$warm" "$trace" >"$out/played.evemu"
+    # The eraser end and the barrel buttons (scripts/desktop/tool_buttons.py): the Cintiq 22HDT's pen
+    # tap, eraser tap, hover, and hover with BTN_STYLUS2 then BTN_STYLUS (4.5 s of its recording).
+    scripts/vm/trace-cut.sh traces/wacom-cintiq-22hdt-pen.evemu 1369413653.357547 1369413657.834545 >"$out/tools.evemu"
     "$bin/penkit" bench virtual-tablet --events --events-of virtual --pressure-curve "$curve" "$out/played.evemu" >"$out/virtual.expected.jsonl"
     "$bin/penkit" bench virtual-tablet --events --events-of libinput --pressure-curve "$curve" "$out/played.evemu" >"$out/direct.expected.jsonl"
     # The judge itself first, on the host: a known map through real libinput events must come back.
@@ -57,6 +60,7 @@ main() {
         printf 'DESKTOP_XORG_DRIVERS=%q\n' "${DESKTOP_XORG_DRIVERS:-chromium=libinput gtk=wacom}"
         printf 'DESKTOP_PATHS=%q\n' "${DESKTOP_PATHS-virtual direct}"   # (empty: the fail-safe alone)
         printf 'DESKTOP_FAILSAFE=%q\n' "${DESKTOP_FAILSAFE-chromium-sway}"
+        printf 'TOOLS_TRACE=%q\nTOOLS_PATHS=%q\n' "$out/tools.evemu" "${DESKTOP_TOOLS_PATHS-virtual direct}"
         # The fail-safe's kill: halfway between the judged proximity's start and its first contact
         # (seconds into the played trace, at its speed).
         printf 'FAILSAFE_PAUSE_AT=%q\n' "$(python3 scripts/desktop/hover-midpoint.py "$out/played.evemu" "${DESKTOP_SPEED:-0.25}")"
@@ -66,14 +70,15 @@ main() {
     VM_MEMORY=${VM_MEMORY:-2G} scripts/vm/run.sh "$out" scripts/vm/desktop-guest.sh "$PWD/$bin" "$out" || status=$?
     echo "desktop: VM run took $(( $(date +%s) - started )) s (boot included), exit $status" >&2
     # Each app log the guest wrote, judged here (the judge's dynamic programming is slow under emulation).
-    local app server path size applog driver name pause
+    local app server path size applog driver name extra
     while read -r app server path size applog driver; do
         name=$app-$server-$path
-        pause=(); [ "$path" = failsafe ] && pause=(--failsafe-pause-at "$(sed -n 's/^FAILSAFE_PAUSE_AT=//p' "$out/settings.sh")")
+        extra=(); [ "$path" = failsafe ] && extra=(--failsafe-pause-at "$(sed -n 's/^FAILSAFE_PAUSE_AT=//p' "$out/settings.sh")")
+        case " ${DESKTOP_TOOLS_PATHS-virtual direct} " in *" $path "*) extra+=(--tools-log "$out/$name-tools.log" --tools-trace "$out/tools.evemu") ;; esac
         python3 scripts/desktop/desktop-results.py --app "$app" --server "$server" --path "$path" \
             --log "$out/$name.log" --clock "$applog" --trace "$out/played.evemu" --expected "$out/virtual.expected.jsonl" \
             --direct-expected "$out/direct.expected.jsonl" --speed "${DESKTOP_SPEED:-0.25}" \
-            --output-size "$size" --penkit "$bin/penkit" --curve "$curve" --input-driver "${driver:-libinput}" "${pause[@]}" >"$out/$name.result" 2>"$out/$name.result.err" \
+            --output-size "$size" --penkit "$bin/penkit" --curve "$curve" --input-driver "${driver:-libinput}" "${extra[@]}" >"$out/$name.result" 2>"$out/$name.result.err" \
             || { echo "desktop: FAIL: $name: $(cat "$out/$name.result.err")" >>"$out/failures.txt"; status=1; }
     done < <(cat "$out/played.txt" 2>/dev/null)
     echo "desktop: what each app got (docs/virtual-tablet.md explains the columns):"

@@ -34,6 +34,7 @@ await() {
 }
 . "$(dirname "$0")/guest-wait.sh"
 . "$(dirname "$0")/desktop-guest-tools.sh"
+. "$(dirname "$0")/desktop-guest-xournal.sh"
 node_in() { sed -n 's/^uinput: \(\/dev\/input\/event[0-9]*\) ".*/\1/p' "$1" | head -n 1; }
 openable() { [ -c "$1" ] && { : <"$1"; } 2>/dev/null; }
 field() { awk -v k="$1=" '{ for (i = 1; i <= NF; i++) if (index($i, k) == 1) { print substr($i, length(k) + 1); exit } }'; }
@@ -310,6 +311,7 @@ stop() { local p; for p in "$@"; do [ -n "$p" ] && { kill "$p" 2>/dev/null; wait
 run_apps() {
     local app path server=$1; shift
     for app in ${@:-${DESKTOP_APPS:-chromium gtk}}; do
+        [ "$app" = xournalpp ] && { run_xournal "$server"; continue; }   # (no event log: its files are judged)
         if "start_$app" "$server"; then
             for path in ${DESKTOP_PATHS-virtual direct}; do play_path $app "$server" $path "$OUT/$app-$server.log"; play_tools $app "$server" $path; done
             # The fail-safe where DESKTOP_FAILSAFE names the app and server (APP-SERVER).

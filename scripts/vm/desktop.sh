@@ -15,7 +15,7 @@ main() {
     local swift=${SWIFT:-swift}
     local flags=${E2E_BUILD_FLAGS:--c release --static-swift-stdlib}
     local missing=() p
-    for p in sway seatd xserver-xorg-core xserver-xorg-video-dummy xserver-xorg-input-libinput xserver-xorg-input-wacom xinput chromium python3-gi python3-gi-cairo gir1.2-gtk-4.0; do
+    for p in sway seatd xserver-xorg-core xserver-xorg-video-dummy xserver-xorg-input-libinput xserver-xorg-input-wacom xinput chromium python3-gi python3-gi-cairo gir1.2-gtk-4.0 xournalpp xdotool; do
         dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed' || missing+=("$p")
     done
     ((${#missing[@]} == 0)) || { echo "desktop: FAIL: not installed: ${missing[*]} (make desktop installs them)" >&2; return 1; }
@@ -47,6 +47,12 @@ main() {
     # The eraser end and the barrel buttons (scripts/desktop/tool_buttons.py): the Cintiq 22HDT's pen
     # tap, eraser tap, hover, and hover with BTN_STYLUS2 then BTN_STYLUS (4.5 s of its recording).
     scripts/vm/trace-cut.sh traces/wacom-cintiq-22hdt-pen.evemu 1369413653.357547 1369413657.834545 >"$out/tools.evemu"
+    # Xournal++'s (scripts/vm/desktop-guest-xournal.sh): an Intuos Pro's hover warm-up, its pen circle, its eraser circle.
+    scripts/vm/trace-head.sh traces/wacom-intuos-pro-m-pen-ccw-circle.evemu 0.25 >"$out/xournal-warm-up.evemu"
+    scripts/vm/concat-traces.sh "$out/xournal-warm-up.evemu" traces/wacom-intuos-pro-m-pen-ccw-circle.evemu >"$out/xournal-pen.evemu"
+    scripts/vm/concat-traces.sh "$out/xournal-pen.evemu" traces/wacom-intuos-pro-m-eraser-ccw-circle.evemu >"$out/xournal.evemu"
+    "$bin/penkit" bench virtual-tablet --events --events-of virtual --pressure-curve "$curve" "$out/xournal.evemu" >"$out/xournal.virtual.expected.jsonl"
+    "$bin/penkit" bench virtual-tablet --events --events-of libinput --pressure-curve "$curve" "$out/xournal.evemu" >"$out/xournal.direct.expected.jsonl"
     "$bin/penkit" bench virtual-tablet --events --events-of virtual --pressure-curve "$curve" "$out/played.evemu" >"$out/virtual.expected.jsonl"
     "$bin/penkit" bench virtual-tablet --events --events-of libinput --pressure-curve "$curve" "$out/played.evemu" >"$out/direct.expected.jsonl"
     # The judge itself first, on the host: a known map through real libinput events must come back.
@@ -56,11 +62,12 @@ main() {
         printf 'DESKTOP_CURVE=%q\n' "$curve"
         printf 'SPEED=%q\n' "${DESKTOP_SPEED:-0.25}"
         printf 'DESKTOP_SERVERS=%q\n' "${DESKTOP_SERVERS:-sway xorg}"
-        printf 'DESKTOP_APPS=%q\n' "${DESKTOP_APPS:-chromium gtk}"
+        printf 'DESKTOP_APPS=%q\n' "${DESKTOP_APPS:-chromium xournalpp gtk}"   # (xournalpp: on XOURNAL_SERVERS only)
         printf 'DESKTOP_XORG_DRIVERS=%q\n' "${DESKTOP_XORG_DRIVERS:-chromium=libinput gtk=wacom}"
         printf 'DESKTOP_PATHS=%q\n' "${DESKTOP_PATHS-virtual direct}"   # (empty: the fail-safe alone)
         printf 'DESKTOP_FAILSAFE=%q\n' "${DESKTOP_FAILSAFE-chromium-sway}"
         printf 'TOOLS_TRACE=%q\nTOOLS_PATHS=%q\n' "$out/tools.evemu" "${DESKTOP_TOOLS_PATHS-virtual direct}"
+        printf 'XOURNAL_TRACE=%q\nXOURNAL_SERVERS=%q\nXOURNAL_PATHS=%q\n' "$out/xournal.evemu" "${DESKTOP_XOURNAL_SERVERS-xorg}" "${DESKTOP_XOURNAL_PATHS-virtual}"
         # The fail-safe's kill: halfway between the judged proximity's start and its first contact
         # (seconds into the played trace, at its speed).
         printf 'FAILSAFE_PAUSE_AT=%q\n' "$(python3 scripts/desktop/hover-midpoint.py "$out/played.evemu" "${DESKTOP_SPEED:-0.25}")"
@@ -81,6 +88,7 @@ main() {
             --output-size "$size" --penkit "$bin/penkit" --curve "$curve" --input-driver "${driver:-libinput}" "${extra[@]}" >"$out/$name.result" 2>"$out/$name.result.err" \
             || { echo "desktop: FAIL: $name: $(cat "$out/$name.result.err")" >>"$out/failures.txt"; status=1; }
     done < <(cat "$out/played.txt" 2>/dev/null)
+    case " $(sed -n 's/^DESKTOP_APPS=//p' "$out/settings.sh") " in *xournalpp*) scripts/desktop/xournal-judge-runs.sh "$out" "$bin/penkit" "$curve" || status=1 ;; esac
     echo "desktop: what each app got (docs/virtual-tablet.md explains the columns):"
     grep -h '^desktop-result ' "$out"/*.result 2>/dev/null || echo "    (no rows)"
     if [ $status -ne 0 ]; then

@@ -44,8 +44,9 @@ main() {
     if [ -n "${DESKTOP_TRACE_WARM_UP:-}" ]; then cp "$DESKTOP_TRACE_WARM_UP" "$warm"
     else scripts/vm/trace-head.sh traces/wacom-intuos4-6x9-stylus-hover.evemu 0.25 >"$warm"; fi
     scripts/vm/concat-traces.sh "$warm" "$trace" >"$out/played.evemu"
-    # The eraser end and the barrel buttons (scripts/desktop/tool_buttons.py): the Cintiq 22HDT's pen
-    # tap, eraser tap, hover, and hover with BTN_STYLUS2 then BTN_STYLUS (4.5 s of its recording).
+    # The eraser end and the barrel buttons (scripts/desktop/tool_buttons.py), 4.5 s of the Cintiq
+    # 22HDT's recording, four proximities: a pen tap (the warm-up), the eraser end's tap, two pen
+    # taps, and BTN_STYLUS2 then BTN_STYLUS pressed and released in hover before a last tap.
     scripts/vm/trace-cut.sh traces/wacom-cintiq-22hdt-pen.evemu 1369413653.357547 1369413657.834545 >"$out/tools.evemu"
     # Xournal++'s (scripts/vm/desktop-guest-xournal.sh): an Intuos Pro's hover warm-up, its pen circle, its eraser circle.
     scripts/vm/trace-head.sh traces/wacom-intuos-pro-m-pen-ccw-circle.evemu 0.25 >"$out/xournal-warm-up.evemu"

@@ -60,6 +60,10 @@ class PenCanvas:
         self.ink = collections.deque(maxlen=KEEP_POINTS)      # penkit's samples: (x, y, force) or None between strokes
         self.predicted = []
         stylus = Gtk.GestureStylus()
+        # Every button, not only the primary (GtkGestureSingle's default): a barrel button's press
+        # and release then come as `down` and `up` with its number (get_current_button), which
+        # GTK 4.8 on Wayland gives in no event's button state.
+        stylus.set_button(0)
         for signal in ("proximity", "down", "motion", "up"):
             stylus.connect(signal, self.on_stylus, signal)
         area.add_controller(stylus)

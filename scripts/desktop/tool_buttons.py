@@ -14,10 +14,11 @@ that trace's key events, never from penkit:
   goes down: Chromium's `buttons` gaining 1 (the pen) or 32 (the eraser; Pointer Events: the eraser
   button is `buttons` 32), GTK's held buttons gaining 1, the tool being the event's
   GdkDeviceTool type (`pen` or `eraser`, GDK_DEVICE_TOOL_TYPE_ERASER).
-- buttons: every BTN_STYLUS and BTN_STYLUS2 press and release of the trace, in order, must come as
-  the app's button of that barrel button pressed and released, in the same order, and no other
-  barrel-button change. Which button an app gives for each is the app's and server's choice, taken
-  from their sources (BARREL, below), not from penkit.
+- buttons: the trace's BTN_STYLUS and BTN_STYLUS2 presses, in order, must come as presses of the
+  app's button for each (a press of the same button again before another's counts once:
+  `barrel_repeats`, collapse says why), and no barrel button may be held when the app's log ends
+  (none stuck). Which button an app gives for each is the app's and server's choice, from their
+  sources or, where they disagree, from the direct path (the real tablet, no penkit): BARREL.
 """
 
 import json, os, re
@@ -27,10 +28,13 @@ BTN_TOOL_PEN, BTN_TOOL_RUBBER, BTN_TOUCH, BTN_STYLUS, BTN_STYLUS2 = 0x140, 0x141
 # The app's button for each barrel button, per app, display server and Xorg input driver:
 # Chromium's a bit of PointerEvent.buttons, GTK's a GDK button number.
 BARREL = {
-    # Chromium on Ozone Wayland: ui/ozone/platform/wayland/host/wayland_tablet_tool.cc
-    # ButtonToEventFlags: BTN_STYLUS → EF_RIGHT_MOUSE_BUTTON, BTN_STYLUS2 → EF_MIDDLE_MOUSE_BUTTON;
-    # Blink's buttons: right 2, middle 4.
-    ("chromium", "sway", "libinput"): {BTN_STYLUS: 2, BTN_STYLUS2: 4},
+    # Chromium 156 on Ozone Wayland under sway 1.7 (which passes the tool's button code through,
+    # sway/input/cursor.c handle_tool_button): BTN_STYLUS2 comes as the right button (buttons 2),
+    # BTN_STYLUS as the middle one (4). Seen on the direct path, the real tablet without penkit,
+    # by the presses' times; the opposite of the Chromium source we could read
+    # (ui/ozone/platform/wayland/host/wayland_tablet_tool.cc of 2025, ButtonToEventFlags:
+    # BTN_STYLUS → EF_RIGHT_MOUSE_BUTTON), and the same as Chromium on X11 below.
+    ("chromium", "sway", "libinput"): {BTN_STYLUS: 4, BTN_STYLUS2: 2},
     # Chromium on X11 through xf86-input-libinput: its btn_linux2xorg gives BTN_STYLUS X button 2
     # (middle), BTN_STYLUS2 X button 3 (right); Chromium's X11 events: middle 4, right 2.
     ("chromium", "xorg", "libinput"): {BTN_STYLUS: 4, BTN_STYLUS2: 2},
@@ -81,9 +85,25 @@ def chromium_states(events):
 
 
 def gtk_states(lines):
-    """GTK's stylus signals (examples/gtk4-pen.py --log) → the buttons held and the tool."""
-    return [(set(l.get("held") or []), l.get("tool")) for l in lines
-            if l.get("signal") in ("proximity", "down", "motion", "up")]
+    """GTK's stylus signals (examples/gtk4-pen.py --log) → the buttons held and the tool: the tip
+    from the event's button state, a barrel button from the `down` and `up` that carry its number
+    (GTK 4.8 on Wayland puts no barrel button in the state; on X11 the state has it too)."""
+    barrel, out = set(), []
+    for l in lines:
+        signal, button = l.get("signal"), l.get("button")
+        if signal not in ("proximity", "down", "motion", "up"):
+            continue
+        if button and button != 1:
+            (barrel.add if signal == "down" else barrel.discard)(button)
+        out.append((set(l.get("held") or []) | barrel, l.get("tool")))
+    return out
+
+
+def collapse(buttons):
+    """A press of the same button again before any other button's is one press: Chromium on sway
+    lets a held barrel button go in a motion and takes it again (both paths, the real tablet's
+    too); counted apart (`barrel_repeats`), not judged."""
+    return [b for i, b in enumerate(buttons) if i == 0 or b != buttons[i - 1]]
 
 
 def judge(app, server, driver, states, trace):
@@ -112,16 +132,22 @@ def judge(app, server, driver, states, trace):
         problems.append("buttons: no known barrel-button mapping for %s on %s (%s)" % (app, server, driver))
         return eraser, False, details, problems
     barrel_bits = set(mapping.values())
-    want = [(mapping[code], pressed) for code, pressed in wanted_barrel]
-    got = [(b, pressed) for b, pressed, _ in changes if b in barrel_bits]
+    want = collapse([mapping[code] for code, pressed in wanted_barrel if pressed])
+    presses = [b for b, pressed, _ in changes if b in barrel_bits and pressed]
+    got = collapse(presses)
+    # Held at the end: a barrel button the app still has down after the pen left (stuck).
+    stuck = sorted(states[-1][0] & barrel_bits) if states else []
     details["barrel_expected"], details["barrel_got"] = want, got
+    details["barrel_repeats"] = len(presses) - len(got)
     if not want:
         problems.append("the played tools trace has no barrel-button press: nothing to judge")
         buttons = False
     else:
-        buttons = got == want
-        if not buttons:
-            problems.append("buttons: the app's barrel-button changes were %s, the trace's %s" % (got, want))
+        buttons = got == want and not stuck
+        if got != want:
+            problems.append("buttons: the app's barrel-button presses were %s, the trace's %s" % (got, want))
+        if stuck:
+            problems.append("buttons: %s still held at the end of the app's log" % stuck)
     return eraser, buttons, details, problems
 
 

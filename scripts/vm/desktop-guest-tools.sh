@@ -15,4 +15,4 @@ play_tools() {
 }
 # What an app's log says once a barrel button is down (the app is done with the trace when the pen
 # leaves after it: only the last proximity has barrel buttons).
-tools_up_pattern() { case $1 in chromium) echo '"kind":"pen".*"b":[246],' ;; gtk) echo '"held": .[^]]*[23]' ;; esac; }
+tools_up_pattern() { case $1 in chromium) echo '"kind":"pen".*"b":[246],' ;; gtk) echo '"signal": "down".*"button": [23]' ;; esac; }

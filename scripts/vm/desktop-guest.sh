@@ -313,9 +313,10 @@ run_apps() {
     for app in ${@:-${DESKTOP_APPS:-chromium gtk}}; do
         [ "$app" = xournalpp ] && { run_xournal "$server"; continue; }   # (no event log: its files are judged)
         if "start_$app" "$server"; then
-            for path in ${DESKTOP_PATHS-virtual direct}; do play_path $app "$server" $path "$OUT/$app-$server.log"; play_tools $app "$server" $path; done
+            for path in ${DESKTOP_PATHS-virtual direct}; do play_path $app "$server" $path "$OUT/$app-$server.log"; done
             # The fail-safe where DESKTOP_FAILSAFE names the app and server (APP-SERVER).
             case " ${DESKTOP_FAILSAFE-chromium-sway} " in *" $app-$server "*) play_path $app "$server" failsafe "$OUT/$app-$server.log" ;; esac
+            for path in ${DESKTOP_PATHS-virtual direct}; do play_tools $app "$server" $path; done   # (last: a barrel button may leave the app in a state of its own)
         fi
         stop "${APP:-}"; APP=
     done

@@ -8,9 +8,13 @@
 # the eraser: OUT/xournalpp-SERVER-PATH.xopp), Ctrl+Q. The display server queues a key after the
 # pen's events it has read, so each save comes after the strokes. The host judges both files
 # (scripts/desktop/xournal-judge-runs.sh, scripts/desktop/xournal-results.py).
-# On Xorg Xournal++ runs with Xorg's libinput driver: GTK 3 makes a device whose name has "pen"
-# a GDK_SOURCE_PEN (with its pressure) and one whose name has "eraser" (the driver's "... Eraser"
-# tool device) a GDK_SOURCE_ERASER, which Xournal++ takes as its eraser.
+# On Xorg Xournal++ runs with xf86-input-wacom (DESKTOP_XORG_DRIVERS): GTK 3 makes a device whose
+# name has "eraser" a GDK_SOURCE_ERASER, which Xournal++ takes as its eraser, and one with "pen" or
+# "wacom" a GDK_SOURCE_PEN (with its pressure); the wacom driver names its devices "NAME stylus"
+# and "NAME eraser". With Xorg's libinput driver the virtual tablet's eraser drew ink: that driver
+# names a tool's device "NAME Eraser (0xSERIAL)" cut at 63 characters, and penkit's virtual tablet
+# of an Intuos Pro M became "penkit virtual tablet: Wacom Co.,Ltd. Wacom Intuos Pro M Pen Er",
+# a pen to GTK 3 (docs/virtual-tablet.md).
 
 # run_xournal SERVER: Xournal++ on SERVER, each path in turn; a failure is reported with its reason.
 run_xournal() {

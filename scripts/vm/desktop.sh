@@ -63,8 +63,8 @@ main() {
         printf 'DESKTOP_CURVE=%q\n' "$curve"
         printf 'SPEED=%q\n' "${DESKTOP_SPEED:-0.25}"
         printf 'DESKTOP_SERVERS=%q\n' "${DESKTOP_SERVERS:-sway xorg}"
-        printf 'DESKTOP_APPS=%q\n' "${DESKTOP_APPS:-chromium xournalpp gtk}"   # (xournalpp: on XOURNAL_SERVERS only)
-        printf 'DESKTOP_XORG_DRIVERS=%q\n' "${DESKTOP_XORG_DRIVERS:-chromium=libinput gtk=wacom}"
+        printf 'DESKTOP_APPS=%q\n' "${DESKTOP_APPS:-chromium gtk xournalpp}"   # (xournalpp: on XOURNAL_SERVERS only)
+        printf 'DESKTOP_XORG_DRIVERS=%q\n' "${DESKTOP_XORG_DRIVERS:-chromium=libinput gtk=wacom xournalpp=wacom}"
         printf 'DESKTOP_PATHS=%q\n' "${DESKTOP_PATHS-virtual direct}"   # (empty: the fail-safe alone)
         printf 'DESKTOP_FAILSAFE=%q\n' "${DESKTOP_FAILSAFE-chromium-sway}"
         printf 'TOOLS_TRACE=%q\nTOOLS_PATHS=%q\n' "$out/tools.evemu" "${DESKTOP_TOOLS_PATHS-virtual direct}"

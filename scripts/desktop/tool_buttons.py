@@ -96,16 +96,22 @@ def chromium_states(events):
 
 def gtk_states(lines):
     """GTK's stylus signals (examples/gtk4-pen.py --log) → the buttons held and the tool: the tip
-    from the event's button state, a barrel button from the `down` and `up` that carry its number
-    (GTK 4.8 on Wayland puts no barrel button in the state; on X11 the state has it too)."""
-    barrel, out = set(), []
+    from the event's button state, a barrel button from the `down` that carries its number (GTK 4.8
+    on Wayland puts no barrel button in the state). GTK's `up` carries no number (0): an `up`
+    without the tip held releases the barrel button pressed last (on X11 the state then has it)."""
+    barrel, out = [], []
     for l in lines:
-        signal, button = l.get("signal"), l.get("button")
+        signal, button, held = l.get("signal"), l.get("button"), set(l.get("held") or [])
         if signal not in ("proximity", "down", "motion", "up"):
             continue
-        if button and button != 1:
-            (barrel.add if signal == "down" else barrel.discard)(button)
-        out.append((set(l.get("held") or []) | barrel, l.get("tool")))
+        if signal == "down" and button and button != 1 and button not in barrel:
+            barrel.append(button)
+        elif signal == "up" and barrel:
+            if button in barrel:
+                barrel.remove(button)
+            elif not button and 1 not in held:
+                barrel.pop()
+        out.append(((held - {2, 3}) | set(barrel), l.get("tool")))
     return out
 
 

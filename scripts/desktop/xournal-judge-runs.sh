@@ -7,10 +7,11 @@
 # OUT/failures.txt; exits 1 when a run failed or none was played though XOURNAL_SERVERS names one.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
-out=$1 penkit=$2 curve=$3 status=0 server path size name expected
+out=$1 penkit=$2 curve=$3 status=0
+server= path= size= name= expected=
 . "$out/settings.sh"
 wanted=
-for server in ${XOURNAL_SERVERS-xorg}; do case " ${DESKTOP_SERVERS:-sway xorg} " in *" $server "*) wanted=$server ;; esac; done
+for server in ${XOURNAL_SERVERS-}; do case " ${DESKTOP_SERVERS:-sway xorg} " in *" $server "*) wanted=$server ;; esac; done
 if [ -n "$wanted" ] && [ -n "${XOURNAL_PATHS-virtual}" ] && [ ! -s "$out/xournal-played.txt" ]; then
     echo "desktop: FAIL: xournalpp: no run was saved (the guest's failures say why)" >>"$out/failures.txt"
     exit 1

@@ -14,7 +14,7 @@ The window draws:
 
 Without penkitd it still draws GTK's own events. Where GTK gives the pen no tablet tool (GTK 4.8 on
 X11 with Xorg's libinput driver) it draws the pointer GTK gives instead: positions, no pressure. --log writes one JSON line per GTK pen event
-(tool type, pressure, position, time, and each backlog entry) and one per map change: the desktop
+(tool type, pressure, position, time, the buttons held and the one that changed, and each backlog entry) and one per map change: the desktop
 guest (scripts/vm/desktop-guest.sh) checks what GTK gave against what penkit wrote.
 Runs from a checkout as is (penkit's Python package is found beside it), or after
 `pip install ./clients/python`.

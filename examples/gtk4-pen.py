@@ -14,8 +14,8 @@ The window draws:
 
 Without penkitd it still draws GTK's own events. Where GTK gives the pen no tablet tool (GTK 4.8 on
 X11 with Xorg's libinput driver) it draws the pointer GTK gives instead: positions, no pressure. --log writes one JSON line per GTK pen event
-(tool type, pressure, position, time, and each backlog entry), one per map change, and one per
-frame of penkit's it got and it drew: the desktop
+(tool type, pressure, position, time, the buttons held and the one that changed, and each backlog entry),
+one per map change, and one per frame of penkit's it got and it drew: the desktop
 guest (scripts/vm/desktop-guest.sh) checks what GTK gave against what penkit wrote.
 Runs from a checkout as is (penkit's Python package is found beside it), or after
 `pip install ./clients/python`.
@@ -44,6 +44,15 @@ except ImportError:  # not installed: the package in this checkout
 KEEP_POINTS = 4096
 
 
+# GDK's button masks by button number.
+BUTTON_MASKS = ((1, Gdk.ModifierType.BUTTON1_MASK), (2, Gdk.ModifierType.BUTTON2_MASK), (3, Gdk.ModifierType.BUTTON3_MASK),
+                (4, Gdk.ModifierType.BUTTON4_MASK), (5, Gdk.ModifierType.BUTTON5_MASK))
+
+
+def held_buttons(state):
+    return [n for n, mask in BUTTON_MASKS if state & mask]
+
+
 class PenCanvas:
     def __init__(self, area, log):
         self.area, self.log = area, log
@@ -54,6 +63,10 @@ class PenCanvas:
         # penkit's messages from the reader thread, waiting for the main loop (take_penkit).
         self.inbox, self.inbox_lock, self.inbox_scheduled = [], threading.Lock(), False
         stylus = Gtk.GestureStylus()
+        # Every button, not only the primary (GtkGestureSingle's default): a barrel button's press
+        # and release then come as `down` and `up` with its number (get_current_button), which
+        # GTK 4.8 on Wayland gives in no event's button state.
+        stylus.set_button(0)
         for signal in ("proximity", "down", "motion", "up"):
             stylus.connect(signal, self.on_stylus, signal)
         area.add_controller(stylus)
@@ -97,6 +110,10 @@ class PenCanvas:
                         "serial": tool.get_serial() if tool else None,
                         "mono_ms": time.clock_gettime(time.CLOCK_MONOTONIC) * 1000,
                         "buttons": int(gesture.get_current_event_state() & Gdk.ModifierType.BUTTON1_MASK != 0),
+                        # Every button held (GDK's numbers: 1 the tip, barrel buttons 2 and 3), and for
+                        # down/up the one that changed: the desktop guest judges barrel buttons by them.
+                        "held": held_buttons(gesture.get_current_event_state()),
+                        "button": gesture.get_current_button() if signal in ("down", "up") else None,
                         "backlog": [{"time": t, "x": bx, "y": by, "pressure": bp} for t, bx, by, bp in entries]})
         pairing = self.ensure_pairing()
         # (Time 0: an event GTK made up, as on entering the window, with no report behind it.)

@@ -52,6 +52,7 @@ from evemu_axes import tablet_size
 from content_pairing import PRESSURE_STEP, apply, invert, judge_map_residual, pair_by_content
 import pairing_judge
 import same_reports
+import tool_buttons
 import wacom_model
 
 RESIDUAL_PX = 0.5
@@ -220,6 +221,8 @@ def main():
         ap.add_argument("--" + name, required=name != "map")
     ap.add_argument("--failsafe-pause-at", type=float,
                     help="failsafe: when (s into the trace at its speed) penkitd was killed; the display server's first reports after it are modelled (stale_after_grab)")
+    ap.add_argument("--tools-log", help="the app's log of the eraser and barrel-button trace (scripts/desktop/tool_buttons.py)")
+    ap.add_argument("--tools-trace", help="that trace, as played")
     ap.add_argument("--input-driver", default="libinput", choices=("libinput", "wacom"),
                     help="Xorg's input driver for the tablets (wacom: xf86-input-wacom, scripts/desktop/wacom_model.py)")
     a = ap.parse_args()
@@ -348,8 +351,11 @@ def main():
         # The fail-safe's first reports, where the display server's libinput averaged a stale
         # axis in (stale_after_grab): paired with that model's positions, counted here.
         row["stale_after_grab_reports"] = sum(1 for _, w in pairs if w.get("stale_after_grab"))
-    row["eraser"] = None  # the played trace has no eraser end
-    row["buttons"] = None  # nor barrel buttons
+    # The eraser end and the barrel buttons: from the app's log of the second played trace
+    # (scripts/desktop/tool_buttons.py); null where the guest did not play it for this path.
+    row["eraser"] = row["buttons"] = None
+    if a.tools_log:
+        tool_buttons.row_keys(a.app, a.server, a.input_driver, a.tools_log, a.tools_trace, row, problems)
     # Two app reports for one expected event would be double input; so would a second pen id in
     # the judged proximity. The mouse pointer that sway moves to where the pen left (after its
     # proximity-out) is reported apart (cursor_events), not as a tool.

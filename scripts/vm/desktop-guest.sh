@@ -33,6 +33,8 @@ await() {
     until "$@"; do [ $SECONDS -lt $cap ] || return 1; sleep 0.2; done
 }
 . "$(dirname "$0")/guest-wait.sh"
+. "$(dirname "$0")/desktop-guest-tools.sh"
+. "$(dirname "$0")/desktop-guest-xournal.sh"
 node_in() { sed -n 's/^uinput: \(\/dev\/input\/event[0-9]*\) ".*/\1/p' "$1" | head -n 1; }
 openable() { [ -c "$1" ] && { : <"$1"; } 2>/dev/null; }
 field() { awk -v k="$1=" '{ for (i = 1; i <= NF; i++) if (index($i, k) == 1) { print substr($i, length(k) + 1); exit } }'; }
@@ -211,7 +213,7 @@ hover_pattern() { case $1 in chromium) echo '"type":"pointermove".*"kind":"pen".
 # that the judged stroke reaches the app from the real tablet, as on `direct`); the app's lines
 # from this run go to OUT/APP-SERVER-PATH.log.
 play_path() {
-    local app=$1 server=$2 path=$3 applog=$4 name=$1-$2-$3 daemon= node vnode= id want
+    local app=$1 server=$2 path=$3 applog=$4 name=$1-$2-$3${PLAY_SUFFIX:-} daemon= node vnode= id want
     local replaylog=$OUT/$name.replay.txt
     if [ "$path" != direct ]; then
         "$BIN/penkitd" --virtual-tablet --config "$OUT/penkitd.conf" --socket "$SOCK" --state-dir "$RUN/state" \
@@ -273,7 +275,7 @@ play_path() {
     # The app has the pen's last event once it has the judged stroke's lift and a proximity-out
     # after it (the warm-up's proximity-out alone would end the wait before the stroke), or has
     # been quiet a long while: then the checks below say what is missing.
-    local pattern up; pattern=$(left_pattern "$app") up=$(up_pattern "$app")
+    local pattern up; pattern=$(left_pattern "$app") up=$(${UP_PATTERN:-up_pattern} "$app")
     left() { tail -n +"$from" "$applog" | awk -v up="$up" -v out="$pattern" '$0 ~ up { u = 1 } u && $0 ~ out { f = 1 } END { exit !f }'; }
     # On X11 nothing tells an app that the pen left (no proximity-out event reaches it): there a
     # key pressed through XTest after the trace marks the end (the server sends it after the pen's
@@ -298,7 +300,7 @@ play_path() {
     gone() { [ "$(server_tablets | wc -l)" -eq 0 ]; }
     BOUND=60 await gone || say "$name: $server still lists tablets: $(server_tablets | tr '\n' ';')"
     # Judged on the host after the run (scripts/vm/desktop.sh): what the judge needs, one line each.
-    echo "$app $server $path $OUTPUT_SIZE $applog ${XORG_DRIVER:-}" >>"$OUT/played.txt"
+    [ -n "${PLAY_SUFFIX:-}" ] || echo "$app $server $path $OUTPUT_SIZE $applog ${XORG_DRIVER:-}" >>"$OUT/played.txt"
     say "$name: done"
 }
 
@@ -309,10 +311,12 @@ stop() { local p; for p in "$@"; do [ -n "$p" ] && { kill "$p" 2>/dev/null; wait
 run_apps() {
     local app path server=$1; shift
     for app in ${@:-${DESKTOP_APPS:-chromium gtk}}; do
+        [ "$app" = xournalpp ] && { run_xournal "$server"; continue; }   # (no event log: its files are judged)
         if "start_$app" "$server"; then
             for path in ${DESKTOP_PATHS-virtual direct}; do play_path $app "$server" $path "$OUT/$app-$server.log"; done
             # The fail-safe where DESKTOP_FAILSAFE names the app and server (APP-SERVER).
             case " ${DESKTOP_FAILSAFE-chromium-sway chromium-xorg gtk-sway gtk-xorg} " in *" $app-$server "*) play_path $app "$server" failsafe "$OUT/$app-$server.log" ;; esac
+            for path in ${DESKTOP_PATHS-virtual direct}; do play_tools $app "$server" $path; done   # (last: a barrel button may leave the app in a state of its own)
         fi
         stop "${APP:-}"; APP=
     done

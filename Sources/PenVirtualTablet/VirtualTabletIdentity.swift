@@ -12,12 +12,30 @@ package enum VirtualTabletIdentity {
     package static let bustype: UInt16 = 0x06
     package static let vendor: UInt16 = 0
     package static let product: UInt16 = 0
-    /// uinput's UINPUT_MAX_NAME_SIZE is 80 bytes, the NUL included.
-    static let longestName = 79
+    /// The longest name that keeps an eraser an eraser under Xorg's libinput driver: it names each
+    /// tool's X device "NAME TOOL (0xSERIAL)" in 64 bytes (xf86-input-libinput,
+    /// `xf86libinput_handle_tablet_tool_proximity`), and " Eraser (0x8…)", with the virtual tool's
+    /// 8-digit serial, takes 20 of them (as " Pencil"; an airbrush's serial may lose its last
+    /// digits). GTK 3 tells an eraser from a pen by "eraser" in that name
+    /// (gdk/x11/gdkdevicemanager-xi2.c), so a cut suffix made Xournal++ draw with the eraser end
+    /// (the desktop guest: "… Wacom Intuos Pro M Pen Er"). Within uinput's 80 bytes too.
+    static let longestName = 63 - " Eraser (0x80000000)".utf8.count
 
-    /// The virtual device's name for a real tablet named `real`.
+    /// The virtual device's name for a real tablet named `real`: "penkit virtual tablet: " and the
+    /// real name, shortened to `longestName` bytes as a person would read it: first a vendor the
+    /// name says twice ("Wacom Co.,Ltd. Wacom Intuos Pro M Pen", a HID name), then the tool the
+    /// drivers add themselves (a last " Pen" or " Stylus"), and only then cut.
     package static func name(for real: String) -> String {
-        var name = "\(namePrefix): \(real)"
+        var shown = real
+        let full = { "\(namePrefix): \(shown)" }
+        let words = shown.split(separator: " ", omittingEmptySubsequences: false)
+        if full().utf8.count > longestName, let again = words.dropFirst().firstIndex(of: words[0]) {
+            shown = words[again...].joined(separator: " ")
+        }
+        for tool in [" Pen", " Stylus"] where full().utf8.count > longestName && shown.hasSuffix(tool) {
+            shown.removeLast(tool.count)
+        }
+        var name = full()
         while name.utf8.count > longestName { name.removeLast() }
         return name
     }

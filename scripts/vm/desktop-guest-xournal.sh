@@ -13,7 +13,7 @@
 # "wacom" a GDK_SOURCE_PEN (with its pressure); the wacom driver names its devices "NAME stylus"
 # and "NAME eraser". With Xorg's libinput driver the virtual tablet's eraser drew ink: that driver
 # names a tool's device "NAME Eraser (0xSERIAL)" cut at 63 characters, and penkit's virtual tablet
-# of an Intuos Pro M became "penkit virtual tablet: Wacom Co.,Ltd. Wacom Intuos Pro M Pen Er",
+# of an Intuos Pro M became "penkit virtual tablet: Wacom Co.,Ltd. Wacom Intuos Pro M Pen Er" (fixed since),
 # a pen to GTK 3 (docs/virtual-tablet.md).
 
 # run_xournal SERVER: Xournal++ on SERVER, each path in turn; a failure is reported with its reason.

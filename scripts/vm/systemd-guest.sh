@@ -137,7 +137,7 @@ fi
 # keeps its lines after the tablet has gone).
 journalctl -u penkit.service -o cat --no-pager >"$OUT/virtual.journal.txt" 2>&1
 trace_name=$(sed -n 's/^N: //p' "$OUT/trace.evemu" | head -1)
-created=$(grep "virtual tablet created" "$OUT/virtual.journal.txt" | grep -F "name=penkit virtual tablet: $trace_name " | tail -1)
+created=$(grep "virtual tablet created" "$OUT/virtual.journal.txt" | grep -F "name=penkit virtual tablet: " | grep -F "real=$trace_name" | tail -1)
 if [ -n "$created" ] && grep -q "tablet grabbed" "$OUT/virtual.journal.txt"; then
     ok "the service made the virtual tablet: $created; $(grep 'tablet grabbed' "$OUT/virtual.journal.txt" | tail -1)"
 else fail "no virtual tablet for $trace_name: $(grep -iE 'virtual|grab|uinput' "$OUT/virtual.journal.txt" | tail -4 | tr '\n' ' ')"

@@ -50,7 +50,7 @@ struct VirtualTabletStage: PipelineStage {
             tablets[id] = Tablet(pen: VirtualPen(layout: layout, smoothing: Self.libinputSmooths(real)), device: device, real: real,
                                  width: size.0, height: size.1)
             logger.info("virtual tablet created", metadata: ["device": "\(id)", "name": "\(layout.description.name)",
-                                                              "node": "\(device.devnode)",
+                                                              "node": "\(device.devnode)", "real": "\(real.name)",
                                                               "jitter_filter": "\(tablets[id]!.pen.smoothing ? "on" : "off, libinput does not smooth this tablet")"])
             DesktopSettingsNotice.warn(real, device: id, logger: logger)
             takeGrab(id)

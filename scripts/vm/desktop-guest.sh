@@ -315,7 +315,7 @@ run_apps() {
         if "start_$app" "$server"; then
             for path in ${DESKTOP_PATHS-virtual direct}; do play_path $app "$server" $path "$OUT/$app-$server.log"; done
             # The fail-safe where DESKTOP_FAILSAFE names the app and server (APP-SERVER).
-            case " ${DESKTOP_FAILSAFE-chromium-sway chromium-xorg gtk-sway gtk-xorg} " in *" $app-$server "*) play_path $app "$server" failsafe "$OUT/$app-$server.log" ;; esac
+            case " ${DESKTOP_FAILSAFE-chromium-sway chromium-xorg gtk-sway} " in *" $app-$server "*) play_path $app "$server" failsafe "$OUT/$app-$server.log" ;; esac
             for path in ${DESKTOP_PATHS-virtual direct}; do play_tools $app "$server" $path; done   # (last: a barrel button may leave the app in a state of its own)
         fi
         stop "${APP:-}"; APP=

@@ -46,6 +46,25 @@ struct DeviceLink: Sendable {
         return lo
     }
 
+    /// Whether every set of these frames is too narrow for a map: the spread a fit needs (the
+    /// standard deviation across its thinnest direction) is at most half the frames' extent in
+    /// any direction, so frames less than `2 × spread` wide across x, y or a diagonal (a resting
+    /// pen, a tap) can give no trial of the search enough of it, and the search is skipped.
+    func tooNarrow(forSpread spread: Double) -> Bool {
+        guard let first = frames.first else { return true }
+        var (lowX, highX, lowY, highY) = (first.x, first.x, first.y, first.y)
+        var (lowSum, highSum, lowDifference, highDifference) = (first.x + first.y, first.x + first.y, first.x - first.y, first.x - first.y)
+        for f in frames {
+            lowX = min(lowX, f.x); highX = max(highX, f.x)
+            lowY = min(lowY, f.y); highY = max(highY, f.y)
+            lowSum = min(lowSum, f.x + f.y); highSum = max(highSum, f.x + f.y)
+            lowDifference = min(lowDifference, f.x - f.y); highDifference = max(highDifference, f.x - f.y)
+        }
+        // (x ± y spans √2 times the width along its diagonal.)
+        let width = min(highX - lowX, highY - lowY, (highSum - lowSum) / 2.squareRoot(), (highDifference - lowDifference) / 2.squareRoot())
+        return width < 2 * spread * (1 - 1e-9)
+    }
+
     func map(at time: UInt64) -> AffineTransform {
         var chosen = history.first?.map ?? map ?? .identity
         for segment in history where segment.from <= time { chosen = segment.map }

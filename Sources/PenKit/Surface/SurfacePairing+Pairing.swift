@@ -7,7 +7,7 @@
 extension SurfacePairing {
     mutating func resolve(final: Bool, into out: inout [SurfaceDelivery]) {
         if clockOffset == nil || pending.first.map({ sources[$0.source]?.device == nil && devices.count > 1 }) == true {
-            if !search(final: final) {
+            if !(searchIsDue(final: final) && search(final: final)) {
                 if pending.count > configuration.searchLimit { pending.removeFirst(pending.count - configuration.searchLimit) }
                 return
             }
@@ -78,6 +78,12 @@ extension SurfacePairing {
         releaseStrokes(force: false, into: &out)
     }
 
+    /// Whether a search may run: at the end of input, or when the last found nothing, once
+    /// `searchEvents` more app events came (`failedSearches`).
+    func searchIsDue(final: Bool) -> Bool {
+        final || failedSearches == 0 || eventsSinceSearch >= configuration.searchEvents
+    }
+
     /// Finds the offset (when unknown) and the device of the first waiting events: for every
     /// remembered frame the first event could belong to, pairs the others under the lag that
     /// makes, fits a map to them and scores its residual. Decides only when the best fits within
@@ -87,6 +93,11 @@ extension SurfacePairing {
         guard let anchor = pending.first else { return false }
         let events = pending.filter { $0.source == anchor.source }
         guard events.count >= configuration.searchEvents else { return false }
+        eventsSinceSearch = 0
+        if devices.values.allSatisfy({ $0.tooNarrow(forSpread: configuration.minimumSpread) }) {
+            failedSearches += 1   // what the trials would decide, without them
+            return false
+        }
         struct Trial { var score: Double; var order: Int; var device: UInt32; var lags: [Double]; var spread: Double }
         var trials: [Trial] = []
         var pairs: [SurfacePair] = []
@@ -131,9 +142,12 @@ extension SurfacePairing {
         }
         // Ties in the order tried, so that every implementation picks the same.
         trials.sort { ($0.score, $0.order) < ($1.score, $1.order) }
-        guard let best = trials.first, best.score <= configuration.tolerance,
-              best.spread >= configuration.minimumSpread else { return false }
-        if trials.count > 1, trials[1].score <= configuration.tolerance { return false }
+        guard let best = trials.first, best.score <= configuration.tolerance, best.spread >= configuration.minimumSpread,
+              trials.count < 2 || trials[1].score > configuration.tolerance else {
+            failedSearches += 1
+            return false
+        }
+        failedSearches = 0
         clockOffset = best.lags.min()
         lags = best.lags
         sources[anchor.source, default: SourcePen()].device = best.device

@@ -32,6 +32,13 @@ public struct SurfacePairing: Sendable {
     var pending: [AppPenEvent] = []
     var lags: [Double] = []
     var misses = 0
+    /// Searches in a row that found no offset, and app events since the last one: after a failure
+    /// the next search waits for `searchEvents` more app events. A search tries every remembered
+    /// frame against every waiting event; run on every message while the pen rested or tapped
+    /// (never enough spread to decide), it cost the Python client 134 ms per report and left the
+    /// GTK example's window seconds behind its pen (docs/apps.md).
+    var failedSearches = 0
+    var eventsSinceSearch = 0
     /// `began` messages held until one of the stroke's frames is delivered here.
     var begans: [UInt64: StrokeBegan] = [:]
     /// Strokes that began on this surface: their updates, end and finalized stroke come here.
@@ -91,12 +98,17 @@ public struct SurfacePairing: Sendable {
             return
         case .entering:
             pen.enter(at: event.time)
+            failedSearches = 0   // a new proximity: the next search need not wait
         case .moving:
-            if !pen.inside { pen.enter(at: event.time) }  // a toolkit that sends no proximity
+            if !pen.inside {   // a toolkit that sends no proximity
+                pen.enter(at: event.time)
+                failedSearches = 0
+            }
         }
         pen.lastTime = event.time
         sources[event.source] = pen
         pending.append(event)
+        eventsSinceSearch += 1
         resolve(final: false, into: &out)
     }
 

@@ -100,6 +100,18 @@ class DeviceLink {
     while (lo < hi) { const mid = (lo + hi) >> 1; if (this.frames[mid].time < time) lo = mid + 1; else hi = mid; }
     return lo;
   }
+  /** Whether every set of these frames is too narrow for a map (DeviceLink.swift, tooNarrow): a
+   *  fit's spread is at most half the frames' extent in any direction. */
+  tooNarrow(spread) {
+    if (!this.frames.length) return true;
+    const low = [Infinity, Infinity, Infinity, Infinity], high = [-Infinity, -Infinity, -Infinity, -Infinity];
+    for (const f of this.frames) {
+      const along = [f.x, f.y, f.x + f.y, f.x - f.y];
+      for (let k = 0; k < 4; k++) { low[k] = Math.min(low[k], along[k]); high[k] = Math.max(high[k], along[k]); }
+    }
+    const width = Math.min(high[0] - low[0], high[1] - low[1], (high[2] - low[2]) / Math.SQRT2, (high[3] - low[3]) / Math.SQRT2);
+    return width < 2 * spread * (1 - 1e-9);
+  }
   mapAt(time) {
     let chosen = this.history.length ? this.history[0][1] : (this.map || IDENTITY);
     for (const [from, m] of this.history) if (from <= time) chosen = m;
@@ -135,6 +147,9 @@ export class SurfacePairing {
     this.surfaceWidth = surfaceWidth; this.surfaceHeight = surfaceHeight;
     this.clockOffset = null; this.appEvents = 0;
     this.devices = new Map(); this.sources = new Map(); this.pending = []; this.lags = []; this.misses = 0;
+    // Searches in a row that found no offset, and app events since the last: after a failure the
+    // next search waits for `searchEvents` more app events (SurfacePairing.swift, failedSearches).
+    this.failedSearches = 0; this.eventsSinceSearch = 0;
     this.begans = new Map(); this.owned = new Set(); this.held = [];
     this.heldEnded = [];        // `ended` messages waiting for the page's pen (see _releaseEnded)
     this.waitingUpdates = [];   // `update`s of strokes none of whose frames was delivered here yet
@@ -167,10 +182,14 @@ export class SurfacePairing {
       return out;
     }
     const pen = this.sources.get(e.source) || { inside: false, device: null, confirmed: false, enteredAt: 0, lastTime: 0 };
-    if (e.proximity === "in" || !pen.inside) Object.assign(pen, { inside: true, confirmed: false, device: null, enteredAt: e.time });
+    if (e.proximity === "in" || !pen.inside) {
+      Object.assign(pen, { inside: true, confirmed: false, device: null, enteredAt: e.time });
+      this.failedSearches = 0;   // a new proximity: the next search need not wait
+    }
     pen.lastTime = e.time;
     this.sources.set(e.source, pen);
     this.pending.push(e);
+    this.eventsSinceSearch += 1;
     this._resolve(false, out);
     return out;
   }
@@ -237,7 +256,7 @@ export class SurfacePairing {
     const first = this.pending[0];
     const unassigned = first !== undefined && (this.sources.get(first.source)?.device ?? null) === null && this.devices.size > 1;
     if (this.clockOffset === null || unassigned) {
-      if (!this._search()) {
+      if (!(this._searchIsDue(final) && this._search())) {
         const limit = this.configuration.searchLimit;
         if (this.pending.length > limit) this.pending.splice(0, this.pending.length - limit);
         return;
@@ -295,12 +314,21 @@ export class SurfacePairing {
     this._releaseStrokes(false, out);
   }
 
+  _searchIsDue(final) {
+    return final || this.failedSearches === 0 || this.eventsSinceSearch >= this.configuration.searchEvents;
+  }
+
   _search() {
     const config = this.configuration, slack = config.timeSlack;
     if (!this.pending.length) return false;
     const anchor = this.pending[0];
     const events = this.pending.filter((e) => e.source === anchor.source);
     if (events.length < config.searchEvents) return false;
+    this.eventsSinceSearch = 0;
+    if ([...this.devices.values()].every((link) => link.tooNarrow(config.minimumSpread))) {
+      this.failedSearches += 1;   // what the trials would decide, without them
+      return false;
+    }
     const trials = [];
     for (const device of this.deviceIds()) {
       const link = this.devices.get(device);
@@ -333,8 +361,12 @@ export class SurfacePairing {
       }
     }
     trials.sort((a, b) => a.score - b.score || a.order - b.order);
-    if (!trials.length || trials[0].score > config.tolerance || trials[0].spread < config.minimumSpread) return false;
-    if (trials.length > 1 && trials[1].score <= config.tolerance) return false;
+    if (!trials.length || trials[0].score > config.tolerance || trials[0].spread < config.minimumSpread
+        || (trials.length > 1 && trials[1].score <= config.tolerance)) {
+      this.failedSearches += 1;
+      return false;
+    }
+    this.failedSearches = 0;
     const best = trials[0];
     this.clockOffset = Math.min(...best.lags);
     this.lags = [...best.lags];

@@ -117,6 +117,19 @@ class _DeviceLink:
                 hi = mid
         return lo
 
+    def too_narrow(self, spread: float) -> bool:
+        """Whether every set of these frames is too narrow for a map (DeviceLink.swift, tooNarrow):
+        a fit's spread is at most half the frames' extent in any direction."""
+        if not self.frames:
+            return True
+        xs = [f.x for f in self.frames]
+        ys = [f.y for f in self.frames]
+        sums = [f.x + f.y for f in self.frames]
+        differences = [f.x - f.y for f in self.frames]
+        width = min(max(xs) - min(xs), max(ys) - min(ys),
+                    (max(sums) - min(sums)) / math.sqrt(2), (max(differences) - min(differences)) / math.sqrt(2))
+        return width < 2 * spread * (1 - 1e-9)
+
     def map_at(self, time: int) -> Affine:
         chosen = self.history[0][1] if self.history else (self.map or IDENTITY)
         for start, m in self.history:
@@ -185,6 +198,10 @@ class SurfacePairing:
         self._pending: List[AppPenEvent] = []
         self._lags: List[float] = []
         self._misses = 0
+        # Searches in a row that found no offset, and app events since the last: after a failure
+        # the next search waits for `search_events` more app events (SurfacePairing.swift, failedSearches).
+        self._failed_searches = 0
+        self._events_since_search = 0
         self._begans: Dict[int, Message] = {}
         self._owned: set = set()
         self._held: List[Message] = []
@@ -227,9 +244,11 @@ class SurfacePairing:
             return out
         if event.proximity == "in" or not pen.inside:
             pen.enter(event.time)
+            self._failed_searches = 0   # a new proximity: the next search need not wait
         pen.last_time = event.time
         self._sources[event.source] = pen
         self._pending.append(event)
+        self._events_since_search += 1
         self._resolve(False, out)
         return out
 
@@ -299,7 +318,7 @@ class SurfacePairing:
         unassigned = first is not None and self._sources.get(first.source, _SourcePen()).device is None \
             and len(self._devices) > 1
         if self.clock_offset is None or unassigned:
-            if not self._search():
+            if not (self._search_is_due(final) and self._search()):
                 limit = self.configuration.search_limit
                 if len(self._pending) > limit:
                     del self._pending[:len(self._pending) - limit]
@@ -360,6 +379,9 @@ class SurfacePairing:
         self._add(pair, device, event.source, out)
         self._release_strokes(False, out)
 
+    def _search_is_due(self, final: bool) -> bool:
+        return final or self._failed_searches == 0 or self._events_since_search >= self.configuration.search_events
+
     def _search(self) -> bool:
         if not self._pending:
             return False
@@ -367,6 +389,10 @@ class SurfacePairing:
         anchor = self._pending[0]
         events = [e for e in self._pending if e.source == anchor.source]
         if len(events) < config.search_events:
+            return False
+        self._events_since_search = 0
+        if all(link.too_narrow(config.minimum_spread) for link in self._devices.values()):
+            self._failed_searches += 1   # what the trials would decide, without them
             return False
         slack = config.time_slack
         trials = []  # (score, order, device, lags, spread)
@@ -407,10 +433,11 @@ class SurfacePairing:
                 trials.append((result.rms / max(result.transform.width_scale, 1e-12), len(trials), device, lags,
                                result.spread))
         trials.sort(key=lambda t: (t[0], t[1]))
-        if not trials or trials[0][0] > config.tolerance or trials[0][4] < config.minimum_spread:
+        if not trials or trials[0][0] > config.tolerance or trials[0][4] < config.minimum_spread \
+                or (len(trials) > 1 and trials[1][0] <= config.tolerance):
+            self._failed_searches += 1
             return False
-        if len(trials) > 1 and trials[1][0] <= config.tolerance:
-            return False
+        self._failed_searches = 0
         best = trials[0]
         self.clock_offset = min(best[3])
         self._lags = list(best[3])

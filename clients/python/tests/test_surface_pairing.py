@@ -128,3 +128,60 @@ class FitTests(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class SearchCostTests(unittest.TestCase):
+    """The offset search tries every remembered frame against every waiting event. A pen that
+    rests or taps never spreads enough to decide; searched on every message, a resting pen cost
+    134 ms per report on a fast host and left the GTK example seconds behind its pen."""
+
+    def feed(self, pairing, reports, start, place):
+        """`reports` frames 5 ms apart and the app's event for each 3 ms later, at `place(i)` mm."""
+        for i in range(reports):
+            x, y = place(i)
+            t = start + i * 5000
+            pairing.handle_message({"type": "frame", "device": 1,
+                                    "sample": {"t": t, "x": x, "y": y, "force": 0.3}, "predicted": []})
+            pairing.handle_app_event(AppPenEvent(math.floor(t / 1000 + 3), 4 * x + 10, 4 * y + 20, "move", "pen"))
+
+    def test_a_resting_pen_fits_nothing_and_a_moving_one_still_pairs(self):
+        import penkit.surface_pairing as module
+        fits, original = [0], module.fit
+
+        def counting(pairs):
+            fits[0] += 1
+            return original(pairs)
+
+        module.fit = counting
+        try:
+            pairing = SurfacePairing(surface_width=2000, surface_height=2000)
+            # 1000 reports within 0.1 mm: no set of them spreads 0.2 mm, so no trial is fitted.
+            self.feed(pairing, 1000, 10_000_000, lambda i: (100 + 0.1 * (i % 2), 50 + 0.05 * (i % 3)))
+            self.assertEqual(fits[0], 0)
+            self.assertIsNone(pairing.clock_offset)
+            # Then a curve of some mm (not a circle: a shifted circle is a rotated one, which an
+            # affine map fits as well): the search runs again and finds the offset.
+            self.feed(pairing, 200, 16_000_000, lambda i: (100 + 5 * math.cos(i / 20) + 0.03 * i, 50 + 3 * math.sin(i / 13)))
+            self.assertGreater(fits[0], 0)
+            self.assertEqual(pairing.clock_offset, 3)
+        finally:
+            module.fit = original
+
+    def test_a_failed_search_waits_for_more_events(self):
+        import penkit.surface_pairing as module
+        searches, original = [0], SurfacePairing._search
+
+        def counting(self):
+            searches[0] += 1
+            return original(self)
+
+        SurfacePairing._search = counting
+        try:
+            pairing = SurfacePairing(surface_width=2000, surface_height=2000)
+            # A straight line: wide, but every shift along it fits as well, so no search decides.
+            self.feed(pairing, 600, 10_000_000, lambda i: (100 + 0.05 * i, 50 + 0.05 * i))
+            self.assertIsNone(pairing.clock_offset)
+            # At most one search per `search_events` app events (and the first ones, with too few).
+            self.assertLessEqual(searches[0], 600 // module.SurfacePairingConfiguration().search_events + 12)
+        finally:
+            SurfacePairing._search = original

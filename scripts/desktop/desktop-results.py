@@ -355,15 +355,7 @@ def main():
     # (scripts/desktop/tool_buttons.py); null where the guest did not play it for this path.
     row["eraser"] = row["buttons"] = None
     if a.tools_log:
-        # Known, not yet fixed (issue 42): GTK on Xorg through xf86-input-wacom on `virtual` got only
-        # the tools trace's first contact, as a pen, and no barrel button, in the three whole runs
-        # since the pairing and tools branches were merged (it held in the tools branch's own run).
-        # Recorded in the row (`tools_known_issue`), not failed, until it is found.
-        known = a.app == "gtk" and a.server == "xorg" and a.path == "virtual"
-        found = []
-        tool_buttons.row_keys(a.app, a.server, a.input_driver, a.tools_log, a.tools_trace, row, found if known else problems)
-        if found:
-            row["tools_known_issue"] = "; ".join(found)
+        tool_buttons.row_keys(a.app, a.server, a.input_driver, a.tools_log, a.tools_trace, row, problems)
     # Two app reports for one expected event would be double input; so would a second pen id in
     # the judged proximity. The mouse pointer that sway moves to where the pen left (after its
     # proximity-out) is reported apart (cursor_events), not as a tool.

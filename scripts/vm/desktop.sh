@@ -66,9 +66,7 @@ main() {
         printf 'DESKTOP_APPS=%q\n' "${DESKTOP_APPS:-chromium gtk xournalpp}"   # (xournalpp: on XOURNAL_SERVERS only)
         printf 'DESKTOP_XORG_DRIVERS=%q\n' "${DESKTOP_XORG_DRIVERS:-chromium=libinput gtk=wacom xournalpp=libinput}"
         printf 'DESKTOP_PATHS=%q\n' "${DESKTOP_PATHS-virtual direct}"   # (empty: the fail-safe alone)
-        # (Not GTK on Xorg by default: after its fail-safe the tools trace's eraser and barrel buttons
-        # did not reach GTK on `direct` either; docs/virtual-tablet.md, "Pairing and the fail-safe".)
-        printf 'DESKTOP_FAILSAFE=%q\n' "${DESKTOP_FAILSAFE-chromium-sway chromium-xorg gtk-sway}"
+        printf 'DESKTOP_FAILSAFE=%q\n' "${DESKTOP_FAILSAFE-chromium-sway chromium-xorg gtk-sway gtk-xorg}"
         printf 'TOOLS_TRACE=%q\nTOOLS_PATHS=%q\n' "$out/tools.evemu" "${DESKTOP_TOOLS_PATHS-virtual direct}"
         # Xournal++ runs only where DESKTOP_XOURNAL_SERVERS names a server (xorg, with Xorg's libinput
         # driver): its row does not hold yet (docs/virtual-tablet.md, "Xournal++ in the desktop

@@ -4,8 +4,10 @@ import json
 import math
 import os
 import unittest
+from unittest import mock
 
 from penkit.affine import Affine, Pair, fit
+from penkit import surface_pairing
 from penkit.surface_pairing import AppPenEvent, SurfacePairing
 
 # The checkout's Tests/Fixtures; PENKIT_FIXTURES names it when the tests run outside the checkout
@@ -126,14 +128,12 @@ class FitTests(unittest.TestCase):
         self.assertEqual(pairing.handle_message(frame), [])
 
 
-if __name__ == "__main__":
-    unittest.main()
 
 
 class SearchCostTests(unittest.TestCase):
     """The offset search tries every remembered frame against every waiting event. A pen that
     rests or taps never spreads enough to decide; searched on every message, a resting pen cost
-    134 ms per report on a fast host and left the GTK example seconds behind its pen."""
+    135 ms per report on a fast host and left the GTK example seconds behind its pen."""
 
     def feed(self, pairing, reports, start, place):
         """`reports` frames 5 ms apart and the app's event for each 3 ms later, at `place(i)` mm."""
@@ -145,43 +145,27 @@ class SearchCostTests(unittest.TestCase):
             pairing.handle_app_event(AppPenEvent(math.floor(t / 1000 + 3), 4 * x + 10, 4 * y + 20, "move", "pen"))
 
     def test_a_resting_pen_fits_nothing_and_a_moving_one_still_pairs(self):
-        import penkit.surface_pairing as module
-        fits, original = [0], module.fit
-
-        def counting(pairs):
-            fits[0] += 1
-            return original(pairs)
-
-        module.fit = counting
-        try:
+        with mock.patch.object(surface_pairing, "fit", wraps=surface_pairing.fit) as fits:
             pairing = SurfacePairing(surface_width=2000, surface_height=2000)
             # 1000 reports within 0.1 mm: no set of them spreads 0.2 mm, so no trial is fitted.
             self.feed(pairing, 1000, 10_000_000, lambda i: (100 + 0.1 * (i % 2), 50 + 0.05 * (i % 3)))
-            self.assertEqual(fits[0], 0)
+            self.assertEqual(fits.call_count, 0)
             self.assertIsNone(pairing.clock_offset)
-            # Then a curve of some mm (not a circle: a shifted circle is a rotated one, which an
-            # affine map fits as well): the search runs again and finds the offset.
+            # Then a curve of some mm (not a circle: a circle shifted along itself is the circle
+            # turned, which an affine map fits as well): the search runs again and finds the offset.
             self.feed(pairing, 200, 16_000_000, lambda i: (100 + 5 * math.cos(i / 20) + 0.03 * i, 50 + 3 * math.sin(i / 13)))
-            self.assertGreater(fits[0], 0)
+            self.assertGreater(fits.call_count, 0)
             self.assertEqual(pairing.clock_offset, 3)
-        finally:
-            module.fit = original
 
     def test_a_failed_search_waits_for_more_events(self):
-        import penkit.surface_pairing as module
-        searches, original = [0], SurfacePairing._search
-
-        def counting(self):
-            searches[0] += 1
-            return original(self)
-
-        SurfacePairing._search = counting
-        try:
+        with mock.patch.object(SurfacePairing, "_search", autospec=True, side_effect=SurfacePairing._search) as searches:
             pairing = SurfacePairing(surface_width=2000, surface_height=2000)
-            # A straight line: wide, but every shift along it fits as well, so no search decides.
-            self.feed(pairing, 600, 10_000_000, lambda i: (100 + 0.05 * i, 50 + 0.05 * i))
+            # Circling at an even pace: wide, but every shift along the circle fits as well.
+            self.feed(pairing, 600, 10_000_000, lambda i: (100 + 5 * math.cos(i / 20), 50 + 5 * math.sin(i / 20)))
             self.assertIsNone(pairing.clock_offset)
             # At most one search per `search_events` app events (and the first ones, with too few).
-            self.assertLessEqual(searches[0], 600 // module.SurfacePairingConfiguration().search_events + 12)
-        finally:
-            SurfacePairing._search = original
+            self.assertLessEqual(searches.call_count, 600 // surface_pairing.SurfacePairingConfiguration().search_events + 12)
+
+
+if __name__ == "__main__":
+    unittest.main()

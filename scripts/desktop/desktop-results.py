@@ -49,7 +49,7 @@ Exits 1, with the reasons on stderr, when a check fails; the row is printed eith
 import argparse, json, math, os, re, statistics, subprocess, sys
 
 from evemu_axes import tablet_size
-from content_pairing import PRESSURE_STEP, apply, invert, judge_map_residual, pair_by_content
+from content_pairing import PRESSURE_STEP, apply, invert, judge_map_residual, pair_by_content, residuals
 import pairing_judge
 import same_reports
 import tool_buttons
@@ -131,7 +131,7 @@ def expected_reports_of(events):
     return [e for e in last if not (e["type"] == "proximity" and e.get("state") == "out")]
 
 
-def stale_after_grab(want, trace, pause_at, speed, history=4):
+def stale_after_grab(want, trace, pause_at, speed, history=4, stale=True):
     """The fail-safe's first reports as the display server's libinput gives them (1.22,
     evdev-tablet.c). While penkitd grabbed the tablet the display server read none of its events,
     so its libevdev still holds the axis values it read when it opened the device (a new uinput
@@ -145,15 +145,26 @@ def stale_after_grab(want, trace, pause_at, speed, history=4):
     the history holds a sample with a stale axis, that axis is pulled toward 0: with y stale until
     the first report that carries ABS_Y, the pen comes in at y/4, y/2, 3y/4 of its place. The
     expected events at those reports take these positions; once no stale sample is left (or at
-    contact, which empties the history) they are direct's own."""
+    contact, which empties the history) they are direct's own.
+
+    stale=False: the display server's libevdev read the axes anew meanwhile (a resync after a
+    SYN_DROPPED reads the kernel's values), so nothing is stale, but the history is still filled
+    with the first point: the first reports after the grab are that point, then averages with
+    it, until `history` reports came. Which of the two a run gets depends on the display server's
+    reads, so the judge pairs the app's reports both ways and keeps the better."""
     absinfo, frames = wacom_model.read_trace(trace)
     start = frames[0][0] + pause_at * speed * 1e6
     res = (absinfo[0][2] or 1, absinfo[1][2] or 1)
     values = {0: 0, 1: 0}           # the display server's libevdev: stale until a frame carries the axis
     fresh = set()
-    ring, modelled = None, {}
+    ring, pushes, modelled = None, 0, {}
     for t, events in frames:
         if t < start:
+            if not stale:           # (read anew: the kernel's latest values)
+                for typ, code, value in events:
+                    if typ == 3 and code in values:
+                        values[code] = value
+                        fresh.add(code)
             continue
         for typ, code, value in events:
             if typ == 3 and code in values:
@@ -169,8 +180,9 @@ def stale_after_grab(want, trace, pause_at, speed, history=4):
                 continue
             point = (values[0] / res[0], values[1] / res[1], len(fresh) < 2)
             ring = [point] * history if ring is None else [point] + ring[:history - 1]
-            if not any(p[2] for p in ring):
-                break                # no stale sample left: direct's own positions from here
+            pushes += 1
+            if pushes >= history and not any(p[2] for p in ring):
+                break                # the history holds only reports of its own: direct's positions from here
             modelled[t] = (sum(p[0] for p in ring) / history, sum(p[1] for p in ring) / history)
             continue
         break
@@ -241,8 +253,12 @@ def main():
             # (failsafe: the driver meets the real pen mid-proximity when the grab ends.)
             want = expected_reports_of(wacom_model.direct_events(a.trace, seen_from=wacom_model.seen_from(
                 a.trace, a.failsafe_pause_at, float(a.speed)) if a.path == "failsafe" else None))
+    # (The fail-safe under libinput: two models of the first reports after the grab, judged below.)
+    after_grab = []
     if a.path == "failsafe" and a.failsafe_pause_at is not None and a.input_driver == "libinput":
-        want = stale_after_grab(want, a.trace, a.failsafe_pause_at, float(a.speed))
+        after_grab = [(name, stale_after_grab(want, a.trace, a.failsafe_pause_at, float(a.speed), stale=stale))
+                      for name, stale in (("stale axes", True), ("axes read anew", False))]
+        want = after_grab[0][1]
     # On X11 no pen pointerout ends the warm-up's proximity: reports the app dispatched before the
     # kernel carried the judged proximity's first report belong to the warm-up.
     times_file = os.path.splitext(a.log)[0] + ".times"
@@ -289,6 +305,14 @@ def main():
     # (paired, it would take the place of an expected event the app lost).
     repeated = sum(1 for i in range(1, len(reports)) if same_report(reports[i], reports[i - 1]))
     reports = [r for i, r in enumerate(reports) if i == 0 or not same_report(r, reports[i - 1])]
+    if after_grab:
+        # Whichever model of the reports after the grab the app's reports pair with better (more
+        # reports, then a smaller largest residual), with or without GTK's one-report axes lag.
+        def worth(candidate):
+            tries = [pair_by_content(reports, candidate, nominal, axes_lag=lag) for lag in ((0, 1) if a.app == "gtk" else (0,))]
+            return max((len(p), -max(residuals(m, p))) if len(p) >= 3 else (len(p), -math.inf) for p, m in tries)
+        name, want = max(after_grab, key=lambda candidate: worth(candidate[1]))
+        row["after_grab_model"] = name
     index = {id(w): j for j, w in enumerate(want)}
     def exact_pressures(pairs, lag):
         axes = [(r, want[max(0, index[id(w)] - lag)]) for r, w in pairs]

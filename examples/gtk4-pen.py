@@ -130,8 +130,8 @@ class PenCanvas:
         time of the tablet frame before it (gdk/wayland/gdkdevice-wayland.c: tablet_tool_handle_motion
         makes the event with pointer_info.time, which only tablet_tool_handle_frame, after the
         motion, sets): there a report's own time is the one the next report carries, so each waits
-        for the next (one report, 5 ms at 200 Hz) and the last of a proximity is not paired. In
-        the desktop guest's logs GTK's pairing under sway became ready only so (docs/virtual-tablet.md)."""
+        for the next (one report, 5 ms at 200 Hz) and the last of a proximity is not paired. Not
+        enough alone under sway, whose stamps wander by more (docs/virtual-tablet.md)."""
         if not self.wayland:
             self.deliver(self.ensure_pairing().handle_app_event(AppPenEvent(time, x, y, "move", source)))
             return

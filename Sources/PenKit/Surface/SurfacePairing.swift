@@ -35,7 +35,7 @@ public struct SurfacePairing: Sendable {
     /// Searches in a row that found no offset, and app events since the last one: after a failure
     /// the next search waits for `searchEvents` more app events. A search tries every remembered
     /// frame against every waiting event; run on every message while the pen rested or tapped
-    /// (never enough spread to decide), it cost the Python client 134 ms per report and left the
+    /// (never enough spread to decide), it cost the Python client 135 ms per report and left the
     /// GTK example's window seconds behind its pen (docs/apps.md).
     var failedSearches = 0
     var eventsSinceSearch = 0
